@@ -1,0 +1,45 @@
+// One handler table implements the contract once; every door calls `dispatch` (DESIGN §1).
+// Input is validated here with the method's zod schema, so no door has to trust its caller.
+import { methods, type MethodName, type Methods, type OutputOf, type Result } from '../../shared/api/index.js';
+import type { z } from 'zod';
+
+/** Throw this from a handler to answer with a stable error code instead of `internal`. */
+export class ApiFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export interface CallContext {
+  /** Which door the call came through: the UI's doors may approve, an agent's tools never reach here. */
+  door: 'ipc' | 'web' | 'socket' | 'internal';
+}
+
+export type Handlers = {
+  [K in MethodName]: (input: z.output<Methods[K]['input']>, ctx: CallContext) => OutputOf<Methods[K]> | Promise<OutputOf<Methods[K]>>;
+};
+
+const formatZodIssues = (error: z.ZodError): string =>
+  error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'input'}: ${i.message}`).join('; ');
+
+export async function dispatch(handlers: Partial<Handlers>, name: string, rawInput: unknown, ctx: CallContext): Promise<Result<unknown>> {
+  if (!Object.hasOwn(methods, name)) return { ok: false, error: { code: 'unknown_method', message: `No method named ${JSON.stringify(name)}.` } };
+  const spec = methods[name as MethodName];
+  const handler = handlers[name as MethodName] as ((input: unknown, ctx: CallContext) => unknown) | undefined;
+  if (!handler) return { ok: false, error: { code: 'not_implemented', message: `${name} is not available in this build.` } };
+  const parsed = spec.input.safeParse(rawInput ?? {});
+  if (!parsed.success) return { ok: false, error: { code: 'invalid_input', message: formatZodIssues(parsed.error) } };
+  try {
+    const value = await handler(parsed.data, ctx);
+    return { ok: true, value };
+  } catch (e) {
+    if (e instanceof ApiFailure) {
+      return { ok: false, error: e.details === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, details: e.details } };
+    }
+    return { ok: false, error: { code: 'internal', message: e instanceof Error ? e.message : String(e) } };
+  }
+}

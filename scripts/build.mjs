@@ -1,0 +1,27 @@
+// Compiles the main-process side with esbuild: the `nexus` CLI and the Electron shell.
+// Runs in `prepare`, so `node_modules/.bin/nexus` works right after `npm ci`.
+// npm packages stay external (better-sqlite3 is native; the rest resolve from node_modules).
+import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const entries = [
+  { in: 'electron/cli/main.ts', out: 'dist/cli/nexus.mjs', format: 'esm' },
+  { in: 'electron/main.ts', out: 'dist/electron/main.cjs', format: 'cjs' },
+  { in: 'electron/preload.ts', out: 'dist/electron/preload.cjs', format: 'cjs' },
+];
+
+for (const e of entries) {
+  if (!existsSync(e.in)) continue;
+  await build({
+    entryPoints: [e.in],
+    outfile: e.out,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: e.format,
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+    banner: e.format === 'esm' ? { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" } : undefined,
+  });
+}

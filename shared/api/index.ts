@@ -1,0 +1,32 @@
+// The one API (DESIGN §1): every method and every pushed event. Doors only carry it.
+import { z } from 'zod';
+import type { InputOf, OutputOf, Result } from './contract.js';
+import { rulesMethods } from './rules.js';
+import { kernelMethods } from './kernel.js';
+import { orchestrationMethods } from './orchestration.js';
+
+export * from './contract.js';
+
+export const methods = { ...rulesMethods, ...kernelMethods, ...orchestrationMethods };
+export type Methods = typeof methods;
+export type MethodName = keyof Methods;
+export const METHOD_NAMES = Object.keys(methods) as MethodName[];
+
+/** Events the kernel pushes to every window; the UI never polls (issue 5). */
+export const NexusEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('inbox_changed'), pending: z.number().int() }),
+  z.object({ type: z.literal('work_available'), kind: z.string(), item_id: z.string(), agent: z.string().nullable(), title: z.string() }),
+  z.object({ type: z.literal('run_event'), run_id: z.string(), event: z.string(), data: z.unknown().optional() }),
+  z.object({ type: z.literal('runs_changed') }),
+  z.object({ type: z.literal('agents_changed') }),
+  z.object({ type: z.literal('settings_changed') }),
+  z.object({ type: z.literal('chains_changed') }),
+]);
+export type NexusEvent = z.infer<typeof NexusEvent>;
+
+/** The typed object the preload exposes as `window.nexus` and the web bridge implements. */
+export type NexusApi = {
+  [K in MethodName]: (input: InputOf<Methods[K]>) => Promise<Result<OutputOf<Methods[K]>>>;
+} & {
+  onEvent(listener: (event: NexusEvent) => void): () => void;
+};

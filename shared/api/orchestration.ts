@@ -1,0 +1,76 @@
+// Orchestration governance methods. Owned by the governance work (electron/governance).
+import { z } from 'zod';
+import { method } from './contract.js';
+import { Id, OrchestrationCode } from './common.js';
+
+export const SettingsView = z.object({
+  'orchestration.enabled': z.boolean(),
+  'orchestration.maxDepth': z.number().int(),
+  'orchestration.maxAgents': z.number().int(),
+  'orchestration.allowlist': z.array(z.string()),
+  'orchestration.perHopApproval': z.boolean(),
+  'orchestration.stopAll': z.boolean(),
+  'approval.stopHookCap': z.number().int(),
+  'delegation.maxRefusals': z.number().int(),
+});
+export const SettingKey = z.enum([
+  'orchestration.enabled',
+  'orchestration.maxDepth',
+  'orchestration.maxAgents',
+  'orchestration.allowlist',
+  'orchestration.perHopApproval',
+  'approval.stopHookCap',
+  'delegation.maxRefusals',
+]);
+export const EntitlementView = z.object({
+  entitled: z.boolean(),
+  entitlements: z.array(z.string()),
+  subject: z.string().nullable(),
+  expires_at: z.string().nullable(),
+  status: z.enum(['absent', 'valid', 'expired', 'invalid']),
+  message: z.string(),
+});
+export const ChainHop = z.object({
+  hop: z.number().int(),
+  agent: z.string(),
+  action: z.string(),
+  target: z.string(),
+  verdict: z.enum(['allowed', 'awaiting_approval', 'approved', 'refused', 'denied']),
+  code: OrchestrationCode.optional(),
+  request_id: z.string().optional(),
+  at: z.string(),
+});
+export const Chain = z.object({ chain_id: z.string(), agents: z.array(z.string()), hops: z.array(ChainHop), last_active_at: z.string() });
+export const Evidence = z.object({
+  command: z.string(),
+  exit_code: z.number().int().nullable(),
+  passed: z.boolean(),
+  output: z.string(),
+  duration_ms: z.number(),
+  at: z.string(),
+});
+export const TaskView = z.object({
+  id: Id,
+  status: z.enum(['open', 'completed', 'failed', 'canceled']),
+  delegator: z.string(),
+  recipient: z.string(),
+  task: z.string(),
+  acceptance_check: z.object({ command: z.string(), timeout_s: z.number().optional() }),
+  run_id: z.string().nullable(),
+  chain_id: z.string().nullable(),
+  refusals: z.number().int(),
+  answer: z.string().nullable(),
+  evidence: z.array(Evidence),
+});
+
+export const orchestrationMethods = {
+  settingsGet: method(z.object({}).default({}), SettingsView, 'All settings, read fresh from the store.'),
+  settingsSet: method(z.object({ key: SettingKey, value: z.unknown() }), SettingsView, 'Change one setting (validated per key).'),
+  stopAll: method(z.object({}).default({}), z.object({ stopped_runs: z.number().int() }), 'Force-stop every run in flight and deny governed hops until Resume.'),
+  resume: method(z.object({}).default({}), SettingsView, 'Lift Stop all.'),
+  entitlementsImport: method(z.object({ token: z.string().min(1).max(65536) }), EntitlementView, 'Import an entitlement token (EdDSA JWT).'),
+  entitlementsShow: method(z.object({}).default({}), EntitlementView, 'The entitlement state.'),
+  chainsList: method(z.object({}).default({}), z.array(Chain), 'Recent chains, most recently active first.'),
+  chainsClear: method(z.object({}).default({}), z.object({ cleared: z.number().int() }), 'Forget the Recent chains list. Stops nothing.'),
+  tasksShow: method(z.object({ id: Id }), TaskView, 'A delegated task with its evidence.'),
+};

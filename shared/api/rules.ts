@@ -1,0 +1,22 @@
+// Rule-language methods. Owned by the rules work (shared/rules/).
+import { z } from 'zod';
+import { method } from './contract.js';
+import { Mode, Origin, RuleIssue, RuleWarning } from './common.js';
+
+export const RulesCheckOutput = z.object({ valid: z.boolean(), errors: z.array(RuleIssue), warnings: z.array(RuleWarning) });
+export const RulesEvalOutput = z.object({
+  outcome: z.enum(['granted', 'parked', 'failed']),
+  granted_by: z.enum(['mode', 'rule', 'origin']).nullable(),
+  error: z.object({ code: z.string(), detail: z.string() }).nullable(),
+  tool: z.string(),
+  matched: z.array(z.number().int()),
+});
+
+export const rulesMethods = {
+  rulesCheck: method(z.object({ rules: z.unknown() }), RulesCheckOutput, 'Validate and lint an approval_rules list.'),
+  rulesEval: method(
+    z.object({ mode: Mode, rules: z.unknown().optional(), tool: z.string().min(1), input: z.unknown().optional(), origin: Origin.default('model') }),
+    RulesEvalOutput,
+    'Evaluate one call against a mode and rule list, with no kernel.',
+  ),
+};

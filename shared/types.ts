@@ -1,0 +1,175 @@
+// Domain types shared by the kernel, the doors and the window. Pure: no I/O here (DESIGN §1).
+
+export const MODES = ['bypass', 'ask', 'rules'] as const;
+export type Mode = (typeof MODES)[number];
+
+export const VERDICTS = ['allow', 'ask', 'deny'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+export const ORIGINS = ['model', 'author', 'kernel'] as const;
+export type Origin = (typeof ORIGINS)[number];
+
+/** One approval rule exactly as the seed's grammar allows: at most these six keys. */
+export interface ApprovalRule {
+  tool: string;
+  verdict: Verdict;
+  path?: string;
+  match?: string;
+  reason?: string;
+  origin?: Origin;
+}
+
+export const ROW_STATES = ['ready', 'needs_approval', 'running', 'succeeded', 'failed', 'timed_out', 'canceled'] as const;
+export type RowState = (typeof ROW_STATES)[number];
+export const TERMINAL_ROW_STATES: readonly RowState[] = ['succeeded', 'failed', 'timed_out', 'canceled'];
+
+export const RUN_STATUSES = ['running', 'succeeded', 'failed', 'canceled'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export type GrantedBy = 'mode' | 'rule' | 'origin';
+
+/** What the approval stage decided for one call. */
+export type StageDecision =
+  | { outcome: 'granted'; granted_by: GrantedBy; tool: string; matched: number[] }
+  | { outcome: 'parked'; tool: string; matched: number[] }
+  | { outcome: 'failed'; error: { code: 'approval_denied'; detail: string }; tool: string; matched: number[] };
+
+/** What a row does when it fails or times out (seed: "under the row's own on_failure"). */
+export type OnFailure = 'continue' | 'fail_run';
+
+/** The text the next round reads when a park expires. Exact (seed 000). */
+export const APPROVAL_EXPIRED_TEXT = 'Nobody approved this tool call before it expired.';
+export const PARK_DURATION_MS = 24 * 60 * 60 * 1000;
+
+/** MCP CallToolResult shape: every tool result, built-in or served, is carried in it. */
+export interface ToolResult {
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export interface HookSpec {
+  tool: string;
+  input: Record<string, unknown>;
+  timeout_s?: number;
+}
+export interface LifecycleHooks {
+  turn_start?: HookSpec[];
+  pre_compact?: HookSpec[];
+  post_compact?: HookSpec[];
+  stop?: HookSpec[];
+}
+
+export interface ModelConfig {
+  provider: 'chat-completions' | 'anthropic';
+  baseURL: string;
+  model: string;
+  apiKeyEnv?: string;
+}
+
+export interface McpServerConfig {
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  url?: string;
+  headers?: Record<string, string>;
+}
+
+/** An agent profile as `nexus agents add FILE` reads it (DESIGN §5). */
+export interface AgentProfile {
+  name: string;
+  model: ModelConfig;
+  instructions?: string;
+  mode: Mode;
+  approval_rules?: ApprovalRule[];
+  lifecycle_hooks?: LifecycleHooks;
+  tools?: string[];
+  workspace?: string;
+  mcpServers?: Record<string, McpServerConfig>;
+}
+
+export type InboxKind = 'autonomy' | 'orchestration' | 'attention' | 'question';
+
+/** One inbox card (DESIGN §5 `inbox --json`; more fields are welcome). */
+export interface InboxItem {
+  id: string;
+  kind: InboxKind;
+  agent: string | null;
+  tool: string;
+  target: string;
+  run_id: string;
+  row_id?: string;
+  hop?: number;
+  chain_id?: string;
+  expires_at?: string;
+  created_at: string;
+  /** What the approver reads: frozen on the row when it parked. */
+  effect?: EffectProfile;
+  /** Attention items: what failed, and what Retry / Abandon would do. */
+  message?: string;
+  /** Autonomy cards only: whether the UI may offer "Trust for this session". */
+  trustable?: boolean;
+}
+
+export interface EffectProfile {
+  agent: string | null;
+  tool: string;
+  runner?: string;
+  target: string;
+  input: unknown;
+  diff?: string;
+  matched_rules: ApprovalRule[];
+  workspace: string;
+  mode: Mode;
+}
+
+export type HopVerdict = 'allowed' | 'awaiting_approval' | 'approved' | 'refused' | 'denied';
+
+export const ORCHESTRATION_CODES = [
+  'orchestration_stopped',
+  'orchestration_not_entitled',
+  'orchestration_disabled',
+  'orchestrator_not_allowed',
+  'chain_depth_exceeded',
+  'chain_agents_exceeded',
+] as const;
+export type OrchestrationCode = (typeof ORCHESTRATION_CODES)[number];
+
+export interface ChainHopView {
+  hop: number;
+  agent: string;
+  action: string;
+  target: string;
+  verdict: HopVerdict;
+  code?: OrchestrationCode;
+  request_id?: string;
+  at: string;
+}
+export interface ChainView {
+  chain_id: string;
+  agents: string[];
+  hops: ChainHopView[];
+  last_active_at: string;
+}
+
+export interface Settings {
+  'orchestration.enabled': boolean;
+  'orchestration.maxDepth': number;
+  'orchestration.maxAgents': number;
+  'orchestration.allowlist': string[];
+  'orchestration.perHopApproval': boolean;
+  'orchestration.stopAll': boolean;
+  'approval.stopHookCap': number;
+  'delegation.maxRefusals': number;
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  'orchestration.enabled': false,
+  'orchestration.maxDepth': 3,
+  'orchestration.maxAgents': 4,
+  'orchestration.allowlist': [],
+  'orchestration.perHopApproval': true,
+  'orchestration.stopAll': false,
+  'approval.stopHookCap': 3,
+  'delegation.maxRefusals': 3,
+};
