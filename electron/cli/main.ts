@@ -1,0 +1,24 @@
+// The `nexus` command's entry: routes the first word to a command module.
+// Each command module owns its flags; kernel-backed commands reach a running kernel through the socket door.
+import { processIo, type CliCommand, type CliIo } from './io.js';
+
+const commands: Record<string, () => Promise<CliCommand>> = {
+  rules: async () => (await import('./rules.js')).rulesCommand,
+};
+
+const USAGE = `usage: nexus <command> [args] [--json]
+commands: ${Object.keys(commands).join(', ')}`;
+
+export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.out(USAGE);
+    return name ? 0 : 2;
+  }
+  const load = commands[name];
+  if (!load) {
+    io.err(`nexus: unknown command ${JSON.stringify(name)}\n${USAGE}`);
+    return 2;
+  }
+  return (await load())(rest, io);
+}
