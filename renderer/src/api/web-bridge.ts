@@ -1,0 +1,127 @@
+// The web bridge: implements NexusApi over the browser host's one WebSocket (electron/doors/web.ts) when the
+// page runs in a browser rather than in the Electron window (where the preload provides window.nexus).
+// Calls made while (re)connecting wait for the socket; a call in flight when it drops answers `disconnected`.
+import { METHOD_NAMES, type NexusApi, type NexusEvent, type Result } from '../../../shared/api/index.js';
+
+/** The part of the DOM WebSocket the bridge uses (so a test can hand it any conforming socket). */
+export interface SocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(): void;
+  onopen: ((ev: unknown) => void) | null;
+  onclose: ((ev: unknown) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+}
+export type SocketFactory = (url: string) => SocketLike;
+
+export type ConnectionState = 'connecting' | 'open' | 'closed';
+
+export interface WebBridge extends NexusApi {
+  /** Connection state changes (the top bar shows a lost connection; stores refetch on reopen). */
+  onConnection(listener: (state: ConnectionState) => void): () => void;
+  close(): void;
+}
+
+export interface WebBridgeOptions {
+  url: string;
+  socket?: SocketFactory;
+  /** Delay before reconnecting, ms. */
+  retryMs?: number;
+}
+
+const OPEN = 1;
+
+export function createWebBridge(opts: WebBridgeOptions): WebBridge {
+  const makeSocket: SocketFactory = opts.socket ?? ((u) => new WebSocket(u) as unknown as SocketLike);
+  const retryMs = opts.retryMs ?? 500;
+  const listeners = new Set<(e: NexusEvent) => void>();
+  const connectionListeners = new Set<(s: ConnectionState) => void>();
+  const inFlight = new Map<number, (r: Result<unknown>) => void>();
+  let queue: string[] = [];
+  let nextId = 1;
+  let socket: SocketLike | null = null;
+  let closed = false;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+
+  const setState = (s: ConnectionState) => connectionListeners.forEach((l) => l(s));
+
+  const connect = () => {
+    if (closed) return;
+    setState('connecting');
+    const ws = makeSocket(opts.url);
+    socket = ws;
+    ws.onopen = () => {
+      const pending = queue;
+      queue = [];
+      for (const frame of pending) ws.send(frame);
+      setState('open');
+    };
+    ws.onmessage = (ev) => {
+      let msg: { id?: number | null; result?: Result<unknown>; event?: NexusEvent };
+      try {
+        msg = JSON.parse(String(ev.data));
+      } catch {
+        return;
+      }
+      if (msg.event) {
+        for (const l of [...listeners]) {
+          try {
+            l(msg.event);
+          } catch (e) {
+            console.error('nexus event listener failed', e);
+          }
+        }
+      } else if (typeof msg.id === 'number' && msg.result) {
+        inFlight.get(msg.id)?.(msg.result);
+        inFlight.delete(msg.id);
+      }
+    };
+    ws.onerror = () => {};
+    ws.onclose = () => {
+      if (socket !== ws) return;
+      socket = null;
+      for (const [id, answer] of inFlight) {
+        answer({ ok: false, error: { code: 'disconnected', message: 'The connection to NEXUS dropped before it answered.' } });
+        inFlight.delete(id);
+      }
+      setState('closed');
+      if (!closed) timer = setTimeout(connect, retryMs);
+    };
+  };
+
+  const call = (method: string, input: unknown): Promise<Result<unknown>> =>
+    new Promise((resolve) => {
+      if (closed) return resolve({ ok: false, error: { code: 'disconnected', message: 'The window closed its connection.' } });
+      const id = nextId++;
+      inFlight.set(id, resolve);
+      const frame = JSON.stringify({ id, method, input: input ?? {} });
+      if (socket && socket.readyState === OPEN) socket.send(frame);
+      else queue.push(frame);
+    });
+
+  const api: Record<string, unknown> = {};
+  for (const name of METHOD_NAMES) api[name] = (input: unknown) => call(name, input);
+  api.onEvent = (listener: (e: NexusEvent) => void) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  };
+  api.onConnection = (listener: (s: ConnectionState) => void) => {
+    connectionListeners.add(listener);
+    return () => connectionListeners.delete(listener);
+  };
+  api.close = () => {
+    closed = true;
+    if (timer) clearTimeout(timer);
+    socket?.close();
+  };
+  connect();
+  return api as unknown as WebBridge;
+}
+
+/** Where the page finds the API: the preload's window.nexus in Electron, else the browser host's socket. */
+export function resolveApi(win: { nexus?: NexusApi; location: { protocol: string; host: string } }): NexusApi & Partial<WebBridge> {
+  if (win.nexus) return win.nexus;
+  const scheme = win.location.protocol === 'https:' ? 'wss' : 'ws';
+  return createWebBridge({ url: `${scheme}://${win.location.host}/api` });
+}
