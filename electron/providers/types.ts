@@ -1,0 +1,78 @@
+// One normalized model interface over every provider (Chat Completions servers, Anthropic Messages).
+// The kernel's rounds speak only this; each provider maps it to its wire format and streams internally.
+
+/** One tool call the model composed: `input` is already-parsed JSON (malformed arguments are a provider error). */
+export interface ModelToolCall {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+/** One tool result as the model reads it (DESIGN §3: text, then structuredContent JSON on its own line). */
+export interface ModelToolResult {
+  id: string;
+  name: string;
+  text: string;
+  isError?: boolean;
+}
+
+/** A conversation message, provider-neutral. A `tool` message carries every result of one fan. */
+export type ConvMessage =
+  | { role: 'user'; text: string }
+  | { role: 'assistant'; text: string; toolCalls?: ModelToolCall[] }
+  | { role: 'tool'; results: ModelToolResult[] };
+
+/** A tool the model may call: the name is the wire name the model will use. */
+export interface ModelToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface CompletionRequest {
+  system: string;
+  messages: ConvMessage[];
+  tools: ModelToolSpec[];
+  signal?: AbortSignal;
+  /** Cap on the reply's length; providers that require it (Anthropic) get a default. */
+  maxTokens?: number;
+}
+
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'other';
+
+export interface Completion {
+  text: string;
+  toolCalls: ModelToolCall[];
+  usage: Usage;
+  stop_reason: StopReason;
+}
+
+export interface ModelProvider {
+  readonly kind: 'chat-completions' | 'anthropic';
+  complete(req: CompletionRequest): Promise<Completion>;
+}
+
+/** Why a model call failed. The code is stable; the message is for a person and never carries a key. */
+export type ProviderErrorCode =
+  | 'provider_unreachable' // connection refused / reset / closed mid-reply
+  | 'provider_timeout' // no answer (or no progress) within the configured timeout
+  | 'provider_bad_response' // not JSON, not the protocol, malformed tool arguments
+  | 'provider_http_error' // an HTTP error status from the server
+  | 'provider_no_key' // the profile names a key that is not there
+  | 'aborted'; // the run was stopped
+
+export class ProviderError extends Error {
+  constructor(
+    readonly code: ProviderErrorCode,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
