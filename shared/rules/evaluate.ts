@@ -1,0 +1,127 @@
+// The approval stage's decision for one call (seed 000, "The modes" and "The rule grammar"). Pure and total:
+// it never throws, whatever the input; anything it cannot read is refused (fail closed).
+//
+// 1. Resolve the wire name (kernel aliases, then runner routes) and the input keys (tool-names.ts).
+// 2. Collect EVERY rule addressed to the call's origin (a rule's origin defaults to model) that matches.
+// 3. deny wins, then ask, then allow; the first matching deny's detail rides.
+// 4. The mode's table:
+//      model row   | deny                    | allow          | ask            | unmatched
+//      bypass      | failed approval_denied  | granted (mode) | granted (mode) | granted (mode)
+//      ask         | failed approval_denied  | granted (rule) | parked         | parked
+//      rules       | failed approval_denied  | granted (rule) | parked         | failed "no approval rule allows NAME"
+//    An author or kernel row is granted by its origin under every mode; an ask rule naming its origin parks it
+//    and a deny rule naming its origin refuses it. An allow rule naming it changes nothing: still granted by
+//    'origin' (the origin is what pre-approved it; the rule is listed in `matched`).
+import type { Mode, Origin, StageDecision } from '../types.js';
+import type { CompiledRule, CompiledRules } from './compile.js';
+import { TOOL_MEMO_LIMIT } from './compile.js';
+import { matchGlob } from './glob.js';
+import { textOf, walkPath } from './path.js';
+import { resolveInput, resolveToolName } from './tool-names.js';
+import { utf8 } from './utf8.js';
+
+export interface Call {
+  /** The wire name the model (or author, or kernel) used. */
+  tool: string;
+  input: unknown;
+  origin: Origin;
+}
+
+/** The decision, plus the runner a `NAME__<12 hex>` route targets (null for a kernel tool). */
+export type Evaluation = StageDecision & { runner: string | null };
+
+const NO_MATCH: readonly CompiledRule[] = Object.freeze([]);
+
+function refuse(tool: string, detail: string, matched: number[] = [], runner: string | null = null): Evaluation {
+  return { outcome: 'failed', error: { code: 'approval_denied', detail }, tool, matched, runner };
+}
+
+/** The rules of one origin whose tool globs name this resolved tool, memoized per compiled list. */
+function rulesForTool(compiled: CompiledRules, origin: Origin, name: string): readonly CompiledRule[] {
+  const memo = compiled.byTool[origin];
+  const hit = memo.get(name);
+  if (hit) return hit;
+  const all = compiled.byOrigin[origin];
+  let found: CompiledRule[] | null = null;
+  if (all.length) {
+    const bytes = utf8(name);
+    for (const r of all) {
+      for (const g of r.tools) {
+        if (matchGlob(g, bytes)) {
+          (found ??= []).push(r);
+          break;
+        }
+      }
+    }
+  }
+  if (memo.size >= TOOL_MEMO_LIMIT) memo.clear();
+  const list = found ?? NO_MATCH;
+  memo.set(name, list);
+  return list;
+}
+
+const isMode = (m: unknown): m is Mode => m === 'bypass' || m === 'ask' || m === 'rules';
+const isCompiled = (c: unknown): c is CompiledRules =>
+  typeof c === 'object' && c !== null && (c as CompiledRules).kind === 'nexus.compiled-rules';
+
+function decide(compiled: CompiledRules, mode: Mode, call: Call): Evaluation {
+  const resolved = resolveToolName(call.tool);
+  const name = resolved.name;
+  const runner = resolved.runner;
+  // Anything that is not exactly author or kernel is a model row: the strict reading.
+  const origin: Origin = call.origin === 'author' || call.origin === 'kernel' ? call.origin : 'model';
+  const candidates = rulesForTool(compiled, origin, name);
+
+  const matched: number[] = [];
+  let deny: CompiledRule | null = null;
+  let ask = false;
+  let allow = false;
+  if (candidates.length) {
+    const input = resolveInput(resolved, call.input);
+    // Per call, the UTF-8 text at each distinct path, computed on first use: undefined = not yet, null = none.
+    let texts: (Uint8Array | null | undefined)[] | null = null;
+    for (const r of candidates) {
+      if (r.pathId >= 0) {
+        texts ??= new Array(compiled.paths.length);
+        let bytes = texts[r.pathId];
+        if (bytes === undefined) {
+          const text = textOf(walkPath(input, compiled.paths[r.pathId]));
+          bytes = texts[r.pathId] = text === null ? null : utf8(text);
+        }
+        if (bytes === null) continue;
+        if (r.match && !matchGlob(r.match, bytes)) continue;
+      }
+      matched.push(r.index);
+      if (r.verdict === 'deny') deny ??= r;
+      else if (r.verdict === 'ask') ask = true;
+      else allow = true;
+    }
+  }
+
+  if (deny) return refuse(name, deny.detail, matched, runner);
+  if (origin !== 'model') {
+    if (ask) return { outcome: 'parked', tool: name, matched, runner };
+    return { outcome: 'granted', granted_by: 'origin', tool: name, matched, runner };
+  }
+  if (mode === 'bypass') return { outcome: 'granted', granted_by: 'mode', tool: name, matched, runner };
+  if (ask) return { outcome: 'parked', tool: name, matched, runner };
+  if (allow) return { outcome: 'granted', granted_by: 'rule', tool: name, matched, runner };
+  if (mode === 'ask') return { outcome: 'parked', tool: name, matched, runner };
+  return refuse(name, `no approval rule allows ${name}`, matched, runner);
+}
+
+/**
+ * Decides one call. Total: a broken argument (not compiled rules, an unknown mode, a tool name that is not a
+ * string, an input that throws when read) is refused with approval_denied and a detail saying why.
+ */
+export function evaluateCall(compiled: CompiledRules, mode: Mode, call: Call): Evaluation {
+  try {
+    const wire = typeof call === 'object' && call !== null ? call.tool : undefined;
+    if (typeof wire !== 'string') return refuse('', 'the call names no tool (its tool name is not text)');
+    if (!isCompiled(compiled)) return refuse(resolveToolName(wire).name, 'the approval rules were not compiled');
+    if (!isMode(mode)) return refuse(resolveToolName(wire).name, `unknown approval mode ${JSON.stringify(String(mode))}`);
+    return decide(compiled, mode, call);
+  } catch {
+    return refuse('', 'the approval stage could not read this call');
+  }
+}

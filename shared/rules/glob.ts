@@ -1,0 +1,151 @@
+// The rule language's glob (seed 000, "The rule grammar"): ANCHORED, over UTF-8 BYTES. Only `*` (any run of
+// bytes, newlines included) and `?` (exactly one byte) are special; every other byte is literal: no escapes,
+// no classes, no braces. A multi-byte character is several bytes, so `?` never matches one whole.
+//
+// Linear time, no backtracking: the pattern is split on `*` into segments. The first segment is anchored at
+// the start, the last at the end, and the middle ones are found leftmost, in order, in what lies between
+// (leftmost-greedy is exact for `*`-separated segments). A segment without `?` is found with KMP; one with `?`
+// with bit-parallel shift-and. So `*a*a*a*a*a*a*b` over 100 KB of `a` is one pass, not 100 K^6 tries.
+import { utf8 } from './utf8.js';
+
+const STAR = 0x2a;
+const QMARK = 0x3f;
+
+interface Segment {
+  readonly bytes: Uint8Array;
+  readonly hasQ: boolean;
+  /** KMP failure table, for segments without `?`. */
+  readonly fail: Int32Array | null;
+  /** Shift-and masks, for segments with `?`: 256 rows of `words` 32-bit words. */
+  readonly masks: Uint32Array | null;
+  readonly words: number;
+}
+
+export interface CompiledGlob {
+  readonly source: string;
+  /** No `*` at all: the text must be exactly `first` (with `?` as one byte). */
+  readonly exact: boolean;
+  readonly first: Segment;
+  readonly middles: readonly Segment[];
+  readonly last: Segment;
+  /** The fewest bytes a matching text has. */
+  readonly minLength: number;
+  /** True for a pattern made of `*` alone: matches any text without looking at it. */
+  readonly any: boolean;
+}
+
+function segment(bytes: Uint8Array): Segment {
+  const hasQ = bytes.includes(QMARK);
+  if (!hasQ) {
+    const fail = new Int32Array(bytes.length);
+    for (let i = 1, k = 0; i < bytes.length; i++) {
+      while (k > 0 && bytes[i] !== bytes[k]) k = fail[k - 1];
+      if (bytes[i] === bytes[k]) k++;
+      fail[i] = k;
+    }
+    return { bytes, hasQ, fail, masks: null, words: 0 };
+  }
+  const words = Math.max(1, Math.ceil(bytes.length / 32));
+  const masks = new Uint32Array(256 * words);
+  for (let i = 0; i < bytes.length; i++) {
+    const w = i >>> 5;
+    const bit = 1 << (i & 31);
+    if (bytes[i] === QMARK) for (let c = 0; c < 256; c++) masks[c * words + w] |= bit;
+    else masks[bytes[i] * words + w] |= bit;
+  }
+  return { bytes, hasQ, fail: null, masks, words };
+}
+
+/** Compiles a pattern once; match it any number of times with `matchGlob`. Every string compiles. */
+export function compileGlob(pattern: string): CompiledGlob {
+  const bytes = utf8(pattern);
+  const pieces: Uint8Array[] = [];
+  let start = 0;
+  for (let i = 0; i <= bytes.length; i++) {
+    if (i === bytes.length || bytes[i] === STAR) {
+      pieces.push(bytes.subarray(start, i));
+      start = i + 1;
+    }
+  }
+  const exact = pieces.length === 1;
+  const first = segment(pieces[0]);
+  const last = exact ? first : segment(pieces[pieces.length - 1]);
+  // Empty middles (from `**`) constrain nothing.
+  const middles = exact ? [] : pieces.slice(1, -1).filter((p) => p.length > 0).map(segment);
+  let minLength = first.bytes.length + (exact ? 0 : last.bytes.length);
+  for (const m of middles) minLength += m.bytes.length;
+  return { source: pattern, exact, first, middles, last, minLength, any: !exact && minLength === 0 };
+}
+
+function equalAt(seg: Segment, text: Uint8Array, at: number): boolean {
+  const p = seg.bytes;
+  if (!seg.hasQ) {
+    for (let i = 0; i < p.length; i++) if (text[at + i] !== p[i]) return false;
+    return true;
+  }
+  for (let i = 0; i < p.length; i++) if (p[i] !== QMARK && text[at + i] !== p[i]) return false;
+  return true;
+}
+
+/** Leftmost start of `seg` in text[from, end), or -1. */
+function find(seg: Segment, text: Uint8Array, from: number, end: number): number {
+  const p = seg.bytes;
+  const m = p.length;
+  if (end - from < m) return -1;
+  if (seg.fail) {
+    const fail = seg.fail;
+    for (let i = from, k = 0; i < end; i++) {
+      const c = text[i];
+      while (k > 0 && c !== p[k]) k = fail[k - 1];
+      if (c === p[k]) k++;
+      if (k === m) return i - m + 1;
+    }
+    return -1;
+  }
+  const masks = seg.masks!;
+  const words = seg.words;
+  const topWord = (m - 1) >>> 5;
+  const topBit = 1 << ((m - 1) & 31);
+  if (words === 1) {
+    let d = 0;
+    for (let i = from; i < end; i++) {
+      d = ((d << 1) | 1) & masks[text[i]];
+      if (d & topBit) return i - m + 1;
+    }
+    return -1;
+  }
+  const state = new Uint32Array(words);
+  for (let i = from; i < end; i++) {
+    const row = text[i] * words;
+    let carry = 1;
+    for (let w = 0; w < words; w++) {
+      const d = state[w];
+      state[w] = ((d << 1) | carry) & masks[row + w];
+      carry = d >>> 31;
+    }
+    if (state[topWord] & topBit) return i - m + 1;
+  }
+  return -1;
+}
+
+/** Does the whole text (UTF-8 bytes) match the compiled glob? Linear in the text. */
+export function matchGlob(g: CompiledGlob, text: Uint8Array): boolean {
+  const n = text.length;
+  if (g.exact) return n === g.first.bytes.length && equalAt(g.first, text, 0);
+  if (g.any) return true;
+  if (n < g.minLength) return false;
+  if (!equalAt(g.first, text, 0)) return false;
+  const lastLen = g.last.bytes.length;
+  if (!equalAt(g.last, text, n - lastLen)) return false;
+  let pos = g.first.bytes.length;
+  const end = n - lastLen;
+  for (const seg of g.middles) {
+    const at = find(seg, text, pos, end);
+    if (at < 0) return false;
+    pos = at + seg.bytes.length;
+  }
+  return true;
+}
+
+/** Convenience for one-off use (tests, the CLI): compiles and encodes each time. Hot paths compile once. */
+export const globMatch = (pattern: string, text: string): boolean => matchGlob(compileGlob(pattern), utf8(text));
