@@ -1,0 +1,183 @@
+// One MCP server as a runner: connected lazily through the official SDK Client (stdio child process or
+// Streamable HTTP), its tools listed once per connection, calls carried with the run's abort signal.
+// close() ends the child process (the SDK sends EOF, then SIGTERM, then SIGKILL): nothing is left running.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { McpServerConfig, ToolResult } from '../../shared/types.js';
+import { runnerId } from './runner-id.js';
+
+export interface ServedTool {
+  /** The name the server serves it under. */
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface McpRunnerOptions {
+  /** Working directory for a stdio server (the agent's workspace). */
+  cwd?: string;
+  /** Per-call timeout, ms (MCP SDK default is 60 s). */
+  callTimeoutMs?: number;
+  connectTimeoutMs?: number;
+}
+
+export class RunnerError extends Error {
+  constructor(
+    readonly code: 'runner_config' | 'runner_unreachable' | 'runner_failed',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function validateServerConfig(name: string, cfg: McpServerConfig): void {
+  const hasCmd = typeof cfg.command === 'string' && cfg.command.length > 0;
+  const hasUrl = typeof cfg.url === 'string' && cfg.url.length > 0;
+  if (hasCmd === hasUrl) throw new RunnerError('runner_config', `MCP server ${JSON.stringify(name)} needs exactly one of "command" (stdio) or "url" (Streamable HTTP).`);
+  if (hasUrl) {
+    let u: URL;
+    try {
+      u = new URL(cfg.url!);
+    } catch {
+      throw new RunnerError('runner_config', `MCP server ${JSON.stringify(name)} has a url that is not a URL.`);
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new RunnerError('runner_config', `MCP server ${JSON.stringify(name)} url must be http(s).`);
+  }
+}
+
+/** MCP content blocks to the kernel's text-only ToolResult: non-text blocks are described, not dropped. */
+export function toToolResult(res: unknown): ToolResult {
+  const r = (res ?? {}) as { content?: unknown; structuredContent?: unknown; isError?: unknown; toolResult?: unknown };
+  const blocks = Array.isArray(r.content) ? (r.content as Array<Record<string, unknown>>) : [];
+  const content = blocks.map((b) => {
+    if (b.type === 'text') return { type: 'text' as const, text: String(b.text ?? '') };
+    if (b.type === 'image' || b.type === 'audio') {
+      const size = typeof b.data === 'string' ? Math.floor((b.data.length * 3) / 4) : 0;
+      return { type: 'text' as const, text: `[${b.type} ${String(b.mimeType ?? '')}, ${size} bytes]` };
+    }
+    if (b.type === 'resource_link') return { type: 'text' as const, text: `[resource ${String(b.uri ?? '')}${b.name ? ` (${String(b.name)})` : ''}]` };
+    if (b.type === 'resource') {
+      const res = (b.resource ?? {}) as { uri?: string; text?: string };
+      return { type: 'text' as const, text: typeof res.text === 'string' ? res.text : `[resource ${res.uri ?? ''}]` };
+    }
+    return { type: 'text' as const, text: `[${String(b.type)} content]` };
+  });
+  if (!blocks.length && r.toolResult !== undefined) content.push({ type: 'text', text: JSON.stringify(r.toolResult) });
+  const out: ToolResult = { content };
+  if (r.structuredContent && typeof r.structuredContent === 'object' && !Array.isArray(r.structuredContent)) {
+    out.structuredContent = r.structuredContent as Record<string, unknown>;
+  }
+  if (r.isError === true) out.isError = true;
+  return out;
+}
+
+export class McpRunner {
+  readonly id: string;
+  private client: Client | null = null;
+  private connecting: Promise<Client> | null = null;
+  private tools: ServedTool[] | null = null;
+  private closed = false;
+  private stdio: StdioClientTransport | null = null;
+
+  constructor(
+    readonly name: string,
+    readonly config: McpServerConfig,
+    private readonly opts: McpRunnerOptions = {},
+  ) {
+    validateServerConfig(name, config);
+    this.id = runnerId(name);
+  }
+
+  private where(): string {
+    return this.config.url ? this.config.url : [this.config.command, ...(this.config.args ?? [])].join(' ');
+  }
+
+  private connect(): Promise<Client> {
+    if (this.closed) return Promise.reject(new RunnerError('runner_unreachable', `MCP server ${this.name} is closed.`));
+    if (this.client) return Promise.resolve(this.client);
+    this.connecting ??= (async () => {
+      const client = new Client({ name: 'nexus', version: '0.1.0' }, { capabilities: {} });
+      const transport = this.config.url
+        ? new StreamableHTTPClientTransport(new URL(this.config.url), { requestInit: { headers: this.config.headers ?? {} } })
+        : new StdioClientTransport({
+            command: this.config.command!,
+            args: this.config.args ?? [],
+            env: this.config.env ?? {},
+            ...(this.opts.cwd ? { cwd: this.opts.cwd } : {}),
+            stderr: 'ignore',
+          });
+      if (transport instanceof StdioClientTransport) this.stdio = transport;
+      try {
+        await client.connect(transport, { timeout: this.opts.connectTimeoutMs ?? 30_000 });
+      } catch (e) {
+        await transport.close().catch(() => undefined);
+        throw new RunnerError('runner_unreachable', `MCP server ${this.name} (${this.where()}) could not be started or reached: ${(e as Error).message}`);
+      }
+      client.onclose = () => {
+        // The server went away: the next call reconnects.
+        if (this.client === client) {
+          this.client = null;
+          this.tools = null;
+        }
+      };
+      if (this.closed) {
+        await client.close().catch(() => undefined);
+        throw new RunnerError('runner_unreachable', `MCP server ${this.name} is closed.`);
+      }
+      this.client = client;
+      return client;
+    })().finally(() => {
+      this.connecting = null;
+    });
+    return this.connecting;
+  }
+
+  /** The stdio server's process id while connected (null for HTTP or not connected). */
+  get pid(): number | null {
+    return this.client && this.stdio ? (this.stdio.pid ?? null) : null;
+  }
+
+  async listTools(): Promise<ServedTool[]> {
+    if (this.tools) return this.tools;
+    const client = await this.connect();
+    const out: ServedTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : {});
+      for (const t of page.tools) {
+        out.push({ name: t.name, description: t.description ?? t.title ?? t.name, inputSchema: (t.inputSchema ?? { type: 'object' }) as Record<string, unknown> });
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    this.tools = out;
+    return out;
+  }
+
+  /** Call a tool under its SERVED name. Protocol errors become isError results the model can read. */
+  async call(tool: string, input: unknown, signal?: AbortSignal, timeoutMs?: number): Promise<ToolResult> {
+    const client = await this.connect();
+    const args = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+    try {
+      const res = await client.callTool({ name: tool, arguments: args }, undefined, {
+        ...(signal ? { signal } : {}),
+        timeout: timeoutMs ?? this.opts.callTimeoutMs ?? 120_000,
+      });
+      return toToolResult(res);
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      const msg = (e as Error).message ?? String(e);
+      return { content: [{ type: 'text', text: `MCP server ${this.name} failed the call to ${tool}: ${msg}` }], structuredContent: { code: 'runner_error', runner: this.id }, isError: true };
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const pending = this.connecting;
+    if (pending) await pending.catch(() => undefined);
+    const c = this.client;
+    this.client = null;
+    this.tools = null;
+    if (c) await c.close().catch(() => undefined);
+  }
+}
