@@ -74,12 +74,11 @@ export function toolPatternProblems(tool: string): string[] {
   if (tool === '') return ['tool must name at least one tool (it is empty)'];
   const problems: string[] = [];
   const alts = tool.split('|');
-  alts.forEach((alt, i) => {
-    if (alt === '')
-      problems.push(
-        `tool ${describe(tool)} has an empty alternative (alternative ${i + 1} of ${alts.length}): remove the stray "|"`,
-      );
-  });
+  const empty = alts.flatMap((alt, i) => (alt === '' ? [i + 1] : []));
+  if (empty.length === 1)
+    problems.push(`tool ${describe(tool)} has an empty alternative (alternative ${empty[0]} of ${alts.length}): remove the stray "|"`);
+  else if (empty.length > 1)
+    problems.push(`tool ${describe(tool)} has empty alternatives (${list(empty.map(String), 'and')} of ${alts.length}): remove the stray "|"s`);
   if (hasLoneSurrogate(tool)) problems.push('tool contains a lone UTF-16 surrogate, which has no UTF-8 form: it cannot be a glob');
   return problems;
 }
