@@ -1,0 +1,116 @@
+// Chain state in the store (migration 003): chains, the runs each started, and the hop counter. Limits are
+// computed from these rows, so a restart cannot reset a limit mid-chain.
+import { randomBytes } from 'node:crypto';
+import { stmt, tx, type Db } from '../store/db.js';
+import type { ChainPosition } from '../../shared/orchestration/chain.js';
+
+export interface ChainRecord {
+  id: string;
+  starter: string;
+  starter_run_id: string;
+  touched: string[];
+  hop_count: number;
+}
+
+export interface ChainMember extends ChainPosition {
+  chain_id: string;
+  run_id: string | null;
+  handoff_row_id: string;
+}
+
+export const newChainId = (): string => `chain_${randomBytes(8).toString('hex')}`;
+
+export function getChain(db: Db, id: string): ChainRecord | null {
+  const r = stmt(db, 'SELECT id, starter, starter_run_id, touched_json, hop_count FROM chains WHERE id = ?').get(id) as
+    | { id: string; starter: string; starter_run_id: string; touched_json: string; hop_count: number }
+    | undefined;
+  return r ? { id: r.id, starter: r.starter, starter_run_id: r.starter_run_id, touched: JSON.parse(r.touched_json), hop_count: r.hop_count } : null;
+}
+
+interface MemberRecord {
+  handoff_row_id: string;
+  run_id: string | null;
+  chain_id: string;
+  agent: string;
+  depth: number;
+  path_json: string;
+}
+const toMember = (r: MemberRecord): ChainMember => ({
+  handoff_row_id: r.handoff_row_id,
+  run_id: r.run_id,
+  chain_id: r.chain_id,
+  agent: r.agent,
+  depth: r.depth,
+  path: JSON.parse(r.path_json),
+});
+
+/**
+ * The chain position of a run, or null when no chain started it (an agent acting on its own). A run whose
+ * membership was written before the run existed is found through the hand-off row that is its parent.
+ */
+export function memberOf(db: Db, run: { id: string; parent?: { row_id: string } | null }): ChainMember | null {
+  let r = stmt(db, 'SELECT * FROM chain_runs WHERE run_id = ?').get(run.id) as MemberRecord | undefined;
+  if (!r && run.parent) {
+    r = stmt(db, 'SELECT * FROM chain_runs WHERE handoff_row_id = ?').get(run.parent.row_id) as MemberRecord | undefined;
+  }
+  return r ? toMember(r) : null;
+}
+
+export function memberByHandoff(db: Db, handoff_row_id: string): ChainMember | null {
+  const r = stmt(db, 'SELECT * FROM chain_runs WHERE handoff_row_id = ?').get(handoff_row_id) as MemberRecord | undefined;
+  return r ? toMember(r) : null;
+}
+
+/**
+ * Begin a chain: `starter` (acting on its own, in run `starterRunId`) hands work on. Records hop 1 and the
+ * starter; the recipient joins when its run exists (`addMember`).
+ */
+export function beginChain(db: Db, a: { starter: string; starterRunId: string; recipient: string; now: number }): ChainRecord {
+  const id = newChainId();
+  const touched = [...new Set([a.starter, a.recipient])];
+  tx(db, () => {
+    stmt(db, 'INSERT INTO chains (id, starter, starter_run_id, touched_json, hop_count, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?)').run(
+      id,
+      a.starter,
+      a.starterRunId,
+      JSON.stringify(touched),
+      a.now,
+      a.now,
+    );
+  });
+  return { id, starter: a.starter, starter_run_id: a.starterRunId, touched, hop_count: 1 };
+}
+
+/** Allocate the next hop number of a chain (recorded order). */
+export function nextHop(db: Db, chain_id: string, now: number): number {
+  const r = stmt(db, 'UPDATE chains SET hop_count = hop_count + 1, updated_at = ? WHERE id = ? RETURNING hop_count').get(now, chain_id) as { hop_count: number } | undefined;
+  if (!r) throw new Error(`no chain ${chain_id}`);
+  return r.hop_count;
+}
+
+/** Record that the chain touched `agent` (a recipient), keeping first-touch order. */
+export function touch(db: Db, chain_id: string, agent: string, now: number): void {
+  tx(db, () => {
+    const c = getChain(db, chain_id);
+    if (!c) throw new Error(`no chain ${chain_id}`);
+    if (c.touched.includes(agent)) return;
+    stmt(db, 'UPDATE chains SET touched_json = ?, updated_at = ? WHERE id = ?').run(JSON.stringify([...c.touched, agent]), now, chain_id);
+  });
+}
+
+/** Record where the recipient of a hand-off sits, BEFORE its run starts (keyed by the hand-off row). */
+export function addMember(db: Db, m: { handoff_row_id: string; chain_id: string; position: ChainPosition; now: number }): void {
+  stmt(db, 'INSERT OR REPLACE INTO chain_runs (handoff_row_id, run_id, chain_id, agent, depth, path_json, created_at) VALUES (?, NULL, ?, ?, ?, ?, ?)').run(
+    m.handoff_row_id,
+    m.chain_id,
+    m.position.agent,
+    m.position.depth,
+    JSON.stringify(m.position.path),
+    m.now,
+  );
+}
+
+/** The recipient's run exists: bind it to its position. */
+export function bindMemberRun(db: Db, handoff_row_id: string, run_id: string): void {
+  stmt(db, 'UPDATE chain_runs SET run_id = ? WHERE handoff_row_id = ?').run(run_id, handoff_row_id);
+}

@@ -1,0 +1,155 @@
+// The nexus.orchestration entitlement (DESIGN §3): an EdDSA (Ed25519) JWT from the account service whose
+// claims carry `ent: [...]` and `exp`. Verified with `jose` against the account service's public key (the
+// default below, or NEXUS_ENTITLEMENT_PUBLIC_KEY at start). Stored only once verified; a bad token is
+// refused and the previous state kept. Expiry is checked at every gate decision, against the store.
+// No setting can change any of this: the only writer is `importEntitlement`.
+import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
+import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
+import { stmt, type Db } from '../store/db.js';
+import { ApiFailure } from '../api/dispatch.js';
+import { ENTITLEMENT_NAME } from '../../shared/orchestration/codes.js';
+import type { GateEntitlement } from '../../shared/orchestration/gate.js';
+
+/** The account service's public key (Ed25519, SPKI PEM). Self-hosters and tests override it at start. */
+export const ACCOUNT_SERVICE_PUBLIC_KEY_PEM = `-----BEGIN PUBLIC KEY-----
+MCowBQYDK2VwAyEAMvWuJOVCJ0Ic9LqJC/YlTBDg6ra0Bc06TUMCHLhJOiA=
+-----END PUBLIC KEY-----
+`;
+export const PUBLIC_KEY_ENV = 'NEXUS_ENTITLEMENT_PUBLIC_KEY';
+
+export interface EntitlementKey {
+  key: KeyObject;
+  /** sha256 of the SPKI DER, hex: which key verified a stored token. */
+  fingerprint: string;
+  source: 'default' | 'env';
+}
+
+/** The verification key: NEXUS_ENTITLEMENT_PUBLIC_KEY (PEM) when set, else the account service's. */
+export function loadEntitlementKey(env: NodeJS.ProcessEnv = process.env): EntitlementKey {
+  const fromEnv = env[PUBLIC_KEY_ENV];
+  const pem = fromEnv && fromEnv.trim() ? fromEnv.replace(/\\n/g, '\n') : ACCOUNT_SERVICE_PUBLIC_KEY_PEM;
+  let key: KeyObject;
+  try {
+    key = createPublicKey(pem);
+  } catch (e) {
+    throw new Error(`${PUBLIC_KEY_ENV} is not a PEM public key: ${(e as Error).message}`);
+  }
+  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`${PUBLIC_KEY_ENV} must be an Ed25519 public key (got ${key.asymmetricKeyType ?? 'unknown'}).`);
+  const der = key.export({ type: 'spki', format: 'der' });
+  return { key, fingerprint: createHash('sha256').update(der).digest('hex'), source: fromEnv && fromEnv.trim() ? 'env' : 'default' };
+}
+
+export interface VerifiedClaims {
+  ent: string[];
+  exp: number;
+  sub: string | null;
+}
+
+/** Verify a token's signature, algorithm and claims; throws ApiFailure('entitlement_invalid') with why. */
+export async function verifyEntitlementToken(token: string, key: EntitlementKey, nowMs: number): Promise<VerifiedClaims> {
+  const t = token.trim();
+  let alg: unknown;
+  try {
+    alg = decodeProtectedHeader(t).alg;
+  } catch {
+    throw invalid('The entitlement token is malformed: it is not a signed JWT (header.payload.signature).');
+  }
+  if (t.split('.').length !== 3) throw invalid('The entitlement token is malformed: it is not a signed JWT (header.payload.signature).');
+  if (alg !== 'EdDSA' && alg !== 'Ed25519') {
+    throw invalid(`The entitlement token is signed with ${JSON.stringify(alg)}; only EdDSA (Ed25519) tokens from the account service are accepted.`);
+  }
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await jwtVerify(t, key.key, { algorithms: ['EdDSA', 'Ed25519'], currentDate: new Date(nowMs), requiredClaims: ['exp'] }));
+  } catch (e) {
+    if (e instanceof joseErrors.JWSSignatureVerificationFailed) {
+      throw invalid("The entitlement token's signature does not verify against the account service's public key.");
+    }
+    if (e instanceof joseErrors.JWTExpired) throw invalid(`The entitlement token has already expired (${expText(e.payload.exp)}); get a fresh one from the account service.`);
+    if (e instanceof joseErrors.JWTClaimValidationFailed) throw invalid(`The entitlement token's claims are not valid: ${e.message}.`);
+    if (e instanceof joseErrors.JOSEAlgNotAllowed) throw invalid('The entitlement token is not signed with EdDSA (Ed25519).');
+    throw invalid(`The entitlement token is malformed: ${(e as Error).message}.`);
+  }
+  if (typeof payload.exp !== 'number' || !Number.isFinite(payload.exp)) throw invalid('The entitlement token has no valid exp claim.');
+  const ent = payload.ent === undefined ? [] : payload.ent;
+  if (!Array.isArray(ent) || !ent.every((x) => typeof x === 'string')) throw invalid('The entitlement token\'s "ent" claim must be an array of strings.');
+  return { ent: ent as string[], exp: payload.exp, sub: typeof payload.sub === 'string' ? payload.sub : null };
+}
+
+const invalid = (m: string) => new ApiFailure('entitlement_invalid', m);
+const expText = (exp: unknown) => (typeof exp === 'number' ? new Date(exp * 1000).toISOString() : 'unknown time');
+
+/** Verify then store (replacing the previous token). A token that fails verification changes nothing. */
+export async function importEntitlement(db: Db, token: string, key: EntitlementKey, nowMs: number): Promise<EntitlementView> {
+  if (token.length > 65536) throw invalid('The entitlement token is too large.');
+  const c = await verifyEntitlementToken(token, key, nowMs);
+  stmt(
+    db,
+    `INSERT INTO entitlement (id, token, subject, ent_json, exp, key_fingerprint, imported_at) VALUES (1, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT(id) DO UPDATE SET token = excluded.token, subject = excluded.subject, ent_json = excluded.ent_json,
+       exp = excluded.exp, key_fingerprint = excluded.key_fingerprint, imported_at = excluded.imported_at`,
+  ).run(token.trim(), c.sub, JSON.stringify(c.ent), c.exp, key.fingerprint, nowMs);
+  return showEntitlement(db, key, nowMs);
+}
+
+/**
+ * At start: a token verified under another key (the key changed: NEXUS_ENTITLEMENT_PUBLIC_KEY) is verified
+ * again under the current one; if it does not verify, it stays stored but counts as invalid at the gate.
+ */
+export async function reverifyStoredEntitlement(db: Db, key: EntitlementKey, nowMs: number): Promise<void> {
+  const r = row(db);
+  if (!r || r.key_fingerprint === key.fingerprint) return;
+  try {
+    await verifyEntitlementToken(r.token, key, nowMs);
+    stmt(db, 'UPDATE entitlement SET key_fingerprint = ? WHERE id = 1').run(key.fingerprint);
+  } catch (e) {
+    // Verified for an expired token also fails here; it stays expired either way. Anything else is invalid.
+    if (e instanceof ApiFailure && /already expired/.test(e.message)) stmt(db, 'UPDATE entitlement SET key_fingerprint = ? WHERE id = 1').run(key.fingerprint);
+  }
+}
+
+interface EntitlementRow {
+  token: string;
+  subject: string | null;
+  ent_json: string;
+  exp: number;
+  key_fingerprint: string;
+}
+const row = (db: Db) => stmt(db, 'SELECT token, subject, ent_json, exp, key_fingerprint FROM entitlement WHERE id = 1').get() as EntitlementRow | undefined;
+
+/** What the gate reads, fresh from the store, expiry judged now. */
+export function gateEntitlement(db: Db, keyFingerprint: string, nowMs: number): GateEntitlement {
+  const r = stmt(db, 'SELECT ent_json, exp, key_fingerprint FROM entitlement WHERE id = 1').get() as Omit<EntitlementRow, 'token' | 'subject'> | undefined;
+  if (!r) return { entitled: false, status: 'absent' };
+  if (r.key_fingerprint !== keyFingerprint) return { entitled: false, status: 'invalid' };
+  if (r.exp * 1000 <= nowMs) return { entitled: false, status: 'expired' };
+  const ent = JSON.parse(r.ent_json) as string[];
+  if (!ent.includes(ENTITLEMENT_NAME)) return { entitled: false, status: 'missing_ent' };
+  return { entitled: true, status: 'valid' };
+}
+
+export interface EntitlementView {
+  entitled: boolean;
+  entitlements: string[];
+  subject: string | null;
+  expires_at: string | null;
+  status: 'absent' | 'valid' | 'expired' | 'invalid';
+  message: string;
+}
+
+export function showEntitlement(db: Db, key: EntitlementKey, nowMs: number): EntitlementView {
+  const r = row(db);
+  const g = gateEntitlement(db, key.fingerprint, nowMs);
+  if (!r) return { entitled: false, entitlements: [], subject: null, expires_at: null, status: 'absent', message: `No entitlement imported: orchestration needs ${ENTITLEMENT_NAME} from the account service.` };
+  const base = { entitlements: JSON.parse(r.ent_json) as string[], subject: r.subject, expires_at: new Date(r.exp * 1000).toISOString() };
+  switch (g.status) {
+    case 'valid':
+      return { ...base, entitled: true, status: 'valid', message: `Entitled to ${ENTITLEMENT_NAME} until ${base.expires_at}.` };
+    case 'missing_ent':
+      return { ...base, entitled: false, status: 'valid', message: `The imported token is valid but does not include ${ENTITLEMENT_NAME}.` };
+    case 'expired':
+      return { ...base, entitled: false, status: 'expired', message: `The entitlement expired at ${base.expires_at}; import a fresh token.` };
+    default:
+      return { ...base, entitled: false, status: 'invalid', message: "The stored token does not verify against the current account service key; import a fresh token." };
+  }
+}

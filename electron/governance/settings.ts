@@ -1,0 +1,47 @@
+// Settings in the store (migration 003). Every read goes to SQLite: the gate re-reads at each hop, so a
+// person's change takes hold on the very next hop with no restart (seed 003: "not cached").
+import { stmt, tx, type Db } from '../store/db.js';
+import { DEFAULT_SETTINGS, type Settings } from '../../shared/types.js';
+import { coerceStored, validateSetting, type SettableKey } from '../../shared/orchestration/settings.js';
+import { ApiFailure } from '../api/dispatch.js';
+
+const KEYS = Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[];
+
+/** All settings, fresh from the store, defaults for keys never set. */
+export function readSettings(db: Db): Settings {
+  const rows = stmt(db, 'SELECT key, value_json FROM settings').all() as { key: string; value_json: string }[];
+  const raw = new Map<string, string>();
+  for (const r of rows) raw.set(r.key, r.value_json);
+  const out = {} as Record<string, unknown>;
+  for (const k of KEYS) out[k] = coerceStored(k, raw.get(k));
+  return out as unknown as Settings;
+}
+
+/** One setting, fresh from the store. */
+export function readSetting<K extends keyof Settings>(db: Db, key: K): Settings[K] {
+  const r = stmt(db, 'SELECT value_json FROM settings WHERE key = ?').get(key) as { value_json: string } | undefined;
+  return coerceStored(key, r?.value_json);
+}
+
+/** Validate and store one settable key; throws ApiFailure('invalid_setting') with a clear message. */
+export function writeSetting(db: Db, key: string, value: unknown, now: number): Settings {
+  const check = validateSetting(key, value);
+  if (!check.ok) throw new ApiFailure('invalid_setting', check.message);
+  return tx(db, () => {
+    put(db, key as SettableKey, check.value, now);
+    return readSettings(db);
+  });
+}
+
+/** Stop all is not a settable key (only stopAll/resume change it). */
+export function writeStopAll(db: Db, on: boolean, now: number): void {
+  put(db, 'orchestration.stopAll', on, now);
+}
+
+function put(db: Db, key: keyof Settings, value: unknown, now: number): void {
+  stmt(db, 'INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at').run(
+    key,
+    JSON.stringify(value),
+    now,
+  );
+}

@@ -1,0 +1,11 @@
+// Test helpers for governance's own store tests: a fresh database with the governance schema only.
+import Database from 'better-sqlite3';
+import m003 from '../store/migrations/003_governance.js';
+import type { Db } from '../store/db.js';
+
+export function governanceOnlyDb(): Db {
+  const db = new Database(':memory:');
+  db.pragma('foreign_keys = ON');
+  m003.up(db);
+  return db;
+}

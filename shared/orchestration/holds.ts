@@ -1,0 +1,35 @@
+// What a held or refused hop answers with (DESIGN §3 per-hop approval). Pure.
+import type { ToolResult } from '../types.js';
+import { heldSentence, refusedSentence, type HoldFacts } from './sentences.js';
+
+export function heldResult(f: HoldFacts): ToolResult {
+  return {
+    isError: true,
+    content: [{ type: 'text', text: heldSentence(f) }],
+    structuredContent: {
+      code: 'hop_held',
+      retryable: true,
+      reason: 'awaiting_person',
+      setting: 'orchestration.perHopApproval',
+      request_id: f.request_id,
+      chain_id: f.chain_id,
+      hop: f.hop,
+    },
+  };
+}
+
+export function refusedResult(f: HoldFacts & { reason?: string | null }): ToolResult {
+  return {
+    isError: true,
+    content: [{ type: 'text', text: refusedSentence(f) }],
+    structuredContent: {
+      code: 'hop_refused',
+      retryable: false,
+      reason: f.reason ? f.reason : 'refused_by_person',
+      setting: 'orchestration.perHopApproval',
+      request_id: f.request_id,
+      chain_id: f.chain_id,
+      hop: f.hop,
+    },
+  };
+}
