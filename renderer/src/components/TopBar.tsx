@@ -1,0 +1,103 @@
+// The top bar: where you are, how many cards wait, and the one button that halts everything.
+import { useState } from 'react';
+import { useStatus } from '../stores/status.js';
+import { useNav, VIEWS, pageHasStopAll } from '../stores/nav.js';
+import { ConfirmDialog } from './ConfirmDialog.js';
+import { messageOf } from '../api/client.js';
+
+export function TopBar() {
+  const { pending, stopAll, connection, runsInFlight } = useStatus();
+  const { view, go } = useNav();
+  const pageHasControl = useNav(pageHasStopAll);
+  const [confirming, setConfirming] = useState(false);
+  const [note, setNote] = useState<string | null>(null);
+
+  const stop = async () => {
+    setConfirming(false);
+    try {
+      const n = await useStatus.getState().stopEverything();
+      setNote(`Stopped ${n} run${n === 1 ? '' : 's'}.`);
+    } catch (e) {
+      setNote(messageOf(e));
+    }
+  };
+  const resume = async () => {
+    try {
+      await useStatus.getState().resume();
+      setNote(null);
+    } catch (e) {
+      setNote(messageOf(e));
+    }
+  };
+
+  return (
+    <header className="topbar">
+      <div className="brand">
+        <span className="brand-mark" aria-hidden="true">
+          ⬡
+        </span>
+        <span className="brand-name">NEXUS</span>
+      </div>
+      <nav className="tabs" aria-label="Views">
+        {VIEWS.map((v) => (
+          <a
+            key={v.id}
+            href={`#/${v.id}`}
+            className={`tab ${view === v.id ? 'active' : ''}`}
+            aria-current={view === v.id ? 'page' : undefined}
+            onClick={(e) => {
+              e.preventDefault();
+              go(v.id);
+            }}
+          >
+            {v.label}
+            {v.id === 'inbox' && pending > 0 ? <span className="tab-count">{pending}</span> : null}
+          </a>
+        ))}
+      </nav>
+      <div className="topbar-right">
+        {connection !== 'open' ? (
+          <span className="conn-lost" role="status">
+            {connection === 'connecting' ? 'Connecting…' : 'Connection lost, reconnecting…'}
+          </span>
+        ) : null}
+        <span className={`pending-pill ${pending ? 'has' : ''}`} role="status" aria-label={`${pending} pending`} data-testid="pending-count">
+          <strong>{pending}</strong> pending
+        </span>
+        {stopAll ? (
+          <>
+            <span className="stop-engaged" role="status">
+              <span className="dot" aria-hidden="true" /> Stop all engaged
+            </span>
+            {pageHasControl ? null : (
+              <button type="button" className="btn primary" onClick={resume}>
+                Resume
+              </button>
+            )}
+          </>
+        ) : pageHasControl ? null : (
+          <button type="button" className="btn danger" onClick={() => setConfirming(true)}>
+            Stop all
+          </button>
+        )}
+      </div>
+      {note ? (
+        <div className="topbar-note" role="status">
+          {note}
+          <button type="button" className="link" aria-label="Dismiss" onClick={() => setNote(null)}>
+            ×
+          </button>
+        </div>
+      ) : null}
+      {confirming ? (
+        <ConfirmDialog title="Stop everything?" confirmLabel="Stop everything" danger onConfirm={stop} onCancel={() => setConfirming(false)}>
+          <p>
+            Every run in flight ({runsInFlight}) is force-stopped: its tool calls are canceled and hook work is canceled without being
+            asked. Until you press <strong>Resume</strong>, every governed hop of every chain is denied with{' '}
+            <code>orchestration_stopped</code>.
+          </p>
+        </ConfirmDialog>
+      ) : null}
+    </header>
+  );
+}

@@ -1,0 +1,66 @@
+// Kernel events -> store refetches. Nothing polls: every change reaches the window as a pushed event.
+import type { NexusApi, NexusEvent } from '../../shared/api/index.js';
+import { useInbox } from './stores/inbox.js';
+import { useStatus } from './stores/status.js';
+import { useOrchestration } from './stores/orchestration.js';
+import { useAgents } from './stores/agents.js';
+import { useRuns } from './stores/runs.js';
+
+export function applyEvent(e: NexusEvent): void {
+  switch (e.type) {
+    case 'inbox_changed':
+      useStatus.getState().setPending(e.pending);
+      void useInbox.getState().refresh();
+      break;
+    case 'work_available':
+      void useInbox.getState().refresh();
+      break;
+    case 'run_event': {
+      const runs = useRuns.getState();
+      void runs.refresh();
+      if (runs.openId === e.run_id) void runs.refreshDetail();
+      break;
+    }
+    case 'runs_changed': {
+      void useRuns.getState().refresh();
+      void useRuns.getState().refreshDetail();
+      void useStatus.getState().refresh();
+      break;
+    }
+    case 'agents_changed':
+      void useAgents.getState().refresh();
+      break;
+    case 'settings_changed':
+      void useOrchestration.getState().refreshSettings();
+      void useStatus.getState().refresh();
+      break;
+    case 'chains_changed':
+      void useOrchestration.getState().refreshChains();
+      break;
+  }
+}
+
+export function refreshAll(): void {
+  void useStatus.getState().refresh();
+  void useInbox.getState().refresh();
+  void useOrchestration.getState().refreshSettings();
+  void useOrchestration.getState().refreshChains();
+  void useAgents.getState().refresh();
+  void useRuns.getState().refresh();
+  void useRuns.getState().refreshDetail();
+}
+
+/** Subscribe the stores to the kernel; on (re)connection refetch everything (events may have been missed). */
+export function connectStores(api: NexusApi & { onConnection?: (l: (s: 'connecting' | 'open' | 'closed') => void) => () => void }): () => void {
+  const offEvent = api.onEvent(applyEvent);
+  const offConn = api.onConnection?.((state) => {
+    useStatus.getState().setConnection(state);
+    if (state === 'open') refreshAll();
+  });
+  if (!api.onConnection) useStatus.getState().setConnection('open');
+  refreshAll();
+  return () => {
+    offEvent();
+    offConn?.();
+  };
+}

@@ -1,0 +1,51 @@
+// Agents view state: the profiles list and which one is open in the editor.
+import { create } from 'zustand';
+import type { z } from 'zod';
+import type { AgentView, AgentProfileInput } from '../../../shared/api/kernel.js';
+import { call, messageOf } from '../api/client.js';
+import { coalesce } from './refetcher.js';
+
+export type Agent = z.infer<typeof AgentView>;
+export type AgentInput = z.input<typeof AgentProfileInput>;
+
+interface AgentsState {
+  agents: Agent[];
+  loaded: boolean;
+  error: string | null;
+  /** The profile open in the editor: a name, 'new', or null. */
+  editing: string | null;
+  refresh(): Promise<void>;
+  edit(name: string | null): void;
+  save(input: AgentInput): Promise<{ warnings: { index: number; kind: string; message: string }[] }>;
+  remove(name: string): Promise<void>;
+}
+
+export const useAgents = create<AgentsState>((set) => {
+  const refresh = coalesce(async () => {
+    try {
+      const agents = (await call('agentsList', {})).filter((a) => a.status === 'active');
+      set({ agents, loaded: true, error: null });
+    } catch (e) {
+      set({ error: messageOf(e), loaded: true });
+    }
+  });
+  return {
+    agents: [],
+    loaded: false,
+    error: null,
+    editing: null,
+    refresh,
+    edit: (editing) => set({ editing }),
+    async save(input) {
+      const r = await call('agentsSave', input);
+      set({ editing: r.agent.name });
+      await refresh();
+      return { warnings: r.warnings };
+    },
+    async remove(name) {
+      await call('agentsRemove', { name });
+      set({ editing: null });
+      await refresh();
+    },
+  };
+});

@@ -1,0 +1,40 @@
+// Which view is showing. Kept in the URL hash so a reload (or a link) lands on the same view.
+import { create } from 'zustand';
+
+export type View = 'inbox' | 'runs' | 'agents' | 'settings';
+export const VIEWS: { id: View; label: string }[] = [
+  { id: 'inbox', label: 'Inbox' },
+  { id: 'runs', label: 'Runs' },
+  { id: 'agents', label: 'Agents' },
+  { id: 'settings', label: 'Settings' },
+];
+
+export function parseHash(hash: string): View {
+  const v = hash.replace(/^#\/?/, '').split('/')[0];
+  return (VIEWS.find((x) => x.id === v)?.id ?? 'inbox') as View;
+}
+
+export type SettingsSection = 'orchestration' | 'models' | 'about';
+export const SETTINGS_SECTIONS: { id: SettingsSection; group: string; label: string }[] = [
+  { id: 'orchestration', group: 'Agents', label: 'Orchestration' },
+  { id: 'models', group: 'Agents', label: 'Models' },
+  { id: 'about', group: 'App', label: 'About' },
+];
+
+interface NavState {
+  view: View;
+  section: SettingsSection;
+  go(view: View, section?: SettingsSection): void;
+}
+
+export const useNav = create<NavState>((set) => ({
+  view: typeof location === 'undefined' ? 'inbox' : parseHash(location.hash),
+  section: 'orchestration',
+  go(view, section) {
+    if (typeof location !== 'undefined' && parseHash(location.hash) !== view) location.hash = `#/${view}`;
+    set(section ? { view, section } : { view });
+  },
+}));
+
+/** One Stop all button on screen at a time: the Orchestration page carries its own, so the top bar yields. */
+export const pageHasStopAll = (s: { view: View; section: SettingsSection }) => s.view === 'settings' && s.section === 'orchestration';

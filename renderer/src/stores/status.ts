@@ -1,0 +1,53 @@
+// Top-bar state: the pending count, whether Stop all is engaged, and the connection to the kernel.
+import { create } from 'zustand';
+import { call, messageOf } from '../api/client.js';
+import { coalesce } from './refetcher.js';
+
+interface StatusState {
+  pending: number;
+  stopAll: boolean;
+  runsInFlight: number;
+  dataDir: string;
+  version: string;
+  connection: 'connecting' | 'open' | 'closed';
+  error: string | null;
+  refresh(): Promise<void>;
+  setPending(n: number): void;
+  setConnection(c: StatusState['connection']): void;
+  stopEverything(): Promise<number>;
+  resume(): Promise<void>;
+}
+
+export const useStatus = create<StatusState>((set) => {
+  const refresh = coalesce(async () => {
+    try {
+      const s = await call('status', {});
+      set({ pending: s.pending, stopAll: s.stop_all, runsInFlight: s.runs_in_flight, dataDir: s.data_dir, version: s.version, error: null });
+    } catch (e) {
+      set({ error: messageOf(e) });
+    }
+  });
+  return {
+    pending: 0,
+    stopAll: false,
+    runsInFlight: 0,
+    dataDir: '',
+    version: '',
+    connection: 'connecting',
+    error: null,
+    refresh,
+    setPending: (pending) => set({ pending }),
+    setConnection: (connection) => set({ connection }),
+    async stopEverything() {
+      const r = await call('stopAll', {});
+      set({ stopAll: true });
+      await refresh();
+      return r.stopped_runs;
+    },
+    async resume() {
+      await call('resume', {});
+      set({ stopAll: false });
+      await refresh();
+    },
+  };
+});

@@ -1,0 +1,158 @@
+// Edit one agent profile: model, mode, approval rules (validated live), a rule tester; save or remove.
+import { useMemo, useState } from 'react';
+import { useAgents, type Agent, type AgentInput } from '../../stores/agents.js';
+import { messageOf } from '../../api/client.js';
+import { RulesEditor, type RulesCheckState } from './RulesEditor.js';
+import { RuleTester } from './RuleTester.js';
+import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import type { Mode } from '../../../../shared/types.js';
+
+const MODE_HELP: Record<Mode, string> = {
+  ask: 'Every call the model makes parks for your approval unless an allow rule names it.',
+  rules: 'The rules are the policy: allow grants, ask parks, and what no rule names is refused.',
+  bypass: 'Every call is granted, except what a deny rule refuses.',
+};
+
+const blank = (): AgentInput => ({
+  name: '',
+  model: { provider: 'chat-completions', baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3.1' },
+  mode: 'ask',
+  approval_rules: [],
+  instructions: '',
+});
+
+export function AgentEditor({ agent }: { agent: Agent | null }) {
+  const { save, remove, edit } = useAgents();
+  const initial = useMemo<AgentInput>(() => (agent ? { ...agent } : blank()), [agent]);
+  const [draft, setDraft] = useState<AgentInput>(initial);
+  const [rulesText, setRulesText] = useState(() => JSON.stringify(initial.approval_rules ?? [], null, 2));
+  const [check, setCheck] = useState<RulesCheckState>({ valid: true, rules: initial.approval_rules ?? [], errors: [], warnings: [] });
+  const [toolsText, setToolsText] = useState((initial.tools ?? []).join(', '));
+  const [saving, setSaving] = useState(false);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const isNew = !agent;
+
+  const setModel = (k: keyof AgentInput['model'], v: string) => setDraft((d) => ({ ...d, model: { ...d.model, [k]: v || undefined } as AgentInput['model'] }));
+
+  const onSave = async () => {
+    setSaving(true);
+    setMessage(null);
+    try {
+      const tools = toolsText.split(',').map((t) => t.trim()).filter(Boolean);
+      const { warnings } = await save({ ...draft, approval_rules: check.rules, tools: tools.length ? tools : undefined, instructions: draft.instructions || undefined });
+      setMessage({ ok: true, text: warnings.length ? `Saved, with ${warnings.length} warning${warnings.length > 1 ? 's' : ''}.` : 'Saved.' });
+    } catch (e) {
+      setMessage({ ok: false, text: messageOf(e) });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form
+      className="agent-editor"
+      aria-label={isNew ? 'New agent' : `Agent ${agent.name}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void onSave();
+      }}
+    >
+      <header className="page-head row">
+        <h1>{isNew ? 'New agent' : agent.name}</h1>
+        <div className="inline-form">
+          {!isNew ? (
+            <button type="button" className="btn danger-outline" onClick={() => setConfirmRemove(true)}>
+              Remove
+            </button>
+          ) : null}
+          <button type="submit" className="btn primary" disabled={saving || !check.valid || !draft.name}>
+            {saving ? 'Saving…' : 'Save'}
+          </button>
+        </div>
+      </header>
+      {message ? (
+        <div className={`banner ${message.ok ? 'ok' : 'error'}`} role={message.ok ? 'status' : 'alert'}>
+          {message.text}
+        </div>
+      ) : null}
+
+      <section className="panel form-grid">
+        <label>
+          Name
+          <input className="input" value={draft.name} readOnly={!isNew} onChange={(e) => setDraft({ ...draft, name: e.target.value })} placeholder="e.g. builder" />
+        </label>
+        <label>
+          Provider
+          <select className="input" value={draft.model.provider} onChange={(e) => setModel('provider', e.target.value)}>
+            <option value="chat-completions">Chat Completions (OpenAI, Ollama, …)</option>
+            <option value="anthropic">Anthropic Messages</option>
+          </select>
+        </label>
+        <label>
+          Base URL
+          <input className="input mono" value={draft.model.baseURL} onChange={(e) => setModel('baseURL', e.target.value)} />
+        </label>
+        <label>
+          Model
+          <input className="input mono" value={draft.model.model} onChange={(e) => setModel('model', e.target.value)} />
+        </label>
+        <label>
+          API key variable
+          <input className="input mono" value={draft.model.apiKeyEnv ?? ''} placeholder="e.g. OPENAI_API_KEY (optional)" onChange={(e) => setModel('apiKeyEnv', e.target.value)} />
+        </label>
+        <label>
+          Workspace folder
+          <input className="input mono" value={draft.workspace ?? ''} placeholder="default: a folder in the data dir" onChange={(e) => setDraft({ ...draft, workspace: e.target.value || undefined })} />
+        </label>
+        <label className="wide">
+          Instructions
+          <textarea className="input" rows={3} value={draft.instructions ?? ''} onChange={(e) => setDraft({ ...draft, instructions: e.target.value })} />
+        </label>
+        <label className="wide">
+          Tools (comma-separated; empty means the built-in set)
+          <input className="input mono" value={toolsText} onChange={(e) => setToolsText(e.target.value)} placeholder="bash, read, write, edit, list, ask, delegate_task" />
+        </label>
+      </section>
+
+      <section className="panel">
+        <h2>Approval</h2>
+        <fieldset className="modes">
+          <legend>Mode</legend>
+          {(['ask', 'rules', 'bypass'] as Mode[]).map((m) => (
+            <label key={m} className={`mode-option ${draft.mode === m ? 'checked' : ''}`}>
+              <input type="radio" name="mode" value={m} checked={draft.mode === m} onChange={() => setDraft({ ...draft, mode: m })} />
+              <span className="mode-name">{m}</span>
+              <span className="mode-help">{MODE_HELP[m]}</span>
+            </label>
+          ))}
+        </fieldset>
+        <h3>Rules</h3>
+        <p className="setting-desc">
+          A JSON array; each rule has <code>tool</code> and <code>verdict</code> (allow | ask | deny), optionally <code>path</code>, <code>match</code>, <code>reason</code>, <code>origin</code>. Deny wins, then ask, then allow.
+        </p>
+        <RulesEditor text={rulesText} onText={setRulesText} onCheck={setCheck} />
+        <RuleTester mode={draft.mode} rules={check.rules} rulesValid={check.valid} />
+      </section>
+      {confirmRemove && agent ? (
+        <ConfirmDialog
+          title={`Remove ${agent.name}?`}
+          confirmLabel="Remove agent"
+          danger
+          onCancel={() => setConfirmRemove(false)}
+          onConfirm={async () => {
+            setConfirmRemove(false);
+            try {
+              await remove(agent.name);
+              edit(null);
+            } catch (e) {
+              setMessage({ ok: false, text: messageOf(e) });
+            }
+          }}
+        >
+          <p>Its credentials are fenced, its runs are force-stopped and their waiting calls are canceled.</p>
+        </ConfirmDialog>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,83 @@
+// Try a call against the rules being edited: the outcome, who granted it, and which rules matched.
+import { useEffect, useState } from 'react';
+import { call, messageOf } from '../../api/client.js';
+import type { Mode, Origin } from '../../../../shared/types.js';
+
+type Outcome = { outcome: 'granted' | 'parked' | 'failed'; granted_by: string | null; error: { code: string; detail: string } | null; tool: string; matched: number[] };
+
+export function RuleTester({ mode, rules, rulesValid }: { mode: Mode; rules: unknown; rulesValid: boolean }) {
+  const [tool, setTool] = useState('bash');
+  const [inputText, setInputText] = useState('{"command": "ls -la"}');
+  const [origin, setOrigin] = useState<Origin>('model');
+  const [result, setResult] = useState<Outcome | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  useEffect(() => {
+    let stale = false;
+    const t = setTimeout(async () => {
+      if (!rulesValid) return setProblem('Fix the rule list to test it.');
+      if (!tool.trim()) return setProblem('Type a tool name.');
+      let input: unknown = {};
+      try {
+        input = inputText.trim() ? JSON.parse(inputText) : {};
+      } catch (e) {
+        return setProblem(`The input is not JSON: ${messageOf(e)}`);
+      }
+      try {
+        const r = await call('rulesEval', { mode, rules, tool: tool.trim(), input, origin });
+        if (!stale) {
+          setResult(r);
+          setProblem(null);
+        }
+      } catch (e) {
+        if (!stale) setProblem(messageOf(e));
+      }
+    }, 120);
+    return () => {
+      stale = true;
+      clearTimeout(t);
+    };
+  }, [mode, rules, rulesValid, tool, inputText, origin]);
+
+  return (
+    <section className="rule-tester" aria-labelledby="tester-title">
+      <h3 id="tester-title">Test a call</h3>
+      <div className="tester-grid">
+        <label>
+          Tool
+          <input className="input" value={tool} onChange={(e) => setTool(e.target.value)} aria-label="Test tool name" />
+        </label>
+        <label>
+          Origin
+          <select className="input" value={origin} onChange={(e) => setOrigin(e.target.value as Origin)} aria-label="Test origin">
+            <option value="model">model (the agent composed it)</option>
+            <option value="author">author (appended by a person)</option>
+            <option value="kernel">kernel (planted by NEXUS)</option>
+          </select>
+        </label>
+        <label className="wide">
+          Input (JSON)
+          <input className="input mono" value={inputText} onChange={(e) => setInputText(e.target.value)} aria-label="Test input" />
+        </label>
+      </div>
+      <div className="tester-result" role="status" aria-label="Test outcome">
+        {problem ? (
+          <span className="muted">{problem}</span>
+        ) : result ? (
+          <>
+            <span className={`outcome ${result.outcome}`}>{result.outcome}</span>
+            {result.granted_by ? <span className="muted"> by {result.granted_by}</span> : null}
+            {result.tool !== tool.trim() ? <span className="muted"> · resolved to <code>{result.tool}</code></span> : null}
+            <span className="muted">
+              {' '}
+              · {result.matched.length ? `matched rule${result.matched.length > 1 ? 's' : ''} ${result.matched.map((i) => i + 1).join(', ')}` : 'no rule matched'}
+            </span>
+            {result.error ? <div className="deny-detail">{result.error.detail}</div> : null}
+          </>
+        ) : (
+          <span className="muted">…</span>
+        )}
+      </div>
+    </section>
+  );
+}

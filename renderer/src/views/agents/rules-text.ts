@@ -1,0 +1,64 @@
+// The rules editor's text handling, as pure functions: JSON syntax errors located by line and column,
+// and the API's rule issues turned into sentences that name the rule and key.
+export type ParsedRules = { ok: true; value: unknown } | { ok: false; message: string; line: number; column: number };
+
+export function parseRulesText(text: string): ParsedRules {
+  if (!text.trim()) return { ok: true, value: [] };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    const pos = /position (\d+)/.exec(msg);
+    const lc = /line (\d+) column (\d+)/.exec(msg);
+    let line = 1;
+    let column = 1;
+    if (lc) {
+      line = Number(lc[1]);
+      column = Number(lc[2]);
+    } else if (pos) {
+      const before = text.slice(0, Number(pos[1]));
+      line = before.split('\n').length;
+      column = before.length - before.lastIndexOf('\n');
+    } else {
+      line = text.split('\n').length;
+    }
+    return { ok: false, message: msg.replace(/^JSON\.parse: /, ''), line, column };
+  }
+}
+
+export interface RuleIssue {
+  index: number | null;
+  key?: string;
+  message: string;
+}
+/** "Rule 2 (index 1), key verdict: …" — people count from one; the index is what the CLI prints. */
+export function locateIssue(issue: RuleIssue): string {
+  const where = issue.index === null ? 'The list' : `Rule ${issue.index + 1} (index ${issue.index})`;
+  return `${where}${issue.key ? `, key "${issue.key}"` : ''}: ${issue.message}`;
+}
+
+/** The line on which rule N starts in pretty-printed or hand-written JSON (best effort, for highlighting). */
+export function ruleStartLine(text: string, index: number): number | null {
+  let depth = 0;
+  let count = -1;
+  let inString = false;
+  let line = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n') line++;
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') inString = true;
+    else if (c === '[' || c === '{') {
+      if (depth === 1 && c === '{') {
+        count++;
+        if (count === index) return line;
+      }
+      depth++;
+    } else if (c === ']' || c === '}') depth--;
+  }
+  return null;
+}

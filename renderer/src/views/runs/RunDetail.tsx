@@ -1,0 +1,168 @@
+// One run: its rounds and rows with their states, who approved what, delegated tasks' evidence; append, stop.
+import { useState } from 'react';
+import { useRuns, type RunFull } from '../../stores/runs.js';
+import { call, messageOf } from '../../api/client.js';
+import { ago, useNow } from '../../components/time.js';
+import { readableInput } from '../inbox/cards.js';
+import { TaskEvidence } from './TaskEvidence.js';
+
+type Row = RunFull['rows'][number];
+
+function grantLine(r: Row): string {
+  if (r.approved_by) return `approved by ${r.approved_by}`;
+  if (r.granted_by === 'person') return 'approved by you';
+  if (r.granted_by === 'trust') return 'granted by session trust';
+  if (r.granted_by) return `granted by ${r.granted_by}`;
+  return '';
+}
+
+export const taskIdOf = (r: Row): string | null => {
+  const sc = r.result?.structuredContent as Record<string, unknown> | undefined;
+  const id = sc?.task_id ?? (sc?.task as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' ? id : null;
+};
+
+function RowLine({ row }: { row: Row }) {
+  const input = readableInput(row.tool, row.input);
+  const [open, setOpen] = useState(false);
+  const task = row.tool === 'delegate_task' ? taskIdOf(row) : null;
+  const resultText = row.result?.content?.map((c) => c.text).join('\n');
+  return (
+    <>
+      <tr className={`row-line state-${row.state}`} data-row-id={row.id}>
+        <td>
+          <span className={`origin ${row.origin}`}>{row.origin}</span>
+        </td>
+        <td>
+          <code>{row.tool}</code>
+        </td>
+        <td className="input-cell">
+          <button type="button" className="link mono clip" onClick={() => setOpen(!open)} aria-expanded={open} title="Show input and result">
+            {input.text.replace(/\s+/g, ' ').slice(0, 90)}
+          </button>
+        </td>
+        <td>
+          <span className={`state-pill ${row.state}`}>{row.state.replace('_', ' ')}</span>
+        </td>
+        <td className="muted">{grantLine(row)}</td>
+        <td className="err-cell">{row.error ? <span title={row.error.detail}><code>{row.error.code}</code> {row.error.detail}</span> : null}</td>
+      </tr>
+      {open ? (
+        <tr className="row-expanded">
+          <td colSpan={6}>
+            <pre className="code">{input.text}</pre>
+            {resultText ? <pre className={`code result ${row.result?.isError ? 'is-error' : ''}`}>{resultText}</pre> : null}
+          </td>
+        </tr>
+      ) : null}
+      {task ? (
+        <tr className="row-expanded">
+          <td colSpan={6}>
+            <TaskEvidence id={task} />
+          </td>
+        </tr>
+      ) : null}
+    </>
+  );
+}
+
+function AppendRow({ runId }: { runId: string }) {
+  const [tool, setTool] = useState('bash');
+  const [inputText, setInputText] = useState('{"command": "echo hello"}');
+  const [note, setNote] = useState<string | null>(null);
+  return (
+    <form
+      className="inline-form append"
+      aria-label="Append a row"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        try {
+          const row = await call('runsAppend', { run_id: runId, tool, input: inputText.trim() ? JSON.parse(inputText) : {} });
+          setNote(`Appended row ${row.id}: ${row.state.replace('_', ' ')}.`);
+          void useRuns.getState().refreshDetail();
+        } catch (err) {
+          setNote(messageOf(err));
+        }
+      }}
+    >
+      <input className="input small" aria-label="Tool" value={tool} onChange={(e) => setTool(e.target.value)} />
+      <input className="input mono grow" aria-label="Input (JSON)" value={inputText} onChange={(e) => setInputText(e.target.value)} />
+      <button type="submit" className="btn">
+        Append row
+      </button>
+      {note ? <span className="muted" role="status">{note}</span> : null}
+    </form>
+  );
+}
+
+export function RunDetailView({ run }: { run: RunFull }) {
+  const now = useNow();
+  const [stopNote, setStopNote] = useState<string | null>(null);
+  const rounds = new Map<string, Row[]>();
+  for (const r of run.rows) {
+    const key = r.round === null || r.round === undefined ? 'other' : `Round ${r.round}`;
+    rounds.set(key, [...(rounds.get(key) ?? []), r]);
+  }
+  return (
+    <div className="run-detail">
+      <header className="page-head row">
+        <div>
+          <p className="crumbs">Runs ▸ {run.id}</p>
+          <h1>
+            {run.agent ?? 'Standalone run'} <span className={`status-pill ${run.status}`}>{run.status}</span>
+          </h1>
+          <p className="muted">
+            mode <strong>{run.mode}</strong> · started {ago(run.created_at, now)} · {run.rows.length} rows
+            {run.chain_id ? <> · chain <code>{run.chain_id.slice(0, 8)}</code></> : null}
+          </p>
+        </div>
+        {run.status === 'running' ? (
+          <button
+            type="button"
+            className="btn danger-outline"
+            onClick={async () => {
+              try {
+                await call('runsStop', { id: run.id });
+                void useRuns.getState().refreshDetail();
+              } catch (e) {
+                setStopNote(messageOf(e));
+              }
+            }}
+          >
+            Stop run
+          </button>
+        ) : null}
+      </header>
+      {stopNote ? <div className="banner error">{stopNote}</div> : null}
+      {run.prompt ? (
+        <section className="panel">
+          <h3>Prompt</h3>
+          <p className="prose">{run.prompt}</p>
+        </section>
+      ) : null}
+      {run.final_answer || run.error ? (
+        <section className={`panel ${run.error ? 'bad' : ''}`}>
+          <h3>{run.error ? 'Error' : 'Answer'}</h3>
+          <p className="prose">{run.error ?? run.final_answer}</p>
+        </section>
+      ) : null}
+      <section className="panel">
+        <h3>Rows</h3>
+        {run.rows.length === 0 ? <p className="muted">No tool calls yet.</p> : null}
+        {[...rounds].map(([label, rows]) => (
+          <div key={label} className="round">
+            {rounds.size > 1 || label !== 'other' ? <h4>{label === 'other' ? 'Appended and kernel rows' : label}</h4> : null}
+            <table className="rows">
+              <tbody>
+                {rows.map((r) => (
+                  <RowLine key={r.id} row={r} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ))}
+        {run.status === 'running' ? <AppendRow runId={run.id} /> : null}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,121 @@
+// Runs: start one, list them, open one.
+import { useEffect, useState } from 'react';
+import { useRuns } from '../../stores/runs.js';
+import { useAgents } from '../../stores/agents.js';
+import { call, messageOf } from '../../api/client.js';
+import { ago, useNow } from '../../components/time.js';
+import { RunDetailView } from './RunDetail.js';
+import { Empty } from '../../components/Empty.js';
+import type { Mode } from '../../../../shared/types.js';
+
+function StartRun() {
+  const agents = useAgents((s) => s.agents);
+  const [agent, setAgent] = useState('');
+  const [prompt, setPrompt] = useState('');
+  const [mode, setMode] = useState<Mode>('ask');
+  const [note, setNote] = useState<string | null>(null);
+  useEffect(() => {
+    if (!agent && agents.length) setAgent(agents[0].name);
+  }, [agents, agent]);
+  const open = (id: string) => useRuns.getState().open(id);
+  return (
+    <div className="start-run">
+      <form
+        className="stack"
+        aria-label="Start a run"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          try {
+            const run = await call('runsStart', { agent, prompt });
+            setPrompt('');
+            setNote(null);
+            open(run.id);
+          } catch (err) {
+            setNote(messageOf(err));
+          }
+        }}
+      >
+        <select className="input" aria-label="Agent" value={agent} onChange={(e) => setAgent(e.target.value)} disabled={!agents.length}>
+          {agents.length ? agents.map((a) => <option key={a.name}>{a.name}</option>) : <option value="">No agents yet</option>}
+        </select>
+        <textarea className="input" rows={2} aria-label="Prompt" placeholder="What should the agent do?" value={prompt} onChange={(e) => setPrompt(e.target.value)} />
+        <button type="submit" className="btn primary" disabled={!agent || !prompt.trim()}>
+          Start run
+        </button>
+      </form>
+      <form
+        className="inline-form"
+        aria-label="Create a standalone run"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          try {
+            open((await call('runsCreate', { mode })).id);
+          } catch (err) {
+            setNote(messageOf(err));
+          }
+        }}
+      >
+        <select className="input small" aria-label="Standalone run mode" value={mode} onChange={(e) => setMode(e.target.value as Mode)}>
+          <option value="ask">ask</option>
+          <option value="rules">rules</option>
+          <option value="bypass">bypass</option>
+        </select>
+        <button type="submit" className="btn small">
+          New standalone run
+        </button>
+      </form>
+      {note ? <div className="banner error" role="alert">{note}</div> : null}
+    </div>
+  );
+}
+
+export function RunsView() {
+  const { runs, loaded, error, openId, detail, detailError, open } = useRuns();
+  const now = useNow();
+  return (
+    <div className="split">
+      <aside className="list-pane">
+        <div className="queue-head">
+          <h1>Runs</h1>
+        </div>
+        <StartRun />
+        {error ? <div className="banner error">{error}</div> : null}
+        <ul className="item-list" aria-label="Runs">
+          {runs.map((r) => (
+            <li key={r.id}>
+              <button type="button" className={`item ${openId === r.id ? 'selected' : ''}`} aria-current={openId === r.id || undefined} onClick={() => open(r.id)}>
+                <span className="item-top">
+                  <strong>{r.agent ?? 'standalone'}</strong>
+                  <span className={`status-pill ${r.status}`}>{r.status}</span>
+                </span>
+                <span className="muted clip">{r.prompt ?? r.id}</span>
+                <span className="muted small">
+                  {ago(r.created_at, now)}
+                  {r.pending ? ` · ${r.pending} waiting` : ''}
+                </span>
+              </button>
+            </li>
+          ))}
+          {loaded && runs.length === 0 ? <li className="muted pad">No runs yet.</li> : null}
+        </ul>
+      </aside>
+      <section className="detail-pane">
+        {detail ? (
+          <RunDetailView run={detail} />
+        ) : detailError ? (
+          <div className="banner error">{detailError}</div>
+        ) : openId ? (
+          <div className="loading">Loading run…</div>
+        ) : (
+          <Empty title="Runs are agent turns" icon="▷">
+            <p>
+              A run is one agent turn, or your own standalone run. Each tool call is a row that crosses the approval stage: granted rows run,
+              parked rows wait for you in the Inbox, denied rows fail with the reason the agent reads.
+            </p>
+            <p>Start a run for an agent on the left, or create a standalone run and append rows to it yourself (your rows are never re-prompted).</p>
+          </Empty>
+        )}
+      </section>
+    </div>
+  );
+}
