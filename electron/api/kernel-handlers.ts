@@ -1,0 +1,146 @@
+// The kernel's methods of the API (shared/api/kernel.ts), except runsStart (turns provide it).
+import { isAbsolute } from 'node:path';
+import type { z } from 'zod';
+import type { Handlers, CallContext } from './dispatch.js';
+import { ApiFailure } from './dispatch.js';
+import type { Nexus } from '../app.js';
+import type { AgentView, InboxItem, RowView, RunDetail, RunSummary } from '../../shared/api/kernel.js';
+import { validateRules } from '../../shared/rules/index.js';
+import { countRunsInFlight, listRuns } from '../store/queries/runs.js';
+import { countParkedByRun } from '../store/queries/rows.js';
+import { listRunEvents } from '../store/queries/events.js';
+import type { InboxEntry } from '../store/queries/inbox.js';
+import type { AgentRow } from '../store/queries/agents.js';
+import { getAgentProfile, listAgentProfiles, removeAgent, revokeExecutor, saveAgent } from '../kernel/agents.js';
+import type { Row, Run } from '../kernel/types.js';
+import type { AgentProfile } from '../../shared/types.js';
+
+export const NEXUS_VERSION = '0.1.0';
+
+type KernelMethods =
+  | 'status'
+  | 'agentsList'
+  | 'agentsGet'
+  | 'agentsSave'
+  | 'agentsRemove'
+  | 'runsList'
+  | 'runsShow'
+  | 'runsCreate'
+  | 'runsAppend'
+  | 'runsStop'
+  | 'rowsWait'
+  | 'inboxList'
+  | 'inboxApprove'
+  | 'inboxDeny'
+  | 'inboxRetry'
+  | 'inboxAbandon'
+  | 'inboxAnswer'
+  | 'executorsRevoke';
+
+export const rowView = (r: Row): z.infer<typeof RowView> => ({
+  id: r.id,
+  run_id: r.run_id,
+  origin: r.origin,
+  tool: r.tool,
+  ...(r.wire_tool !== r.tool ? { wire_tool: r.wire_tool } : {}),
+  runner: r.runner,
+  input: r.input,
+  state: r.state,
+  round: r.round,
+  granted_by: r.granted_by,
+  approved_by: r.approved_by,
+  error: r.error,
+  result: r.result,
+  expires_at: r.expires_at,
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+});
+
+export const runSummary = (r: Run, pending?: number): z.infer<typeof RunSummary> => ({
+  id: r.id,
+  agent: r.agent,
+  status: r.status,
+  mode: r.mode,
+  prompt: r.prompt,
+  final_answer: r.final_answer,
+  error: r.error,
+  chain_id: r.chain_id,
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+  ...(pending !== undefined ? { pending } : {}),
+});
+
+export const inboxView = (i: InboxEntry): z.infer<typeof InboxItem> => {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { status, addressee, data, ...item } = i;
+  return { ...item, ...(addressee !== undefined ? { addressee } : {}) } as z.infer<typeof InboxItem>;
+};
+
+const agentView = (a: AgentRow): z.infer<typeof AgentView> => a as unknown as z.infer<typeof AgentView>;
+const by = (ctx: CallContext) => `person:${ctx.door}`;
+
+export function kernelHandlers(nexus: Nexus): Pick<Handlers, KernelMethods> {
+  const { kernel, db } = nexus;
+  return {
+    status: () => ({
+      version: NEXUS_VERSION,
+      data_dir: nexus.dataDir,
+      pending: kernel.pendingCount(),
+      runs_in_flight: countRunsInFlight(db),
+      stop_all: nexus.probes.stopAll(),
+    }),
+
+    agentsList: () => listAgentProfiles(kernel).map(agentView),
+    agentsGet: ({ name }) => agentView(getAgentProfile(kernel, name)),
+    agentsSave: (input) => {
+      const { agent, warnings } = saveAgent(kernel, input as AgentProfile);
+      return { agent: agentView(agent), warnings };
+    },
+    agentsRemove: ({ name }) => removeAgent(kernel, name),
+
+    runsList: ({ limit }) => {
+      const parked = countParkedByRun(db);
+      return listRuns(db, { limit }).map((r) => runSummary(r, parked.get(r.id) ?? 0));
+    },
+    runsShow: ({ id }) => {
+      const run = kernel.getRun(id);
+      if (!run) throw new ApiFailure('not_found', `No run ${JSON.stringify(id)}.`);
+      const rows = kernel.listRows(id);
+      const detail: z.infer<typeof RunDetail> = {
+        ...runSummary(run, rows.filter((r) => r.state === 'needs_approval').length),
+        rules: run.rules,
+        workspace: run.workspace,
+        rows: rows.map(rowView),
+        events: listRunEvents(db, id),
+      };
+      return detail;
+    },
+    runsCreate: ({ mode, rules, workspace }, ctx) => {
+      const v = validateRules(rules ?? []);
+      if (!v.ok) throw new ApiFailure('invalid_rules', `The approval rules are invalid: ${v.errors.map((e) => (e.index === null ? e.message : `rule ${e.index}: ${e.message}`)).join('; ')}`, v.errors);
+      if (workspace !== undefined && !isAbsolute(workspace)) throw new ApiFailure('invalid_input', 'workspace must be an absolute path');
+      return runSummary(kernel.createRun({ agent: null, mode, rules: v.rules, workspace, created_by: by(ctx) }), 0);
+    },
+    runsAppend: ({ run_id, tool, input }) => rowView(kernel.submitRow(run_id, { tool, input, origin: 'author' })),
+    runsStop: ({ id }) => runSummary(kernel.stopRun(id, { reason: 'stopped by a person' })),
+
+    rowsWait: async ({ id, timeout_ms }) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<null>((r) => (timer = setTimeout(() => r(null), timeout_ms)));
+      try {
+        const row = await Promise.race([kernel.waitRow(id), timeout]);
+        return rowView(row ?? kernel.getRow(id)!);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+
+    inboxList: () => kernel.inbox.pending().map(inboxView),
+    inboxApprove: ({ id, trust_session }, ctx) => kernel.inbox.act(id, 'approve', { by: by(ctx), trust_session }),
+    inboxDeny: ({ id, reason }, ctx) => kernel.inbox.act(id, 'deny', { by: by(ctx), reason }),
+    inboxRetry: ({ id }, ctx) => kernel.inbox.act(id, 'retry', { by: by(ctx) }),
+    inboxAbandon: ({ id }, ctx) => kernel.inbox.act(id, 'abandon', { by: by(ctx) }),
+    inboxAnswer: ({ id, text }, ctx) => kernel.inbox.act(id, 'answer', { by: by(ctx), text }),
+    executorsRevoke: ({ agent }) => ({ readdressed: revokeExecutor(kernel, agent) }),
+  };
+}

@@ -1,0 +1,137 @@
+// Agent profiles (DESIGN §2): saved with their rules validated and compiled once (located errors refuse the
+// save; lint warnings come back), removed by fencing credentials and force-stopping their runs, and the
+// approval a run-backed run freezes: the profile's, tightened (never loosened) by the request.
+import { compileRules, lintRules, validateRules, type CompiledRules, type RuleWarning } from '../../shared/rules/index.js';
+import type { AgentProfile, ApprovalRule, LifecycleHooks, Mode } from '../../shared/types.js';
+import { getAgent, listAgents, markAgentRemoved, setExecutorRevoked, upsertAgent, type AgentRow } from '../store/queries/agents.js';
+import { listRuns } from '../store/queries/runs.js';
+import { KernelError, notFound } from './errors.js';
+import type { Kernel } from './kernel.js';
+import type { Run } from './types.js';
+
+/**
+ * Strictness of the modes, loosest first. bypass grants every call no deny names; ask parks what no allow
+ * rule names (a person may still let it run); rules refuses what no allow rule names (nothing unnamed ever
+ * runs). Ask and rules agree on every matched call, and on an unmatched one rules' outcome (refused) is a
+ * subset of ask's (maybe run, after a person approves), so: bypass < ask < rules.
+ */
+export const MODE_STRICTNESS: Readonly<Record<Mode, number>> = { bypass: 0, ask: 1, rules: 2 };
+export const stricterMode = (a: Mode, b: Mode): Mode => (MODE_STRICTNESS[b] > MODE_STRICTNESS[a] ? b : a);
+
+const HOOK_EVENTS = ['turn_start', 'pre_compact', 'post_compact', 'stop'] as const;
+
+export function validateHooks(value: unknown): LifecycleHooks {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw new KernelError('invalid_hooks', 'lifecycle_hooks must be an object of turn_start, pre_compact, post_compact, stop');
+  const out: LifecycleHooks = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (!(HOOK_EVENTS as readonly string[]).includes(k)) throw new KernelError('invalid_hooks', `lifecycle_hooks: unknown event ${JSON.stringify(k)} (one of ${HOOK_EVENTS.join(', ')})`);
+    if (!Array.isArray(v)) throw new KernelError('invalid_hooks', `lifecycle_hooks.${k} must be a list`);
+    out[k as (typeof HOOK_EVENTS)[number]] = v.map((h, i) => {
+      const spec = h as { tool?: unknown; input?: unknown; timeout_s?: unknown };
+      if (!spec || typeof spec !== 'object' || typeof spec.tool !== 'string' || !spec.tool) throw new KernelError('invalid_hooks', `lifecycle_hooks.${k}.${i}: a hook names a tool`);
+      if (spec.input !== undefined && (typeof spec.input !== 'object' || spec.input === null || Array.isArray(spec.input))) throw new KernelError('invalid_hooks', `lifecycle_hooks.${k}.${i}.input must be an object`);
+      if (spec.timeout_s !== undefined && (typeof spec.timeout_s !== 'number' || !(spec.timeout_s > 0))) throw new KernelError('invalid_hooks', `lifecycle_hooks.${k}.${i}.timeout_s must be a positive number`);
+      return { tool: spec.tool, input: (spec.input ?? {}) as Record<string, unknown>, ...(spec.timeout_s !== undefined ? { timeout_s: spec.timeout_s as number } : {}) };
+    });
+  }
+  return out;
+}
+
+function checkedRules(value: unknown, where: string): { rules: ApprovalRule[]; compiled: CompiledRules } {
+  const v = validateRules(value ?? []);
+  if (!v.ok) throw new KernelError('invalid_rules', `${where} are invalid: ${v.errors.map((e) => (e.index === null ? e.message : `rule ${e.index}: ${e.message}`)).join('; ')}`, v.errors);
+  return { rules: v.rules, compiled: compileRules(v.rules) };
+}
+
+/** Save (create or replace) a profile. Input already passed the API's zod schema. */
+export function saveAgent(kernel: Kernel, input: AgentProfile & { approval_rules?: unknown; lifecycle_hooks?: unknown }): { agent: AgentRow; warnings: RuleWarning[] } {
+  const { rules } = checkedRules(input.approval_rules, 'approval_rules');
+  const hooks = validateHooks(input.lifecycle_hooks);
+  const profile: AgentProfile = { ...input, approval_rules: rules, lifecycle_hooks: hooks };
+  upsertAgent(kernel.db, { profile, now: kernel.clock.now() });
+  kernel.agentSaved(profile.name);
+  kernel.emit({ type: 'agents_changed' });
+  return { agent: getAgent(kernel.db, profile.name)!, warnings: lintRules(rules) };
+}
+
+export const listAgentProfiles = (kernel: Kernel): AgentRow[] => listAgents(kernel.db);
+export function getAgentProfile(kernel: Kernel, name: string): AgentRow {
+  const a = getAgent(kernel.db, name);
+  if (!a) throw notFound('agent', name);
+  return a;
+}
+
+/**
+ * Remove an agent: credentials fenced (key reference cleared and unusable), no new runs, and every run of it
+ * still running force-stopped asynchronously through the ordinary stop path (held rows canceled).
+ */
+export function removeAgent(kernel: Kernel, name: string): { removed: boolean; runs_stopped: number } {
+  const agent = getAgent(kernel.db, name);
+  if (!agent) throw notFound('agent', name);
+  if (!markAgentRemoved(kernel.db, { name, now: kernel.clock.now() })) return { removed: false, runs_stopped: 0 };
+  kernel.agentRemoved(name);
+  const runs = listRuns(kernel.db, { agent: name, status: 'running', limit: 1_000_000 });
+  setImmediate(() => {
+    for (const r of runs) {
+      try {
+        if (kernel.isOpen) kernel.stopRun(r.id, { reason: `agent ${name} was removed` });
+      } catch (e) {
+        console.error(`nexus: stopping run ${r.id} of removed agent ${name} failed:`, e);
+      }
+    }
+  });
+  kernel.emit({ type: 'agents_changed' });
+  return { removed: true, runs_stopped: runs.length };
+}
+
+/** Revoke the agent's executor application: held rows lose their addressee; later parks get none either. */
+export function revokeExecutor(kernel: Kernel, name: string): number {
+  if (!getAgent(kernel.db, name)) throw notFound('agent', name);
+  setExecutorRevoked(kernel.db, { name, revoked: true, now: kernel.clock.now() });
+  return kernel.readdressRows(name);
+}
+
+export interface ApprovalRequest {
+  /** A stricter mode than the profile's tightens; a looser one is ignored (never loosens). */
+  mode?: Mode;
+  /** Extra rules: deny and ask only (an allow would loosen), appended to the profile's. */
+  extra_rules?: unknown;
+}
+
+/** The mode and rules a run of this profile freezes, tightened by the request. */
+export function tightenApproval(profile: Pick<AgentProfile, 'mode' | 'approval_rules'>, request: ApprovalRequest = {}): { mode: Mode; rules: ApprovalRule[]; compiled: CompiledRules } {
+  const extra = checkedRules(request.extra_rules ?? [], 'extra_rules').rules;
+  const loosening = extra.map((r, index) => ({ r, index })).filter(({ r }) => r.verdict === 'allow');
+  if (loosening.length) {
+    throw new KernelError(
+      'invalid_rules',
+      'extra_rules may only add deny or ask rules (an allow would loosen the profile)',
+      loosening.map(({ index }) => ({ index, key: 'verdict', message: 'extra rules may only deny or ask' })),
+    );
+  }
+  const rules = [...(profile.approval_rules ?? []), ...extra];
+  const mode = request.mode ? stricterMode(profile.mode, request.mode) : profile.mode;
+  return { mode, rules, compiled: compileRules(rules) };
+}
+
+/** Create a run-backed run for an agent (turns' startTurn calls this), approval frozen from its profile. */
+export function createAgentRun(
+  kernel: Kernel,
+  a: { agent: string; prompt?: string | null; request?: ApprovalRequest; parent?: { run_id: string; row_id: string } | null; chain_id?: string | null; created_by?: string | null },
+): Run {
+  const profile = getAgentProfile(kernel, a.agent);
+  if (profile.status === 'removed') throw new KernelError('agent_removed', `Agent ${a.agent} was removed.`);
+  const { mode, compiled } = tightenApproval(profile, a.request);
+  return kernel.createRun({
+    agent: a.agent,
+    mode,
+    rules: compiled,
+    hooks: profile.lifecycle_hooks ?? {},
+    workspace: profile.workspace,
+    prompt: a.prompt ?? null,
+    parent: a.parent ?? null,
+    chain_id: a.chain_id ?? null,
+    created_by: a.created_by ?? null,
+  });
+}

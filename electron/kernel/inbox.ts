@@ -1,0 +1,72 @@
+// The inbox's kinds. The kernel answers autonomy cards itself (approve/deny a parked row); GOVERNANCE
+// registers `orchestration` (holds, id = request_id), AGENTS `attention` (retry/abandon) and `question`
+// (answer). Every card lives in the one `inbox` table, so `nexus inbox` and the window list them together.
+import type { InboxKind } from '../../shared/types.js';
+import { getInboxItem, insertInboxItem, listPendingInbox, resolveInboxItem, type InboxEntry, type InsertInboxItem } from '../store/queries/inbox.js';
+import { KernelError, notFound, conflict } from './errors.js';
+import type { Kernel } from './kernel.js';
+
+export type InboxAction = 'approve' | 'deny' | 'retry' | 'abandon' | 'answer';
+export interface InboxActOptions {
+  by: string;
+  trust_session?: boolean;
+  reason?: string;
+  text?: string;
+}
+export type InboxOutcome = { state: string } | Promise<{ state: string }>;
+
+export interface InboxKindHandler {
+  approve?(item: InboxEntry, opts: InboxActOptions): InboxOutcome;
+  deny?(item: InboxEntry, opts: InboxActOptions): InboxOutcome;
+  retry?(item: InboxEntry, opts: InboxActOptions): InboxOutcome;
+  abandon?(item: InboxEntry, opts: InboxActOptions): InboxOutcome;
+  answer?(item: InboxEntry, opts: InboxActOptions): InboxOutcome;
+}
+
+export class InboxKinds {
+  private handlers = new Map<string, InboxKindHandler>();
+
+  constructor(private readonly kernel: Kernel) {
+    this.register('autonomy', {
+      approve: (item, o) => ({ state: kernel.approve(item.row_id ?? item.id, { by: o.by, trust_session: o.trust_session }).state }),
+      deny: (item, o) => ({ state: kernel.deny(item.row_id ?? item.id, { by: o.by, reason: o.reason }).state }),
+    });
+  }
+
+  register(kind: InboxKind, handler: InboxKindHandler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  /** Add a card of another kind; announced as inbox_changed and work_available. */
+  add(item: Omit<InsertInboxItem, 'now'>, title?: string): InboxEntry {
+    insertInboxItem(this.kernel.db, { ...item, now: this.kernel.clock.now() });
+    this.kernel.emit({ type: 'work_available', kind: item.kind, item_id: item.id, agent: item.agent, title: title ?? `${item.agent ?? 'A run'}: ${item.tool} ${item.target}` });
+    this.kernel.emitInbox();
+    return getInboxItem(this.kernel.db, item.id)!;
+  }
+
+  /** Close a card (answered elsewhere, expired, canceled). False when it was not pending. */
+  resolve(id: string, status: string, by: string | null = null): boolean {
+    const done = resolveInboxItem(this.kernel.db, { id, status, by, now: this.kernel.clock.now() });
+    if (done) this.kernel.emitInbox();
+    return done;
+  }
+
+  get(id: string): InboxEntry | null {
+    return getInboxItem(this.kernel.db, id);
+  }
+  pending(): InboxEntry[] {
+    return listPendingInbox(this.kernel.db);
+  }
+
+  /** A person's answer to a card, routed to the card kind's handler. */
+  async act(id: string, action: InboxAction, opts: InboxActOptions): Promise<{ id: string; state: string }> {
+    const item = getInboxItem(this.kernel.db, id);
+    if (!item) throw notFound('inbox item', id);
+    if (item.status !== 'pending') throw conflict(`Inbox item ${id} is no longer pending (it is ${item.status}).`);
+    const fn = this.handlers.get(item.kind)?.[action];
+    if (!fn) throw new KernelError('not_supported', `A ${item.kind} card cannot be answered with ${action}.`);
+    const out = await fn(item, opts);
+    return { id, state: out.state };
+  }
+}

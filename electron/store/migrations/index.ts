@@ -1,0 +1,10 @@
+// Every schema migration, in order. Adding one is ONE line here plus its file (slots: 001 kernel,
+// 002 agents/conversation, 003 governance, 004+ whoever needs one next). Versions are unique and increasing.
+import type { Migration } from './types.js';
+import m001 from './001_kernel.js';
+import m002 from './002_agents.js';
+
+export const MIGRATIONS: readonly Migration[] = [
+  m001,
+  m002,
+];

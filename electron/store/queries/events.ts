@@ -1,0 +1,18 @@
+// Run events: the durable timeline `runs show` reads (approval_required, approvals, expiries, stops, ...).
+import { stmt, type Db } from '../db.js';
+import { isoOr, parseJson, toJson } from './util.js';
+
+export interface RunEventView {
+  type: string;
+  at: string;
+  data: unknown;
+}
+
+export function insertRunEvent(db: Db, a: { run_id: string; type: string; data?: unknown; now: number }): void {
+  stmt(db, 'INSERT INTO run_events (run_id, type, data_json, at) VALUES (?, ?, ?, ?)').run(a.run_id, a.type, a.data === undefined ? null : toJson(a.data), a.now);
+}
+
+export function listRunEvents(db: Db, run_id: string): RunEventView[] {
+  const rows = stmt(db, 'SELECT type, data_json, at FROM run_events WHERE run_id = ? ORDER BY seq').all(run_id) as { type: string; data_json: string | null; at: number }[];
+  return rows.map((r) => ({ type: r.type, at: isoOr(r.at), data: parseJson(r.data_json, null) }));
+}

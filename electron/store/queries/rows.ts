@@ -1,0 +1,180 @@
+// Rows: one tool call each, crossing ready → needs_approval → running → succeeded|failed|timed_out|canceled.
+// Every state change is a guarded UPDATE (`WHERE state IN (...)`), so approve, deny, the clock and a stop
+// racing for the same row resolve to exactly one winner.
+import { stmt, type Db } from '../db.js';
+import type { Row, RowError, RowGrantedBy } from '../../kernel/types.js';
+import type { EffectProfile, OnFailure, Origin, RowState, ToolResult } from '../../../shared/types.js';
+import { iso, isoOr, parseJson, toJson } from './util.js';
+
+interface RowRecord {
+  id: string;
+  run_id: string;
+  seq: number;
+  origin: Origin;
+  wire_tool: string;
+  tool: string;
+  runner: string | null;
+  input_json: string;
+  state: RowState;
+  round: number | null;
+  on_failure: OnFailure;
+  granted_by: RowGrantedBy | null;
+  approved_by: string | null;
+  matched_json: string | null;
+  addressee: string | null;
+  effect_json: string | null;
+  expires_at: number | null;
+  error_code: string | null;
+  error_detail: string | null;
+  result_json: string | null;
+  created_at: number;
+  updated_at: number;
+  started_at: number | null;
+  ended_at: number | null;
+}
+
+const toRow = (r: RowRecord): Row => ({
+  id: r.id,
+  run_id: r.run_id,
+  seq: r.seq,
+  origin: r.origin,
+  wire_tool: r.wire_tool,
+  tool: r.tool,
+  runner: r.runner,
+  input: parseJson(r.input_json, null),
+  state: r.state,
+  round: r.round,
+  on_failure: r.on_failure,
+  granted_by: r.granted_by,
+  approved_by: r.approved_by,
+  matched: parseJson(r.matched_json, []),
+  addressee: r.addressee,
+  effect: parseJson<EffectProfile | null>(r.effect_json, null),
+  expires_at: iso(r.expires_at),
+  error: r.error_code ? { code: r.error_code, detail: r.error_detail ?? '' } : null,
+  result: parseJson<ToolResult | null>(r.result_json, null),
+  created_at: isoOr(r.created_at),
+  updated_at: isoOr(r.updated_at),
+  started_at: iso(r.started_at),
+  ended_at: iso(r.ended_at),
+});
+
+export interface InsertRow {
+  id: string;
+  run_id: string;
+  origin: Origin;
+  wire_tool: string;
+  tool: string;
+  runner: string | null;
+  input: unknown;
+  round: number | null;
+  on_failure: OnFailure;
+  now: number;
+}
+
+/** Insert a row at `ready` (the stage has not decided yet). */
+export function insertRow(db: Db, a: InsertRow): void {
+  stmt(
+    db,
+    `INSERT INTO rows (id, run_id, seq, origin, wire_tool, tool, runner, input_json, state, round, on_failure, created_at, updated_at)
+     VALUES (?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM rows WHERE run_id = ?), ?, ?, ?, ?, ?, 'ready', ?, ?, ?, ?)`,
+  ).run(a.id, a.run_id, a.run_id, a.origin, a.wire_tool, a.tool, a.runner, toJson(a.input), a.round, a.on_failure, a.now, a.now);
+}
+
+export function getRow(db: Db, id: string): Row | null {
+  const r = stmt(db, 'SELECT * FROM rows WHERE id = ?').get(id) as RowRecord | undefined;
+  return r ? toRow(r) : null;
+}
+
+export function listRowsOfRun(db: Db, run_id: string): Row[] {
+  return (stmt(db, 'SELECT * FROM rows WHERE run_id = ? ORDER BY seq').all(run_id) as RowRecord[]).map(toRow);
+}
+
+export function listRowsInState(db: Db, state: RowState): Row[] {
+  return (stmt(db, 'SELECT * FROM rows WHERE state = ? ORDER BY created_at, seq').all(state) as RowRecord[]).map(toRow);
+}
+
+export function listLiveRowsOfRun(db: Db, run_id: string): Row[] {
+  return (stmt(db, "SELECT * FROM rows WHERE run_id = ? AND state IN ('ready','needs_approval','running') ORDER BY seq").all(run_id) as RowRecord[]).map(toRow);
+}
+
+export function countRowsInState(db: Db, state: RowState): number {
+  return (stmt(db, 'SELECT COUNT(*) AS n FROM rows WHERE state = ?').get(state) as { n: number }).n;
+}
+
+/** The fields a transition may set. Absent keys are left as they are. */
+export interface RowPatch {
+  tool?: string;
+  runner?: string | null;
+  granted_by?: RowGrantedBy | null;
+  approved_by?: string | null;
+  matched?: number[];
+  addressee?: string | null;
+  effect?: EffectProfile | null;
+  expires_at?: number | null;
+  error?: RowError | null;
+  result?: ToolResult | null;
+  started_at?: number;
+  ended_at?: number;
+}
+
+const COLUMN: Record<keyof RowPatch, string[]> = {
+  tool: ['tool'],
+  runner: ['runner'],
+  granted_by: ['granted_by'],
+  approved_by: ['approved_by'],
+  matched: ['matched_json'],
+  addressee: ['addressee'],
+  effect: ['effect_json'],
+  expires_at: ['expires_at'],
+  error: ['error_code', 'error_detail'],
+  result: ['result_json'],
+  started_at: ['started_at'],
+  ended_at: ['ended_at'],
+};
+
+function values(key: keyof RowPatch, v: unknown): unknown[] {
+  switch (key) {
+    case 'matched':
+    case 'effect':
+    case 'result':
+      return [v == null ? null : toJson(v)];
+    case 'error': {
+      const e = v as RowError | null;
+      return [e ? e.code : null, e ? e.detail : null];
+    }
+    default:
+      return [v ?? null];
+  }
+}
+
+/**
+ * Move a row to `to` if it is in one of `from`; set the patch in the same statement.
+ * Returns false (and changes nothing) when another transition won the row first.
+ */
+export function transitionRow(db: Db, id: string, from: readonly RowState[], to: RowState, patch: RowPatch, now: number): boolean {
+  const keys = (Object.keys(patch) as (keyof RowPatch)[]).filter((k) => patch[k] !== undefined).sort();
+  const sets = ['state = ?', 'updated_at = ?', ...keys.flatMap((k) => COLUMN[k].map((c) => `${c} = ?`))];
+  const sql = `UPDATE rows SET ${sets.join(', ')} WHERE id = ? AND state IN (${from.map(() => '?').join(',')})`;
+  const args = [to, now, ...keys.flatMap((k) => values(k, patch[k])), id, ...from];
+  return stmt(db, sql).run(...args).changes === 1;
+}
+
+/** Set fields without changing the state (e.g. clearing an addressee). */
+export function patchRow(db: Db, id: string, patch: RowPatch, now: number): void {
+  const keys = (Object.keys(patch) as (keyof RowPatch)[]).filter((k) => patch[k] !== undefined).sort();
+  if (!keys.length) return;
+  const sets = ['updated_at = ?', ...keys.flatMap((k) => COLUMN[k].map((c) => `${c} = ?`))];
+  stmt(db, `UPDATE rows SET ${sets.join(', ')} WHERE id = ?`).run(now, ...keys.flatMap((k) => values(k, patch[k])), id);
+}
+
+/** Held rows of an agent's runs addressed to `addressee`. */
+export function listParkedRowsAddressedTo(db: Db, addressee: string): Row[] {
+  return (stmt(db, "SELECT * FROM rows WHERE state = 'needs_approval' AND addressee = ? ORDER BY created_at").all(addressee) as RowRecord[]).map(toRow);
+}
+
+/** Parked rows per run, for run lists. */
+export function countParkedByRun(db: Db): Map<string, number> {
+  const rows = stmt(db, "SELECT run_id, COUNT(*) AS n FROM rows WHERE state = 'needs_approval' GROUP BY run_id").all() as { run_id: string; n: number }[];
+  return new Map(rows.map((r) => [r.run_id, r.n]));
+}

@@ -1,0 +1,107 @@
+// Runs: one agent turn or a person's standalone run, with mode, rules and hooks frozen at creation.
+import { stmt, type Db } from '../db.js';
+import type { Run } from '../../kernel/types.js';
+import type { RunStatus } from '../../../shared/types.js';
+import { iso, isoOr, parseJson, toJson } from './util.js';
+
+interface RunRecord {
+  id: string;
+  agent: string | null;
+  status: RunStatus;
+  mode: Run['mode'];
+  rules_json: string;
+  hooks_json: string;
+  workspace: string;
+  prompt: string | null;
+  final_answer: string | null;
+  error: string | null;
+  parent_run_id: string | null;
+  parent_row_id: string | null;
+  chain_id: string | null;
+  created_by: string | null;
+  created_at: number;
+  updated_at: number;
+  ended_at: number | null;
+}
+
+const toRun = (r: RunRecord): Run => ({
+  id: r.id,
+  agent: r.agent,
+  status: r.status,
+  mode: r.mode,
+  rules: parseJson(r.rules_json, []),
+  hooks: parseJson(r.hooks_json, {}),
+  workspace: r.workspace,
+  prompt: r.prompt,
+  final_answer: r.final_answer,
+  error: r.error,
+  parent: r.parent_run_id && r.parent_row_id ? { run_id: r.parent_run_id, row_id: r.parent_row_id } : null,
+  chain_id: r.chain_id,
+  created_by: r.created_by,
+  created_at: isoOr(r.created_at),
+  updated_at: isoOr(r.updated_at),
+  ended_at: iso(r.ended_at),
+});
+
+export interface InsertRun {
+  id: string;
+  agent: string | null;
+  mode: Run['mode'];
+  rules: unknown;
+  hooks: unknown;
+  workspace: string;
+  prompt: string | null;
+  parent: { run_id: string; row_id: string } | null;
+  chain_id: string | null;
+  created_by: string | null;
+  now: number;
+}
+
+export function insertRun(db: Db, a: InsertRun): void {
+  stmt(
+    db,
+    `INSERT INTO runs (id, agent, status, mode, rules_json, hooks_json, workspace, prompt, parent_run_id, parent_row_id, chain_id, created_by, created_at, updated_at)
+     VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(a.id, a.agent, a.mode, toJson(a.rules), toJson(a.hooks), a.workspace, a.prompt, a.parent?.run_id ?? null, a.parent?.row_id ?? null, a.chain_id, a.created_by, a.now, a.now);
+}
+
+export function getRun(db: Db, id: string): Run | null {
+  const r = stmt(db, 'SELECT * FROM runs WHERE id = ?').get(id) as RunRecord | undefined;
+  return r ? toRun(r) : null;
+}
+
+export function listRuns(db: Db, args: { limit: number; agent?: string; status?: RunStatus }): Run[] {
+  if (args.agent !== undefined && args.status !== undefined) {
+    return (stmt(db, 'SELECT * FROM runs WHERE agent = ? AND status = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').all(args.agent, args.status, args.limit) as RunRecord[]).map(toRun);
+  }
+  if (args.agent !== undefined) {
+    return (stmt(db, 'SELECT * FROM runs WHERE agent = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').all(args.agent, args.limit) as RunRecord[]).map(toRun);
+  }
+  if (args.status !== undefined) {
+    return (stmt(db, 'SELECT * FROM runs WHERE status = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').all(args.status, args.limit) as RunRecord[]).map(toRun);
+  }
+  return (stmt(db, 'SELECT * FROM runs ORDER BY created_at DESC, rowid DESC LIMIT ?').all(args.limit) as RunRecord[]).map(toRun);
+}
+
+export function countRunsInFlight(db: Db): number {
+  return (stmt(db, "SELECT COUNT(*) AS n FROM runs WHERE status = 'running'").get() as { n: number }).n;
+}
+
+/** End a run that is still running. Returns false when it had already ended (first ending wins). */
+export function endRun(db: Db, a: { id: string; status: Exclude<RunStatus, 'running'>; final_answer?: string | null; error?: string | null; now: number }): boolean {
+  const res = stmt(
+    db,
+    `UPDATE runs SET status = ?, final_answer = COALESCE(?, final_answer), error = COALESCE(?, error), updated_at = ?, ended_at = ?
+     WHERE id = ? AND status = 'running'`,
+  ).run(a.status, a.final_answer ?? null, a.error ?? null, a.now, a.now, a.id);
+  return res.changes === 1;
+}
+
+/** Re-open an ended run for another turn (turns' continueRun). */
+export function reopenRun(db: Db, a: { id: string; now: number }): boolean {
+  return stmt(db, "UPDATE runs SET status = 'running', ended_at = NULL, updated_at = ? WHERE id = ? AND status != 'running'").run(a.now, a.id).changes === 1;
+}
+
+export function touchRun(db: Db, id: string, now: number): void {
+  stmt(db, 'UPDATE runs SET updated_at = ? WHERE id = ?').run(now, id);
+}
