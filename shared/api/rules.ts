@@ -8,7 +8,10 @@ export const RulesEvalOutput = z.object({
   outcome: z.enum(['granted', 'parked', 'failed']),
   granted_by: z.enum(['mode', 'rule', 'origin']).nullable(),
   error: z.object({ code: z.string(), detail: z.string() }).nullable(),
+  /** The resolved tool name (after kernel aliases and runner routes). */
   tool: z.string(),
+  /** The runner a `NAME__<12 hex>` callable targets, or null for a kernel tool. */
+  runner: z.string().nullable().optional(),
   matched: z.array(z.number().int()),
 });
 
