@@ -19,7 +19,8 @@ for (const e of entries) {
     platform: 'node',
     target: 'node20',
     format: e.format,
-    packages: 'external',
+    // The sandboxed preload can require only 'electron': bundle its npm imports (zod via shared/api).
+    ...(e.out.endsWith('preload.cjs') ? { external: ['electron'] } : { packages: 'external' }),
     sourcemap: true,
     logLevel: 'warning',
     banner: e.format === 'esm' ? { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" } : undefined,

@@ -1,0 +1,38 @@
+import { describe, it, expect, afterEach } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createKeyFileStore, type Cipher } from './key-file.js';
+
+// A reversible stand-in for safeStorage (XOR with a fixed pad): enough to show nothing is written in clear.
+const xor: Cipher = {
+  available: () => true,
+  encrypt: (s) => Buffer.from(Buffer.from(s).map((b) => b ^ 0x5a)),
+  decrypt: (b) => Buffer.from(b.map((x) => x ^ 0x5a)).toString(),
+};
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('key file store (safeStorage-backed KeyStore)', () => {
+  it('stores ciphertext only, in a 0600 file, and reads it back per agent', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nexus-keys-'));
+    dirs.push(dir);
+    const store = createKeyFileStore(dir, xor);
+    store.set('builder', 'sk-secret-123456');
+    expect(store.get('builder')).toBe('sk-secret-123456');
+    expect(store.get('planner')).toBeUndefined();
+    const raw = readFileSync(join(dir, 'keys.json'), 'utf8');
+    expect(raw).not.toContain('sk-secret');
+    expect(statSync(join(dir, 'keys.json')).mode & 0o777).toBe(0o600);
+    store.delete('builder');
+    expect(store.has('builder')).toBe(false);
+  });
+
+  it('refuses to store a key when the OS keychain is unavailable, and reads nothing then', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nexus-keys-'));
+    dirs.push(dir);
+    const store = createKeyFileStore(dir, { ...xor, available: () => false });
+    expect(() => store.set('a', 'k')).toThrow(/keychain/);
+    expect(store.get('a')).toBeUndefined();
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, it, expect } from 'vitest';
+import { createNotifier, trayTooltip } from './notify.js';
+import { isOwnWindow } from '../doors/ipc-sender.js';
+
+describe('desktop shell helpers', () => {
+  it('notifies once per new card, never for other events or a repeated nudge', () => {
+    const notify = createNotifier();
+    const e = { type: 'work_available', kind: 'orchestration', item_id: 'h1', agent: 'builder', title: 'write notes.md (hop 2)' } as const;
+    expect(notify(e)).toEqual({ id: 'h1', title: 'Orchestration asks · builder', body: 'write notes.md (hop 2)' });
+    expect(notify(e)).toBeNull();
+    expect(notify({ type: 'inbox_changed', pending: 1 })).toBeNull();
+    expect(notify({ ...e, item_id: 'r2', kind: 'approval', agent: null })?.title).toBe('Approval needed');
+  });
+
+  it('says the pending count and Stop all in the tray', () => {
+    expect(trayTooltip(0, false)).toBe('NEXUS — nothing waiting');
+    expect(trayTooltip(1, false)).toBe('NEXUS — 1 card waiting');
+    expect(trayTooltip(3, true)).toBe('NEXUS — 3 cards waiting · Stop all engaged');
+  });
+
+  it('accepts IPC only from the app window main frame showing the app page', () => {
+    const own = { windowId: 7, appUrl: 'file:///opt/nexus/dist/renderer/index.html' };
+    const ok = { senderId: 7, frameUrl: 'file:///opt/nexus/dist/renderer/index.html#/inbox', isMainFrame: true };
+    expect(isOwnWindow(ok, own)).toBe(true);
+    expect(isOwnWindow({ ...ok, senderId: 8 }, own)).toBe(false);
+    expect(isOwnWindow({ ...ok, isMainFrame: false }, own)).toBe(false);
+    expect(isOwnWindow({ ...ok, frameUrl: 'https://evil.example/index.html' }, own)).toBe(false);
+    expect(isOwnWindow({ ...ok, frameUrl: 'file:///tmp/other.html' }, own)).toBe(false);
+    expect(isOwnWindow({ ...ok, frameUrl: undefined }, own)).toBe(false);
+    expect(isOwnWindow(ok, { ...own, windowId: null })).toBe(false);
+  });
+});
