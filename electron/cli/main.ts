@@ -4,6 +4,15 @@ import { processIo, type CliCommand, type CliIo } from './io.js';
 
 const commands: Record<string, () => Promise<CliCommand>> = {
   rules: async () => (await import('./rules.js')).rulesCommand,
+  serve: async () => (await import('./serve.js')).serveCommand,
+  status: async () => (await import('./kernel-commands.js')).statusCommand,
+  agents: async () => (await import('./kernel-commands.js')).agentsCommand,
+  run: async () => (await import('./kernel-commands.js')).runCommand,
+  append: async () => (await import('./kernel-commands.js')).appendCommand,
+  runs: async () => (await import('./kernel-commands.js')).runsCommand,
+  inbox: async () => (await import('./kernel-commands.js')).inboxCommand,
+  approve: async () => (await import('./kernel-commands.js')).approveCommand,
+  deny: async () => (await import('./kernel-commands.js')).denyCommand,
 };
 
 const USAGE = `usage: nexus <command> [args] [--json]

@@ -1,0 +1,97 @@
+// The CLI's way to a running kernel: the control socket of a data dir (doors/socket.ts protocol).
+import { createConnection, type Socket } from 'node:net';
+import type { NexusEvent, Result } from '../../shared/api/index.js';
+import { socketPath } from '../doors/socket.js';
+
+export class NoKernelError extends Error {
+  readonly code = 'no_kernel';
+  constructor(readonly dataDir: string) {
+    super(`No NEXUS kernel is running for the data dir ${dataDir}. Start one with: nexus serve --data-dir ${JSON.stringify(dataDir)}`);
+  }
+}
+
+export interface KernelConnection {
+  call(method: string, input?: unknown): Promise<Result<unknown>>;
+  /** Start receiving every kernel event on this connection. */
+  subscribe(listener: (event: NexusEvent) => void): Promise<void>;
+  close(): void;
+}
+
+export function connectKernel(dataDir: string): Promise<KernelConnection> {
+  const path = socketPath(dataDir);
+  return new Promise((resolve, reject) => {
+    const sock: Socket = createConnection(path);
+    let seq = 0;
+    let buffer = '';
+    const pending = new Map<number, (r: Result<unknown>) => void>();
+    const listeners: Array<(e: NexusEvent) => void> = [];
+    const failAll = (message: string) => {
+      for (const [, r] of pending) r({ ok: false, error: { code: 'disconnected', message } });
+      pending.clear();
+    };
+    sock.setEncoding('utf8');
+    sock.once('connect', () => {
+      sock.removeAllListeners('error');
+      sock.on('error', (e) => failAll(`the kernel connection failed: ${e.message}`));
+      resolve(conn);
+    });
+    sock.once('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT' || e.code === 'ECONNREFUSED' || e.code === 'ENOTSOCK') reject(new NoKernelError(dataDir));
+      else reject(e);
+    });
+    sock.on('data', (chunk: string) => {
+      buffer += chunk;
+      let nl: number;
+      while ((nl = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        if (!line.trim()) continue;
+        let msg: { id?: number; event?: NexusEvent } & Record<string, unknown>;
+        try {
+          msg = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        if (msg.event) {
+          for (const l of listeners) l(msg.event);
+          continue;
+        }
+        const done = typeof msg.id === 'number' ? pending.get(msg.id) : undefined;
+        if (done) {
+          pending.delete(msg.id as number);
+          const { id: _id, ...result } = msg;
+          void _id;
+          done(result as unknown as Result<unknown>);
+        }
+      }
+    });
+    sock.on('close', () => failAll('the kernel closed the connection'));
+    const request = (method: string, input: unknown) =>
+      new Promise<Result<unknown>>((res) => {
+        const id = ++seq;
+        pending.set(id, res);
+        sock.write(`${JSON.stringify({ id, method, input: input ?? {} })}\n`);
+      });
+    const conn: KernelConnection = {
+      call: (method, input) => request(method, input),
+      async subscribe(listener) {
+        listeners.push(listener);
+        if (listeners.length === 1) {
+          const r = await request('subscribe', {});
+          if (!r.ok) throw new Error(r.error.message);
+        }
+      },
+      close: () => sock.destroy(),
+    };
+  });
+}
+
+/** One call: connect, call, disconnect. Rejects with NoKernelError when nobody answers for that data dir. */
+export async function callKernel(dataDir: string, method: string, input?: unknown): Promise<Result<unknown>> {
+  const conn = await connectKernel(dataDir);
+  try {
+    return await conn.call(method, input);
+  } finally {
+    conn.close();
+  }
+}

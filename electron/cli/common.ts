@@ -1,0 +1,84 @@
+// What kernel-backed commands share: flag parsing (node:util parseArgs, strict), the kernel connection,
+// and the exit-code conventions (0 ok, 1 failure with the message on stderr, 2 usage).
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { CliIo } from './io.js';
+import { connectKernel, NoKernelError, type KernelConnection } from './client.js';
+import { resolveDataDir } from './data-dir.js';
+
+export const COMMON_OPTIONS = {
+  'data-dir': { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const satisfies ParseArgsConfig['options'];
+
+export type Values = Record<string, string | boolean | undefined>;
+export interface Parsed {
+  values: Values;
+  positionals: string[];
+}
+
+/** Parse or explain: null means a usage error was printed (exit 2) or help was shown (exit 0, see `help`). */
+export function parse(argv: string[], options: ParseArgsConfig['options'], io: CliIo, usage: string): Parsed | { exit: number } {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options: { ...COMMON_OPTIONS, ...options }, allowPositionals: true, strict: true });
+    if (values.help) {
+      io.out(usage);
+      return { exit: 0 };
+    }
+    return { values: values as Values, positionals };
+  } catch (e) {
+    io.err(`nexus: ${e instanceof Error ? e.message : String(e)}\n${usage}`);
+    return { exit: 2 };
+  }
+}
+
+export const usageError = (io: CliIo, usage: string, message: string): number => {
+  io.err(`nexus: ${message}\n${usage}`);
+  return 2;
+};
+
+/** Connect to the kernel of the chosen data dir and run `fn`; a missing kernel is a clear failure (exit 1). */
+export async function withKernel(values: Values, io: CliIo, fn: (k: KernelConnection) => Promise<number>): Promise<number> {
+  const dataDir = resolveDataDir(values['data-dir'] as string | undefined);
+  let conn: KernelConnection;
+  try {
+    conn = await connectKernel(dataDir);
+  } catch (e) {
+    io.err(`nexus: ${e instanceof NoKernelError ? e.message : `cannot reach the kernel: ${e instanceof Error ? e.message : String(e)}`}`);
+    return 1;
+  }
+  try {
+    return await fn(conn);
+  } finally {
+    conn.close();
+  }
+}
+
+/** Call a method; on an error result print it (stderr) and return undefined. */
+export async function call<T = unknown>(k: KernelConnection, io: CliIo, method: string, input: unknown = {}): Promise<{ value: T } | undefined> {
+  const r = await k.call(method, input);
+  if (r.ok) return { value: r.value as T };
+  const details = (r.error as { details?: unknown }).details;
+  let extra = '';
+  if (Array.isArray(details)) {
+    extra = details
+      .map((d: { index?: number | null; message?: string }) => `\n  ${d && d.index != null ? `rule ${d.index}: ` : ''}${d?.message ?? JSON.stringify(d)}`)
+      .join('');
+  }
+  io.err(`nexus: ${r.error.message} (${r.error.code})${extra}`);
+  return undefined;
+}
+
+export const printJson = (io: CliIo, v: unknown) => io.out(JSON.stringify(v, null, 2));
+
+/** Fixed-width columns for human output. */
+export function table(rows: string[][]): string {
+  if (!rows.length) return '';
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ')).join('\n');
+}
+
+export const oneLine = (s: string, max = 60) => {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+};

@@ -1,0 +1,261 @@
+// Kernel-backed commands (DESIGN §5): status, agents, run, append, runs, inbox, approve, deny.
+// Human-readable output by default; the DESIGN JSON with --json.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { CliCommand, CliIo } from './io.js';
+import { call, oneLine, parse, printJson, table, usageError, withKernel, type Values } from './common.js';
+import type { KernelConnection } from './client.js';
+import type { NexusEvent } from '../../shared/api/index.js';
+
+type Row = { id: string; origin: string; tool: string; state: string; error?: { code: string; detail: string } | null; result?: { content: { text: string }[] } | null };
+type RunSummary = { id: string; agent: string | null; status: string; mode: string; pending?: number; created_at: string; final_answer?: string | null; error?: string | null };
+type RunDetail = RunSummary & { rows: Row[]; workspace: string };
+type Inbox = { id: string; kind: string; agent: string | null; tool: string; target: string; run_id: string; hop?: number; chain_id?: string; expires_at?: string };
+
+function readJsonFile(io: CliIo, file: string, what: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(readFileSync(resolve(file), 'utf8')) };
+  } catch (e) {
+    io.err(`nexus: cannot read ${what} ${file}: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  }
+}
+
+const rowLine = (r: Row) => [r.id, r.origin, r.tool, r.state, r.error ? `${r.error.code}: ${oneLine(r.error.detail, 80)}` : ''];
+
+// ── status ───────────────────────────────────────────────────────────────────────────────────────────────
+const STATUS_USAGE = 'usage: nexus status [--data-dir DIR] [--json]';
+export const statusCommand: CliCommand = async (argv, io) => {
+  const p = parse(argv, {}, io, STATUS_USAGE);
+  if ('exit' in p) return p.exit;
+  if (p.positionals.length) return usageError(io, STATUS_USAGE, `unexpected ${p.positionals.join(' ')}`);
+  return withKernel(p.values, io, async (k) => {
+    const r = await call<{ version: string; data_dir: string; pending: number; runs_in_flight: number; stop_all: boolean }>(k, io, 'status');
+    if (!r) return 1;
+    if (p.values.json) printJson(io, r.value);
+    else io.out(`NEXUS ${r.value.version} — data dir ${r.value.data_dir}\npending cards: ${r.value.pending}\nruns in flight: ${r.value.runs_in_flight}\nstop all: ${r.value.stop_all ? 'ON' : 'off'}`);
+    return 0;
+  });
+};
+
+// ── agents ───────────────────────────────────────────────────────────────────────────────────────────────
+const AGENTS_USAGE = `usage: nexus agents add FILE | list | show NAME | remove NAME | revoke NAME  [--data-dir DIR] [--json]`;
+export const agentsCommand: CliCommand = async (argv, io) => {
+  const p = parse(argv, {}, io, AGENTS_USAGE);
+  if ('exit' in p) return p.exit;
+  const [sub, arg, ...extra] = p.positionals;
+  const needs = { add: 1, list: 0, show: 1, remove: 1, revoke: 1 } as Record<string, number>;
+  if (!sub || !(sub in needs)) return usageError(io, AGENTS_USAGE, sub ? `unknown subcommand ${sub}` : 'a subcommand is required');
+  if ((needs[sub] === 1 && !arg) || extra.length || (needs[sub] === 0 && arg)) return usageError(io, AGENTS_USAGE, `agents ${sub} takes ${needs[sub] ? 'one argument' : 'no argument'}`);
+  let file: { value: unknown } | undefined;
+  if (sub === 'add' && !(file = readJsonFile(io, arg, 'the agent file'))) return 1;
+  return withKernel(p.values, io, async (k) => {
+    if (sub === 'add') {
+      const r = await call<{ agent: { name: string; mode: string }; warnings: { index: number; message: string }[] }>(k, io, 'agentsSave', file!.value);
+      if (!r) return 1;
+      if (p.values.json) printJson(io, r.value);
+      else {
+        io.out(`saved agent ${r.value.agent.name} (mode ${r.value.agent.mode})`);
+        for (const w of r.value.warnings) io.out(`warning: rule ${w.index}: ${w.message}`);
+      }
+      return 0;
+    }
+    if (sub === 'list') {
+      const r = await call<{ name: string; mode: string; status: string; model: { provider: string; model: string } }[]>(k, io, 'agentsList');
+      if (!r) return 1;
+      if (p.values.json) printJson(io, r.value);
+      else io.out(r.value.length ? table(r.value.map((a) => [a.name, a.status, a.mode, `${a.model.provider}:${a.model.model}`])) : '(no agents)');
+      return 0;
+    }
+    const method = { show: 'agentsGet', remove: 'agentsRemove', revoke: 'executorsRevoke' }[sub]!;
+    const r = await call<Record<string, unknown>>(k, io, method, sub === 'revoke' ? { agent: arg } : { name: arg });
+    if (!r) return 1;
+    if (p.values.json || sub === 'show') printJson(io, r.value);
+    else if (sub === 'remove') io.out(r.value.removed ? `removed ${arg}; stopping ${r.value.runs_stopped} run(s)` : `${arg} was already removed`);
+    else io.out(`revoked the executor of ${arg}; ${r.value.readdressed} held row(s) readdressed`);
+    return 0;
+  });
+};
+
+// ── run ──────────────────────────────────────────────────────────────────────────────────────────────────
+const RUN_USAGE = `usage: nexus run create --mode bypass|ask|rules [--rules FILE] [--workspace DIR] [--json]
+       nexus run AGENT PROMPT [--mode M] [--rules FILE] [--wait] [--json]   (--rules: extra deny/ask rules)`;
+
+function waitForRunEnd(k: KernelConnection, runId: () => string | null): { ready: Promise<void>; ended: Promise<void> } {
+  let resolveEnded!: () => void;
+  const ended = new Promise<void>((r) => (resolveEnded = r));
+  const ready = k.subscribe((e: NexusEvent) => {
+    if (e.type === 'run_event' && e.run_id === runId() && ['run_ended', 'run_stopped', 'run_failed'].includes(e.event)) resolveEnded();
+  });
+  return { ready, ended };
+}
+
+export const runCommand: CliCommand = async (argv, io) => {
+  const p = parse(argv, { mode: { type: 'string' }, rules: { type: 'string' }, workspace: { type: 'string' }, wait: { type: 'boolean', default: false } }, io, RUN_USAGE);
+  if ('exit' in p) return p.exit;
+  const mode = p.values.mode as string | undefined;
+  if (mode !== undefined && !['bypass', 'ask', 'rules'].includes(mode)) return usageError(io, RUN_USAGE, '--mode must be bypass, ask or rules');
+  let rules: { value: unknown } | undefined;
+  if (p.values.rules && !(rules = readJsonFile(io, p.values.rules as string, 'the rules file'))) return 1;
+
+  if (p.positionals[0] === 'create') {
+    if (p.positionals.length > 1) return usageError(io, RUN_USAGE, `unexpected ${p.positionals.slice(1).join(' ')}`);
+    if (!mode) return usageError(io, RUN_USAGE, 'run create needs --mode');
+    const workspace = p.values.workspace ? resolve(p.values.workspace as string) : undefined;
+    return withKernel(p.values, io, async (k) => {
+      const r = await call<RunSummary>(k, io, 'runsCreate', { mode, ...(rules ? { rules: rules.value } : {}), ...(workspace ? { workspace } : {}) });
+      if (!r) return 1;
+      if (p.values.json) printJson(io, r.value);
+      else io.out(r.value.id);
+      return 0;
+    });
+  }
+
+  const [agent, prompt, ...extra] = p.positionals;
+  if (!agent || !prompt || extra.length) return usageError(io, RUN_USAGE, 'run needs AGENT and PROMPT (quote the prompt)');
+  return withKernel(p.values, io, async (k) => {
+    let id: string | null = null;
+    const waiter = p.values.wait ? waitForRunEnd(k, () => id) : null;
+    if (waiter) await waiter.ready;
+    const r = await call<RunSummary>(k, io, 'runsStart', { agent, prompt, ...(mode ? { mode } : {}), ...(rules ? { extra_rules: rules.value } : {}) });
+    if (!r) return 1;
+    id = r.value.id;
+    if (!waiter) {
+      if (p.values.json) printJson(io, r.value);
+      else io.out(r.value.id);
+      return 0;
+    }
+    // Subscribed before starting; still check once in case it ended before our id was known.
+    const first = await call<RunDetail>(k, io, 'runsShow', { id });
+    if (!first) return 1;
+    if (first.value.status === 'running') await waiter.ended;
+    const done = await call<RunDetail>(k, io, 'runsShow', { id });
+    if (!done) return 1;
+    if (p.values.json) printJson(io, done.value);
+    else io.out(done.value.final_answer ?? `run ${id} ${done.value.status}${done.value.error ? `: ${done.value.error}` : ''}`);
+    return done.value.status === 'succeeded' ? 0 : 1;
+  });
+};
+
+// ── append ───────────────────────────────────────────────────────────────────────────────────────────────
+const APPEND_USAGE = 'usage: nexus append RUN --tool T [--input JSON] [--wait] [--data-dir DIR] [--json]';
+export const appendCommand: CliCommand = async (argv, io) => {
+  const p = parse(argv, { tool: { type: 'string' }, input: { type: 'string' }, wait: { type: 'boolean', default: false } }, io, APPEND_USAGE);
+  if ('exit' in p) return p.exit;
+  const [run, ...extra] = p.positionals;
+  if (!run || extra.length) return usageError(io, APPEND_USAGE, 'append needs exactly one RUN id');
+  if (!p.values.tool) return usageError(io, APPEND_USAGE, 'append needs --tool');
+  let input: unknown = {};
+  if (p.values.input !== undefined) {
+    try {
+      input = JSON.parse(p.values.input as string);
+    } catch (e) {
+      return usageError(io, APPEND_USAGE, `--input is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return withKernel(p.values, io, async (k) => {
+    const r = await call<Row>(k, io, 'runsAppend', { run_id: run, tool: p.values.tool, input });
+    if (!r) return 1;
+    let row = r.value;
+    if (p.values.wait) {
+      while (['ready', 'needs_approval', 'running'].includes(row.state)) {
+        const w = await call<Row>(k, io, 'rowsWait', { id: row.id, timeout_ms: 600_000 });
+        if (!w) return 1;
+        row = w.value;
+      }
+    }
+    if (p.values.json) printJson(io, row);
+    else {
+      io.out(`${row.id} ${row.state}${row.error ? ` (${row.error.code}: ${row.error.detail})` : ''}`);
+      if (p.values.wait && row.result) io.out(row.result.content.map((c) => c.text).join('\n'));
+    }
+    return row.state === 'failed' || row.state === 'timed_out' || row.state === 'canceled' ? 1 : 0;
+  });
+};
+
+// ── runs ─────────────────────────────────────────────────────────────────────────────────────────────────
+const RUNS_USAGE = 'usage: nexus runs list [--limit N] | show ID | stop ID  [--data-dir DIR] [--json]';
+export const runsCommand: CliCommand = async (argv, io) => {
+  const p = parse(argv, { limit: { type: 'string' } }, io, RUNS_USAGE);
+  if ('exit' in p) return p.exit;
+  const [sub = 'list', id, ...extra] = p.positionals;
+  if (!['list', 'show', 'stop'].includes(sub)) return usageError(io, RUNS_USAGE, `unknown subcommand ${sub}`);
+  if ((sub === 'list' && id) || (sub !== 'list' && !id) || extra.length) return usageError(io, RUNS_USAGE, `runs ${sub} ${sub === 'list' ? 'takes no argument' : 'needs one ID'}`);
+  const limit = p.values.limit === undefined ? 100 : Number(p.values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return usageError(io, RUNS_USAGE, '--limit must be 1..1000');
+  return withKernel(p.values, io, async (k) => {
+    if (sub === 'list') {
+      const r = await call<RunSummary[]>(k, io, 'runsList', { limit });
+      if (!r) return 1;
+      if (p.values.json) printJson(io, r.value);
+      else io.out(r.value.length ? table(r.value.map((x) => [x.id, x.agent ?? '(person)', x.status, x.mode, `${x.pending ?? 0} pending`, x.created_at])) : '(no runs)');
+      return 0;
+    }
+    if (sub === 'show') {
+      const r = await call<RunDetail>(k, io, 'runsShow', { id });
+      if (!r) return 1;
+      if (p.values.json) {
+        const v = r.value;
+        printJson(io, { ...v, id: v.id, agent: v.agent, status: v.status, rows: v.rows.map((x) => ({ ...x, id: x.id, origin: x.origin, tool: x.tool, state: x.state, ...(x.error ? { error: x.error } : {}) })) });
+      } else {
+        const v = r.value;
+        io.out(`run ${v.id} — ${v.agent ?? '(person)'} — ${v.status} — mode ${v.mode}\nworkspace: ${v.workspace}`);
+        if (v.final_answer) io.out(`answer: ${v.final_answer}`);
+        if (v.error) io.out(`error: ${v.error}`);
+        io.out(v.rows.length ? table(v.rows.map(rowLine)) : '(no rows)');
+      }
+      return 0;
+    }
+    const r = await call<RunSummary>(k, io, 'runsStop', { id });
+    if (!r) return 1;
+    if (p.values.json) printJson(io, r.value);
+    else io.out(`run ${r.value.id} ${r.value.status}`);
+    return 0;
+  });
+};
+
+// ── inbox, approve, deny ─────────────────────────────────────────────────────────────────────────────────
+const INBOX_USAGE = 'usage: nexus inbox [--data-dir DIR] [--json]';
+export const inboxCommand: CliCommand = async (argv, io) => {
+  const p = parse(argv, {}, io, INBOX_USAGE);
+  if ('exit' in p) return p.exit;
+  if (p.positionals.length && p.positionals[0] !== 'list') return usageError(io, INBOX_USAGE, `unexpected ${p.positionals.join(' ')}`);
+  return withKernel(p.values, io, async (k) => {
+    const r = await call<Inbox[]>(k, io, 'inboxList');
+    if (!r) return 1;
+    if (p.values.json) printJson(io, r.value);
+    else
+      io.out(
+        r.value.length
+          ? table(r.value.map((i) => [i.id, i.kind, i.agent ?? '(person)', i.tool, oneLine(i.target), i.hop !== undefined ? `hop ${i.hop}` : '', i.expires_at ? `expires ${i.expires_at}` : '']))
+          : '(inbox empty)',
+      );
+    return 0;
+  });
+};
+
+const APPROVE_USAGE = 'usage: nexus approve ID [--trust-session] [--data-dir DIR] [--json]';
+export const approveCommand: CliCommand = async (argv, io) => {
+  const p = parse(argv, { 'trust-session': { type: 'boolean', default: false } }, io, APPROVE_USAGE);
+  if ('exit' in p) return p.exit;
+  return answer(p.values, p.positionals, io, APPROVE_USAGE, 'inboxApprove', { trust_session: !!p.values['trust-session'] }, 'approved');
+};
+
+const DENY_USAGE = 'usage: nexus deny ID [--reason TEXT] [--data-dir DIR] [--json]';
+export const denyCommand: CliCommand = async (argv, io) => {
+  const p = parse(argv, { reason: { type: 'string' } }, io, DENY_USAGE);
+  if ('exit' in p) return p.exit;
+  return answer(p.values, p.positionals, io, DENY_USAGE, 'inboxDeny', p.values.reason !== undefined ? { reason: p.values.reason } : {}, 'denied');
+};
+
+async function answer(values: Values, positionals: string[], io: CliIo, usage: string, method: string, extra: Record<string, unknown>, verb: string): Promise<number> {
+  const [id, ...rest] = positionals;
+  if (!id || rest.length) return usageError(io, usage, 'exactly one ID (from `nexus inbox`) is required');
+  return withKernel(values, io, async (k) => {
+    const r = await call<{ id: string; state: string }>(k, io, method, { id, ...extra });
+    if (!r) return 1;
+    if (values.json) printJson(io, r.value);
+    else io.out(`${verb} ${r.value.id} (now ${r.value.state})`);
+    return 0;
+  });
+}

@@ -1,0 +1,65 @@
+// `nexus serve [--data-dir DIR] [--port N]`: the kernel headless, with the control socket and the browser host.
+// Prints the URL line, runs until SIGINT/SIGTERM, then closes everything cleanly.
+import type { CliCommand } from './io.js';
+import { parse, usageError } from './common.js';
+import { resolveDataDir } from './data-dir.js';
+import { createNexus } from '../app.js';
+import { startSocketDoor } from '../doors/socket.js';
+import { startWebDoor } from '../doors/web.js';
+
+const USAGE = `usage: nexus serve [--data-dir DIR] [--port N] [--no-web] [--json]
+  Runs the kernel headless: the control socket (nexus.sock in the data dir) for the CLI, and the browser host
+  on http://127.0.0.1:PORT/ (the URL with its one-time token is printed). Stop with Ctrl-C.`;
+
+export const serveCommand: CliCommand = async (argv, io) => {
+  const p = parse(argv, { port: { type: 'string' }, 'no-web': { type: 'boolean', default: false } }, io, USAGE);
+  if ('exit' in p) return p.exit;
+  if (p.positionals.length) return usageError(io, USAGE, `unexpected ${p.positionals.join(' ')}`);
+  let port = 0;
+  if (p.values.port !== undefined) {
+    port = Number(p.values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) return usageError(io, USAGE, '--port must be a port number (0-65535)');
+  }
+  const dataDir = resolveDataDir(p.values['data-dir'] as string | undefined);
+  let nexus;
+  try {
+    nexus = await createNexus({ dataDir });
+  } catch (e) {
+    io.err(`nexus: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+  const closers: Array<() => Promise<void>> = [];
+  try {
+    const sock = await startSocketDoor(nexus);
+    closers.push(() => sock.close());
+    let url: string | null = null;
+    if (!p.values['no-web']) {
+      const web = await startWebDoor({ nexus, port });
+      closers.push(() => web.close());
+      url = web.url;
+    }
+    if (p.values.json) io.out(JSON.stringify({ url, socket: sock.path, data_dir: nexus.dataDir, pid: process.pid }));
+    else {
+      io.out(url ? `NEXUS is serving at ${url}` : 'NEXUS is serving (no browser host)');
+      io.out(`control socket: ${sock.path}`);
+    }
+  } catch (e) {
+    io.err(`nexus: ${e instanceof Error ? e.message : String(e)}`);
+    for (const c of closers.reverse()) await c().catch(() => {});
+    await nexus.close();
+    return 1;
+  }
+  const n = nexus;
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  for (const c of closers.reverse()) await c().catch(() => {});
+  await n.close();
+  return 0;
+};
