@@ -33,6 +33,16 @@ export interface CompiledRules {
   /** Per origin, a bounded memo: resolved tool name -> the rules (in order) whose tool names it. */
   readonly byTool: Readonly<Record<Origin, Map<string, readonly CompiledRule[]>>>;
   readonly byOrigin: Readonly<Record<Origin, readonly CompiledRule[]>>;
+  /** Per-path buffers reused across calls for short texts' UTF-8 (evaluation is synchronous). */
+  readonly scratch: Scratch;
+}
+
+export interface Scratch {
+  /** Set while an evaluation uses the buffers; a re-entrant evaluation (an input getter calling back) gets fresh ones. */
+  busy: boolean;
+  /** Per path: -2 not read yet this call, -1 no text, else the UTF-8 length in the path's buffer. */
+  readonly lens: Int32Array;
+  readonly bufs: Uint8Array[];
 }
 
 /** Memo entries per origin before the memo is dropped and rebuilt: wire names come from models, unbounded. */
@@ -91,7 +101,8 @@ export function compileRules(rules: readonly ApprovalRule[]): CompiledRules {
     byOrigin[o] = compiled.filter((c) => c.origin === o);
     byTool[o] = new Map();
   }
-  return Object.freeze({ kind: 'nexus.compiled-rules', rules: Object.freeze(checked.rules), compiled, paths, byTool, byOrigin });
+  const scratch: Scratch = { busy: false, lens: new Int32Array(paths.length), bufs: paths.map(() => new Uint8Array(256)) };
+  return Object.freeze({ kind: 'nexus.compiled-rules', rules: Object.freeze(checked.rules), compiled, paths, byTool, byOrigin, scratch });
 }
 
 /** The compiled empty list: under it every model call is the mode's "unmatched". */

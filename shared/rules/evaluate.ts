@@ -18,7 +18,10 @@ import { TOOL_MEMO_LIMIT } from './compile.js';
 import { matchGlob } from './glob.js';
 import { textOf, walkPath } from './path.js';
 import { resolveInput, resolveToolName } from './tool-names.js';
-import { utf8 } from './utf8.js';
+import { encodeUtf8Into, utf8 } from './utf8.js';
+
+/** Texts up to this many UTF-16 units are encoded into reused buffers; longer ones into their own. */
+const SHORT_TEXT = 1024;
 
 export interface Call {
   /** The wire name the model (or author, or kernel) used. */
@@ -78,23 +81,42 @@ function decide(compiled: CompiledRules, mode: Mode, call: Call): Evaluation {
   let allow = false;
   if (candidates.length) {
     const input = resolveInput(resolved, call.input);
-    // Per call, the UTF-8 text at each distinct path, computed on first use: undefined = not yet, null = none.
-    let texts: (Uint8Array | null | undefined)[] | null = null;
-    for (const r of candidates) {
-      if (r.pathId >= 0) {
-        texts ??= new Array(compiled.paths.length);
-        let bytes = texts[r.pathId];
-        if (bytes === undefined) {
-          const text = textOf(walkPath(input, compiled.paths[r.pathId]));
-          bytes = texts[r.pathId] = text === null ? null : utf8(text);
+    const sc = compiled.scratch;
+    const reuse = !sc.busy;
+    const lens = reuse ? sc.lens : new Int32Array(compiled.paths.length);
+    const bufs = reuse ? sc.bufs : compiled.paths.map(() => new Uint8Array(256));
+    // Long texts are encoded into their own arrays, never kept: the scratch buffers stay small.
+    let long: Uint8Array[] | null = null;
+    if (reuse) sc.busy = true;
+    try {
+      lens.fill(-2);
+      for (const r of candidates) {
+        const id = r.pathId;
+        if (id >= 0) {
+          let len = lens[id];
+          if (len === -2) {
+            const text = textOf(walkPath(input, compiled.paths[id]));
+            if (text === null) len = -1;
+            else if (text.length <= SHORT_TEXT) {
+              if (bufs[id].length < text.length * 3) bufs[id] = new Uint8Array(text.length * 3);
+              len = encodeUtf8Into(text, bufs[id]);
+            } else {
+              long ??= [];
+              long[id] = utf8(text);
+              len = long[id].length;
+            }
+            lens[id] = len;
+          }
+          if (len < 0) continue;
+          if (r.match && !matchGlob(r.match, long?.[id] ?? bufs[id], len)) continue;
         }
-        if (bytes === null) continue;
-        if (r.match && !matchGlob(r.match, bytes)) continue;
+        matched.push(r.index);
+        if (r.verdict === 'deny') deny ??= r;
+        else if (r.verdict === 'ask') ask = true;
+        else allow = true;
       }
-      matched.push(r.index);
-      if (r.verdict === 'deny') deny ??= r;
-      else if (r.verdict === 'ask') ask = true;
-      else allow = true;
+    } finally {
+      if (reuse) sc.busy = false;
     }
   }
 

@@ -93,8 +93,29 @@ function find(seg: Segment, text: Uint8Array, from: number, end: number): number
   const m = p.length;
   if (end - from < m) return -1;
   if (seg.fail) {
+    // Fast path: jump between occurrences of the first byte (a native scan) and compare in place. It is
+    // quadratic on adversarial texts, so it has a work budget; past it, KMP takes over from where it stands
+    // (every earlier start has been ruled out), which keeps the whole search linear.
+    const first = p[0];
+    const last = end - m;
+    // Each candidate costs a native call plus its compare: charge 8 + compared bytes against a quarter of the span.
+    let budget = ((end - from) >> 2) + 64;
+    let at = from;
+    for (;;) {
+      // A native scan pays a call's overhead: on short spans a plain loop is faster.
+      if (last - at < 48) {
+        while (at <= last && text[at] !== first) at++;
+      } else at = text.indexOf(first, at);
+      if (at < 0 || at > last) return -1;
+      let j = 1;
+      while (j < m && text[at + j] === p[j]) j++;
+      if (j === m) return at;
+      budget -= j + 8;
+      if (budget < 0) break;
+      at++;
+    }
     const fail = seg.fail;
-    for (let i = from, k = 0; i < end; i++) {
+    for (let i = at, k = 0; i < end; i++) {
       const c = text[i];
       while (k > 0 && c !== p[k]) k = fail[k - 1];
       if (c === p[k]) k++;
@@ -128,9 +149,11 @@ function find(seg: Segment, text: Uint8Array, from: number, end: number): number
   return -1;
 }
 
-/** Does the whole text (UTF-8 bytes) match the compiled glob? Linear in the text. */
-export function matchGlob(g: CompiledGlob, text: Uint8Array): boolean {
-  const n = text.length;
+/**
+ * Does the whole text (UTF-8 bytes) match the compiled glob? Linear in the text. `n` is the text's length
+ * in `text` (a reused scratch buffer may be longer); it defaults to the whole array.
+ */
+export function matchGlob(g: CompiledGlob, text: Uint8Array, n: number = text.length): boolean {
   if (g.exact) return n === g.first.bytes.length && equalAt(g.first, text, 0);
   if (g.any) return true;
   if (n < g.minLength) return false;

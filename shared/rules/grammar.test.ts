@@ -203,3 +203,26 @@ describe('evaluation is total (fail closed)', () => {
     expect(evaluateCall(c, 'rules', { tool: 'read', input: {}, origin: 'nobody' as Origin })).toMatchObject({ outcome: 'failed' });
   });
 });
+
+describe('evaluation reuses buffers safely', () => {
+  it('texts of different lengths in turn (short, long, short) each match as themselves', () => {
+    const c = compileRules([{ tool: 'bash', path: 'command', match: '*x', verdict: 'deny' }]);
+    for (const command of ['ax', 'é'.repeat(3000) + 'x', 'b', 'a'.repeat(5000), 'cx', 'y'])
+      expect(evaluateCall(c, 'bypass', { tool: 'bash', input: { command }, origin: 'model' }).outcome).toBe(command.endsWith('x') ? 'failed' : 'granted');
+  });
+  it('a re-entrant evaluation (an input getter evaluating again) does not disturb the outer one', () => {
+    const c = compileRules([
+      { tool: 'bash', path: 'command', match: 'outer', verdict: 'deny' },
+      { tool: 'bash', path: 'other', verdict: 'ask' },
+      { tool: 'bash', path: 'command', match: 'outer', verdict: 'allow' }, // reads the outer text after the inner call
+    ]);
+    const input = {
+      command: 'outer',
+      get other() {
+        evaluateCall(c, 'bypass', { tool: 'bash', input: { command: 'inner!' }, origin: 'model' });
+        return 'x';
+      },
+    };
+    expect(evaluateCall(c, 'bypass', { tool: 'bash', input, origin: 'model' })).toMatchObject({ outcome: 'failed', matched: [0, 1, 2] });
+  });
+});
