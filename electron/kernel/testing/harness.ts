@@ -1,0 +1,65 @@
+// Test harness for kernel tests: a real store in a fresh temp data dir, a manual clock, and a probe tool that
+// records every execution (and what the store said about the row at that moment). Not a test file itself.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createNexus, type Nexus, type NexusSetup } from '../../app.js';
+import { ManualClock } from '../clock.js';
+import { getRow } from '../../store/queries/rows.js';
+import type { ExecutorTool, Row } from '../types.js';
+import type { ToolResult } from '../../../shared/types.js';
+
+export interface Harness {
+  nexus: Nexus;
+  dir: string;
+  clock: ManualClock;
+  cleanup(): Promise<void>;
+}
+
+export async function harness(opts: { setups?: NexusSetup[]; clock?: ManualClock; dir?: string } = {}): Promise<Harness> {
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'nexus-kernel-'));
+  const clock = opts.clock ?? new ManualClock();
+  const nexus = await createNexus({ dataDir: dir, clock, setups: opts.setups ?? [] });
+  return {
+    nexus,
+    dir,
+    clock,
+    async cleanup() {
+      await nexus.close();
+      if (!opts.dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ProbeCall {
+  input: unknown;
+  /** The row as the STORE had it when the tool started: proves the decision was durable first. */
+  stored: Row | null;
+}
+
+/** A tool that records its calls. `result` may be replaced per test. */
+export function probe(nexus: Nexus, name = 'probe'): { calls: ProbeCall[]; tool: ExecutorTool; result: ToolResult } {
+  const p = {
+    calls: [] as ProbeCall[],
+    result: { content: [{ type: 'text' as const, text: 'probe ran' }] } as ToolResult,
+    tool: undefined as unknown as ExecutorTool,
+  };
+  p.tool = {
+    name,
+    description: 'records calls',
+    inputSchema: { type: 'object' },
+    async run(input, ctx) {
+      p.calls.push({ input, stored: getRow(nexus.db, ctx.row.id) });
+      return p.result;
+    },
+  };
+  nexus.kernel.registerTool(p.tool);
+  return p;
+}
+
+/** Every NexusEvent, recorded. */
+export function record(nexus: Nexus) {
+  const events: import('../../../shared/api/index.js').NexusEvent[] = [];
+  nexus.onEvent((e) => events.push(e));
+  return events;
+}
