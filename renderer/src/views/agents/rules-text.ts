@@ -31,10 +31,13 @@ export interface RuleIssue {
   key?: string;
   message: string;
 }
-/** "Rule 2 (index 1), key verdict: …" — people count from one; the index is what the CLI prints. */
+const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
+
+/** "rule 1 (the 2nd), key "verdict": …" — the index as the CLI prints it, and the position people count. */
 export function locateIssue(issue: RuleIssue): string {
-  const where = issue.index === null ? 'The list' : `Rule ${issue.index + 1} (index ${issue.index})`;
-  return `${where}${issue.key ? `, key "${issue.key}"` : ''}: ${issue.message}`;
+  const message = issue.message.replace(/^rule \d+:\s*/, '');
+  const where = issue.index === null ? 'The list' : `rule ${issue.index} (the ${ordinal(issue.index + 1)})`;
+  return `${where}${issue.key ? `, key "${issue.key}"` : ''}: ${message}`;
 }
 
 /** The line on which rule N starts in pretty-printed or hand-written JSON (best effort, for highlighting). */

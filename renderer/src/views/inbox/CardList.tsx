@@ -4,7 +4,7 @@ import { VirtualList } from '../../components/VirtualList.js';
 import { KIND_LABEL } from './cards.js';
 import { timeLeft } from '../../components/time.js';
 
-export const ROW_HEIGHT = 78;
+export const ROW_HEIGHT = 84;
 
 function Row({ item, selected, now }: { item: InboxItem; selected: boolean; now: number }) {
   const select = useInbox((s) => s.select);

@@ -1,0 +1,111 @@
+// Per-test fixtures: a fresh temp data dir, `nexus serve --data-dir TMP --port 0` spawned as a real process
+// (URL read from its stdout, killed after), the page opened at that URL, and an API client on the same
+// WebSocket the page uses (so a test can set up state the way another window or the CLI would).
+import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { createWebBridge, type SocketLike, type WebBridge } from '../renderer/src/api/web-bridge.js';
+import type { InputOf, Methods, MethodName, OutputOf } from '../shared/api/index.js';
+
+const ROOT = join(import.meta.dirname, '..');
+
+export interface Served {
+  url: string;
+  origin: string;
+  token: string;
+  dataDir: string;
+  process: ChildProcess;
+  api: WebBridge;
+  /** Call the API and return the value (throws on an error result). */
+  call<K extends MethodName>(name: K, input: InputOf<Methods[K]>): Promise<OutputOf<Methods[K]>>;
+  writeJson(name: string, value: unknown): string;
+}
+
+async function serve(dataDir: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'nexus.mjs'), 'serve', '--data-dir', dataDir, '--port', '0'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d) => (err += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`nexus serve printed no URL in 20 s.\nstdout: ${out}\nstderr: ${err}`)), 20_000);
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[0]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`nexus serve exited with ${code}.\nstdout: ${out}\nstderr: ${err}`));
+    });
+  });
+  return { child, url };
+}
+
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export const test = base.extend<{ served: Served; serveEnv: NodeJS.ProcessEnv; app: Page }>({
+  serveEnv: [{}, { option: true }],
+  served: async ({ serveEnv }, use) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'nexus-e2e-'));
+    const { child, url } = await serve(dataDir, serveEnv);
+    const u = new URL(url);
+    const token = u.searchParams.get('token')!;
+    const api = createWebBridge({
+      url: `ws://${u.host}/api`,
+      socket: (wsUrl) => new WebSocket(wsUrl, { headers: { origin: u.origin, cookie: `nexus_token=${token}` } }) as unknown as SocketLike,
+    });
+    const served: Served = {
+      url,
+      origin: u.origin,
+      token,
+      dataDir,
+      process: child,
+      api,
+      async call(name, input) {
+        const r = await (api[name] as (i: unknown) => Promise<{ ok: boolean; value?: unknown; error?: { code: string; message: string } }>)(input);
+        if (!r.ok) throw new Error(`${name} failed: ${r.error!.code}: ${r.error!.message}`);
+        return r.value as never;
+      },
+      writeJson(name, value) {
+        const p = join(dataDir, name);
+        writeFileSync(p, JSON.stringify(value));
+        return p;
+      },
+    };
+    await use(served);
+    api.close();
+    await stop(child);
+    rmSync(dataDir, { recursive: true, force: true });
+  },
+  app: async ({ page, served }, use) => {
+    await page.goto(served.url);
+    await expect(page.getByRole('banner')).toBeVisible();
+    await use(page);
+  },
+});
+
+/** Keep a screenshot of a main view as a named artifact (attached to the report and under test-results/). */
+export async function shot(page: Page, testInfo: TestInfo, name: string) {
+  const path = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await testInfo.attach(name, { path, contentType: 'image/png' });
+}
+
+export { expect };

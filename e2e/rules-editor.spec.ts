@@ -1,0 +1,33 @@
+// The rules editor validates live through rulesCheck and tests calls through rulesEval (pure: no model).
+import { test, expect, shot } from './fixtures.js';
+
+test('the rules editor rejects a bad list with the located error, and the tester shows the outcome', async ({ app: page }, testInfo) => {
+  await page.getByRole('link', { name: 'Agents' }).click();
+  await page.getByRole('button', { name: 'New agent' }).click();
+  const editor = page.getByRole('textbox', { name: 'Approval rules (JSON)' });
+  await editor.fill(JSON.stringify([{ tool: 'bash', verdict: 'allow' }, { tool: 'write', verdict: 'maybe' }], null, 2));
+  const errors = page.getByRole('list', { name: 'Rule errors' });
+  await expect(errors).toContainText('rule 1 (the 2nd), key "verdict"');
+  await expect(errors).toContainText('verdict');
+  await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await shot(page, testInfo, 'rules-editor-invalid');
+
+  await editor.fill('[{"tool": "bash", "verdict": "allow",]');
+  await expect(errors).toContainText(/Line 1, column \d+/);
+
+  await editor.fill(JSON.stringify([{ tool: 'bash', path: 'command', match: '*git push*--force*', verdict: 'deny', reason: 'force push rewrites history' }, { tool: 'bash', path: 'command', match: 'ls*', verdict: 'allow' }], null, 2));
+  await expect(page.getByText(/Valid rule list \(2 rules\)/)).toBeVisible();
+  await page.getByRole('radio', { name: /rules/ }).check();
+  await page.getByRole('textbox', { name: 'Test tool name' }).fill('bash');
+  await page.getByRole('textbox', { name: 'Test input' }).fill('{"command": "git push --force origin main"}');
+  const outcome = page.getByRole('status', { name: 'Test outcome' });
+  await expect(outcome).toContainText('failed');
+  await expect(outcome).toContainText('matched rule 1');
+  await expect(outcome).toContainText('force push rewrites history');
+  await page.getByRole('textbox', { name: 'Test input' }).fill('{"command": "ls -la"}');
+  await expect(outcome).toContainText('granted');
+  await expect(outcome).toContainText('by rule');
+  await page.getByRole('textbox', { name: 'Test tool name' }).fill('wrte');
+  await expect(outcome).toContainText('no approval rule allows wrte');
+  await shot(page, testInfo, 'rules-editor-tester');
+});

@@ -1,0 +1,87 @@
+// Store logic that needs no DOM: selection kept across refetches, coalesced refetches, events -> refetches.
+import { describe, it, expect, beforeEach } from 'vitest';
+import { reselect, useInbox, type InboxItem } from './inbox.js';
+import { coalesce } from './refetcher.js';
+import { setApi } from '../api/client.js';
+import { applyEvent } from '../events.js';
+import { useStatus } from './status.js';
+import { parseHash, pageHasStopAll } from './nav.js';
+import type { NexusApi } from '../../../shared/api/index.js';
+
+const item = (id: string): InboxItem => ({ id, kind: 'autonomy', agent: 'a', tool: 'bash', target: 'ls', run_id: 'r', created_at: '2026-01-01T00:00:00Z' });
+
+describe('inbox store', () => {
+  it('keeps the selected card, or moves to its neighbour when it was answered', () => {
+    const prev = [item('a'), item('b'), item('c')];
+    expect(reselect(prev, prev, 'b')).toBe('b');
+    expect(reselect(prev, [item('a'), item('c')], 'b')).toBe('c');
+    expect(reselect(prev, [item('a')], 'c')).toBe('a');
+    expect(reselect(prev, [], 'a')).toBeNull();
+    expect(reselect([], prev, null)).toBe('a');
+  });
+
+  let calls: string[];
+  beforeEach(() => {
+    calls = [];
+    const items = [item('a'), item('b')];
+    const api = new Proxy({} as NexusApi, {
+      get: (_t, name: string) => async (input: unknown) => {
+        calls.push(`${name} ${JSON.stringify(input)}`);
+        if (name === 'inboxList') return { ok: true, value: items };
+        if (name === 'inboxDeny') return { ok: false, error: { code: 'not_found', message: 'already answered' } };
+        return { ok: true, value: { id: (input as { id: string }).id, state: 'approved' } };
+      },
+    });
+    setApi(api);
+    useInbox.setState({ items: [], selectedId: null, busy: {}, lastAnswer: null, loaded: false });
+  });
+
+  it('j/k move within the list; answering sends one call and refetches; errors are shown, not thrown', async () => {
+    await useInbox.getState().refresh();
+    expect(useInbox.getState().selectedId).toBe('a');
+    useInbox.getState().move(1);
+    useInbox.getState().move(1);
+    expect(useInbox.getState().selectedId).toBe('b');
+    useInbox.getState().move(-5);
+    expect(useInbox.getState().selectedId).toBe('a');
+    await useInbox.getState().approve('a', true);
+    expect(calls).toContain('inboxApprove {"id":"a","trust_session":true}');
+    await useInbox.getState().deny('b', '  not now ');
+    expect(calls).toContain('inboxDeny {"id":"b","reason":"not now"}');
+    expect(useInbox.getState().lastAnswer).toEqual({ id: 'b', text: 'already answered', ok: false });
+  });
+
+  it('an inbox_changed event sets the pending count and refetches the cards', async () => {
+    applyEvent({ type: 'inbox_changed', pending: 7 });
+    expect(useStatus.getState().pending).toBe(7);
+    await useInbox.getState().refresh();
+    expect(calls.filter((c) => c.startsWith('inboxList')).length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('coalesced refetch', () => {
+  it('runs at most one fetch at a time and one more for everything that arrived meanwhile', async () => {
+    let n = 0;
+    let release!: () => void;
+    const refetch = coalesce(async () => {
+      n++;
+      await new Promise<void>((r) => (release = r));
+    });
+    const first = refetch();
+    const burst = Promise.all([refetch(), refetch(), refetch()]);
+    release();
+    await new Promise((r) => setTimeout(r, 0));
+    release();
+    await Promise.all([first, burst]);
+    expect(n).toBe(2);
+  });
+});
+
+describe('navigation', () => {
+  it('reads the view from the hash and keeps one Stop all on screen', () => {
+    expect(parseHash('#/settings/models')).toBe('settings');
+    expect(parseHash('#/nope')).toBe('inbox');
+    expect(pageHasStopAll({ view: 'settings', section: 'orchestration' })).toBe(true);
+    expect(pageHasStopAll({ view: 'inbox', section: 'orchestration' })).toBe(false);
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, it, expect } from 'vitest';
+import { parseRulesText, locateIssue, ruleStartLine } from './rules-text.js';
+
+describe('rules editor text', () => {
+  it('locates a JSON syntax error by line and column', () => {
+    const r = parseRulesText('[\n  {"tool": "bash",, "verdict": "allow"}\n]');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.line).toBe(2);
+    expect(parseRulesText('   ')).toEqual({ ok: true, value: [] });
+  });
+
+  it('names the rule (index and position) and key of an issue, without repeating the validator prefix', () => {
+    expect(locateIssue({ index: 1, key: 'verdict', message: 'rule 1: verdict must be allow, ask or deny (got "maybe")' })).toBe(
+      'rule 1 (the 2nd), key "verdict": verdict must be allow, ask or deny (got "maybe")',
+    );
+    expect(locateIssue({ index: null, message: 'rules must be a JSON array' })).toBe('The list: rules must be a JSON array');
+    expect(locateIssue({ index: 10, message: 'x' })).toBe('rule 10 (the 11th): x');
+  });
+
+  it('finds the line where rule N starts, ignoring braces inside strings', () => {
+    const text = '[\n  {"tool": "a{b"},\n  {\n    "tool": "c"\n  }\n]';
+    expect(ruleStartLine(text, 0)).toBe(2);
+    expect(ruleStartLine(text, 1)).toBe(3);
+    expect(ruleStartLine(text, 2)).toBeNull();
+  });
+});

@@ -1,0 +1,31 @@
+import { describe, it, expect } from 'vitest';
+import { askerLine, remedyLine, readableInput, diffLines } from './cards.js';
+import { timeLeft } from '../../components/time.js';
+
+const base = { id: 'x', agent: 'builder', tool: 'write', target: 'notes.md', run_id: 'r1', created_at: '' };
+
+describe('what a card says', () => {
+  it('says which of the two asks: the agent autonomy mode, or orchestration for hop N of a chain', () => {
+    expect(askerLine({ ...base, kind: 'autonomy', effect: { mode: 'ask' } })).toBe("Asked by builder's autonomy mode (ask): the call parked until you answer.");
+    expect(askerLine({ ...base, kind: 'orchestration', hop: 2, chain_id: 'chain_0123456789' })).toMatch(/^Asked by orchestration: hop 2 of chain chain_01/);
+    expect(remedyLine({ ...base, kind: 'orchestration' })).toMatch(/never covers a hold/);
+  });
+
+  it('shows a shell command as text and anything else as JSON', () => {
+    expect(readableInput('bash', { command: 'ls -la' })).toEqual({ kind: 'command', text: 'ls -la' });
+    expect(readableInput('write', { path: 'a' }).text).toBe('{\n  "path": "a"\n}');
+  });
+
+  it('splits a unified diff into coloured lines without file headers', () => {
+    const d = '--- a/notes.md\n+++ b/notes.md\n@@ -1 +1,2 @@\n-old\n+new\n+more\n context\n\\ No newline at end of file\n';
+    expect(diffLines(d).map((l) => l.sign + l.text)).toEqual(['@@@ -1 +1,2 @@', '-old', '+new', '+more', ' context']);
+  });
+
+  it('counts down the 24 h park clock', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(timeLeft('2026-01-02T00:00:00Z', now)).toBe('24 h 00 min left');
+    expect(timeLeft('2026-01-01T00:05:30Z', now)).toBe('5 min left');
+    expect(timeLeft('2025-12-31T00:00:00Z', now)).toBe('expiring now');
+    expect(timeLeft(undefined, now)).toBeNull();
+  });
+});
