@@ -43,6 +43,8 @@ export interface Scratch {
   /** Per path: -2 not read yet this call, -1 no text, else the UTF-8 length in the path's buffer. */
   readonly lens: Int32Array;
   readonly bufs: Uint8Array[];
+  /** Per path, the 256-bit set of the bytes in its text (8 words each): a quick "cannot match" before the glob. */
+  readonly sets: Uint32Array;
 }
 
 /** Memo entries per origin before the memo is dropped and rebuilt: wire names come from models, unbounded. */
@@ -101,7 +103,7 @@ export function compileRules(rules: readonly ApprovalRule[]): CompiledRules {
     byOrigin[o] = compiled.filter((c) => c.origin === o);
     byTool[o] = new Map();
   }
-  const scratch: Scratch = { busy: false, lens: new Int32Array(paths.length), bufs: paths.map(() => new Uint8Array(256)) };
+  const scratch: Scratch = { busy: false, lens: new Int32Array(paths.length), bufs: paths.map(() => new Uint8Array(256)), sets: new Uint32Array(8 * paths.length) };
   return Object.freeze({ kind: 'nexus.compiled-rules', rules: Object.freeze(checked.rules), compiled, paths, byTool, byOrigin, scratch });
 }
 

@@ -15,7 +15,7 @@
 import type { Mode, Origin, StageDecision } from '../types.js';
 import type { CompiledRule, CompiledRules } from './compile.js';
 import { TOOL_MEMO_LIMIT } from './compile.js';
-import { matchGlob } from './glob.js';
+import { byteSet, matchGlob, mayMatch } from './glob.js';
 import { textOf, walkPath } from './path.js';
 import { resolveInput, resolveToolName } from './tool-names.js';
 import { encodeUtf8Into, utf8 } from './utf8.js';
@@ -85,6 +85,7 @@ function decide(compiled: CompiledRules, mode: Mode, call: Call): Evaluation {
     const reuse = !sc.busy;
     const lens = reuse ? sc.lens : new Int32Array(compiled.paths.length);
     const bufs = reuse ? sc.bufs : compiled.paths.map(() => new Uint8Array(256));
+    const sets = reuse ? sc.sets : new Uint32Array(8 * compiled.paths.length);
     // Long texts are encoded into their own arrays, never kept: the scratch buffers stay small.
     let long: Uint8Array[] | null = null;
     if (reuse) sc.busy = true;
@@ -105,10 +106,11 @@ function decide(compiled: CompiledRules, mode: Mode, call: Call): Evaluation {
               long[id] = utf8(text);
               len = long[id].length;
             }
+            if (len >= 0) byteSet(long?.[id] ?? bufs[id], len, sets, id * 8);
             lens[id] = len;
           }
           if (len < 0) continue;
-          if (r.match && !matchGlob(r.match, long?.[id] ?? bufs[id], len)) continue;
+          if (r.match && !(mayMatch(r.match, sets, id * 8) && matchGlob(r.match, long?.[id] ?? bufs[id], len))) continue;
         }
         matched.push(r.index);
         if (r.verdict === 'deny') deny ??= r;

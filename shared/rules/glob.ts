@@ -32,6 +32,21 @@ export interface CompiledGlob {
   readonly minLength: number;
   /** True for a pattern made of `*` alone: matches any text without looking at it. */
   readonly any: boolean;
+  /** Every literal byte of the pattern as a 256-bit set (8 words): a text lacking one cannot match. */
+  readonly required: Uint32Array;
+}
+
+/** The 256-bit set of the bytes in text[0, n), into `set` at word offset `at` (8 words). */
+export function byteSet(text: Uint8Array, n: number, set: Uint32Array, at = 0): void {
+  for (let w = 0; w < 8; w++) set[at + w] = 0;
+  for (let i = 0; i < n; i++) set[at + (text[i] >>> 5)] |= 1 << (text[i] & 31);
+}
+
+/** Could a text with this byte set match? False when the glob needs a byte the text lacks. */
+export function mayMatch(g: CompiledGlob, set: Uint32Array, at = 0): boolean {
+  const r = g.required;
+  for (let w = 0; w < 8; w++) if ((r[w] & ~set[at + w]) !== 0) return false;
+  return true;
 }
 
 function segment(bytes: Uint8Array): Segment {
@@ -74,7 +89,9 @@ export function compileGlob(pattern: string): CompiledGlob {
   const middles = exact ? [] : pieces.slice(1, -1).filter((p) => p.length > 0).map(segment);
   let minLength = first.bytes.length + (exact ? 0 : last.bytes.length);
   for (const m of middles) minLength += m.bytes.length;
-  return { source: pattern, exact, first, middles, last, minLength, any: !exact && minLength === 0 };
+  const required = new Uint32Array(8);
+  for (const b of bytes) if (b !== STAR && b !== QMARK) required[b >>> 5] |= 1 << (b & 31);
+  return { source: pattern, exact, first, middles, last, minLength, any: !exact && minLength === 0, required };
 }
 
 function equalAt(seg: Segment, text: Uint8Array, at: number): boolean {
