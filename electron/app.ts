@@ -25,8 +25,8 @@ import type { NexusEvent } from '../shared/api/index.js';
 export type NexusSetup = (nexus: Nexus) => void | Promise<void>;
 
 const SETUPS: Array<() => Promise<NexusSetup>> = [
-  // async () => (await import('./kernel/turns/setup.js')).setupTurns,
-  // async () => (await import('./governance/setup.js')).setupGovernance,
+  async () => (await import('./kernel/turns/setup.js')).setupTurns,
+  async () => (await import('./governance/setup.js')).setupGovernance,
 ];
 
 /** Services modules publish for each other (augment with `declare module` for types). */

@@ -4,10 +4,14 @@ import type { Handlers } from './dispatch.js';
 import type { Nexus } from '../app.js';
 import { rulesHandlers } from './rules-handlers.js';
 import { kernelHandlers } from './kernel-handlers.js';
+import { agentsHandlers } from './agents-handlers.js';
+import { orchestrationHandlers } from './orchestration-handlers.js';
 
 const FACTORIES: Array<(nexus: Nexus) => Partial<Handlers>> = [
   () => rulesHandlers,
   (nexus) => kernelHandlers(nexus),
+  (nexus) => agentsHandlers(nexus),
+  (nexus) => orchestrationHandlers(nexus),
 ];
 
 export function buildHandlers(nexus: Nexus): Partial<Handlers> {

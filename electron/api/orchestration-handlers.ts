@@ -1,0 +1,51 @@
+// The governance methods of the API (shared/api/orchestration.ts): settings, Stop all / Resume, the
+// entitlement, Recent chains, delegated tasks. Empty when governance is not set up (a bare kernel).
+import type { Handlers } from './dispatch.js';
+import { ApiFailure } from './dispatch.js';
+import type { Nexus } from '../app.js';
+import type { Governance } from '../governance/service.js';
+import { getTask, listEvidence } from '../governance/task-store.js';
+import { evidenceView } from '../governance/delegation.js';
+
+type GovernanceMethods =
+  | 'settingsGet'
+  | 'settingsSet'
+  | 'stopAll'
+  | 'resume'
+  | 'entitlementsImport'
+  | 'entitlementsShow'
+  | 'chainsList'
+  | 'chainsClear'
+  | 'tasksShow';
+
+export function orchestrationHandlers(nexus: Pick<Nexus, 'services'>): Partial<Pick<Handlers, GovernanceMethods>> {
+  const gov = nexus.services.governance as Governance | undefined;
+  if (!gov) return {};
+  return {
+    settingsGet: () => gov.settings(),
+    settingsSet: ({ key, value }) => gov.setSetting(key, value),
+    stopAll: () => gov.stopAll(),
+    resume: () => gov.resume(),
+    entitlementsImport: ({ token }) => gov.importEntitlement(token),
+    entitlementsShow: () => gov.showEntitlement(),
+    chainsList: () => gov.recent.list(),
+    chainsClear: () => ({ cleared: gov.recent.clear() }),
+    tasksShow: ({ id }) => {
+      const t = getTask(gov.db, id);
+      if (!t) throw new ApiFailure('not_found', `No task ${JSON.stringify(id)}.`);
+      return {
+        id: t.id,
+        status: t.status,
+        delegator: t.delegator,
+        recipient: t.recipient,
+        task: t.task,
+        acceptance_check: { command: t.check_command, ...(t.check_timeout_s != null ? { timeout_s: t.check_timeout_s } : {}) },
+        run_id: t.run_id,
+        chain_id: t.chain_id,
+        refusals: t.refusals,
+        answer: t.answer,
+        evidence: listEvidence(gov.db, t.id).map(evidenceView),
+      };
+    },
+  };
+}

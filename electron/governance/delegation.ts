@@ -1,0 +1,325 @@
+// Delegation (DESIGN §3, seed 003 "Delegation is a chain hop" and "Finishing is an evidence-gated step").
+//   delegate_task { agent, task, acceptance_check: { command, timeout_s? } }: a task (stored), the recipient's
+//   run on the chain; when the recipient offers a final answer the check runs as a KERNEL row (bash in the
+//   recipient's workspace) and its evidence is recorded. Passed → the task completes and its answer is the
+//   delegate_task result (the delegator's row stays running until then). Failed → the task stays open and
+//   the check's output goes back to the recipient as a continuation; after delegation.maxRefusals refusals
+//   the task fails visibly (an attention card, and a failed result with the evidence to the delegator).
+//   The answer travelling back is not a hop.
+import type { ExecutorTool, Row, Run, ToolContext } from '../kernel/types.js';
+import type { ToolResult } from '../../shared/types.js';
+import { getAgent } from '../store/queries/agents.js';
+import { bindMemberRun } from './chain-store.js';
+import { placeHandoff } from './handoff.js';
+import { addEvidence, addRefusal, closeTask, getTask, insertTask, listEvidence, newTaskId, openTaskOfRun, setTaskRun, type Evidence, type Task } from './task-store.js';
+import { pendingHoldsOfRun } from './hold-store.js';
+import { readSetting } from './settings.js';
+import type { Governance } from './service.js';
+import type { FinalizerVerdict } from './turns-port.js';
+
+const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const OUTPUT_TAIL = 4000;
+const DEFAULT_CHECK_TIMEOUT_S = 120;
+
+const toolError = (text: string, code: string, extra: Record<string, unknown> = {}): ToolResult => ({
+  isError: true,
+  content: [{ type: 'text', text }],
+  structuredContent: { code, ...extra },
+});
+
+export interface DelegateInput {
+  agent: string;
+  task: string;
+  acceptance_check: { command: string; timeout_s?: number };
+}
+
+/** Validate delegate_task's input; a missing acceptance check is a clear tool error, never a default. */
+export function parseDelegateInput(input: unknown): { ok: true; value: DelegateInput } | { ok: false; message: string } {
+  const i = (input ?? {}) as Record<string, unknown>;
+  if (typeof i.agent !== 'string' || !NAME_RE.test(i.agent)) return { ok: false, message: 'delegate_task needs "agent": the name of the agent to hand the task to.' };
+  if (typeof i.task !== 'string' || !i.task.trim()) return { ok: false, message: 'delegate_task needs "task": what the other agent should do.' };
+  const c = i.acceptance_check as Record<string, unknown> | undefined;
+  if (!c || typeof c !== 'object' || Array.isArray(c)) {
+    return {
+      ok: false,
+      message:
+        'delegate_task needs "acceptance_check": { "command": "…", "timeout_s"?: N } — a shell command run in the recipient\'s workspace that exits 0 only when the task is really done. A delegated task cannot be completed on the recipient\'s word alone.',
+    };
+  }
+  if (typeof c.command !== 'string' || !c.command.trim()) return { ok: false, message: 'acceptance_check.command must be a non-empty shell command.' };
+  if (c.timeout_s !== undefined && (typeof c.timeout_s !== 'number' || !(c.timeout_s > 0) || c.timeout_s > 3600)) {
+    return { ok: false, message: 'acceptance_check.timeout_s must be a number of seconds in (0, 3600].' };
+  }
+  return { ok: true, value: { agent: i.agent, task: i.task, acceptance_check: { command: c.command, ...(c.timeout_s !== undefined ? { timeout_s: c.timeout_s as number } : {}) } } };
+}
+
+type Waiter = (r: ToolResult) => void;
+
+export class Delegation {
+  /** Delegators waiting on their task's outcome, by task id. */
+  private waiters = new Map<string, Waiter>();
+
+  constructor(private readonly gov: Governance) {}
+
+  readonly delegateTool: ExecutorTool = {
+    name: 'delegate_task',
+    description:
+      'Hand a task to another agent. Requires acceptance_check: a shell command run in the recipient\'s workspace that must exit 0 before the task counts as done. Returns the recipient\'s answer once the check passes.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        agent: { type: 'string', description: 'The agent to hand the task to.' },
+        task: { type: 'string', description: 'What it should do.' },
+        acceptance_check: {
+          type: 'object',
+          properties: { command: { type: 'string', description: 'Exits 0 only when the task is done.' }, timeout_s: { type: 'number' } },
+          required: ['command'],
+        },
+      },
+      required: ['agent', 'task', 'acceptance_check'],
+    },
+    target: (input) => {
+      const a = (input as { agent?: unknown } | null)?.agent;
+      return typeof a === 'string' ? a : '(no agent)';
+    },
+    run: (input, ctx) => this.delegate(input, ctx),
+  };
+
+  readonly messageTool: ExecutorTool = {
+    name: 'message_agent',
+    description: "Send a message to another agent: it starts that agent's turn; the result is its answer when the turn ends.",
+    inputSchema: {
+      type: 'object',
+      properties: { agent: { type: 'string', description: 'The agent to message.' }, message: { type: 'string' } },
+      required: ['agent', 'message'],
+    },
+    target: (input) => {
+      const a = (input as { agent?: unknown } | null)?.agent;
+      return typeof a === 'string' ? a : '(no agent)';
+    },
+    run: (input, ctx) => this.message(input, ctx),
+  };
+
+  private checkRecipient(ctx: ToolContext, agent: string): string | null {
+    if (!ctx.run.agent) return 'Only an agent can hand work to another agent.';
+    const a = getAgent(this.gov.db, agent);
+    if (!a || a.status !== 'active') return `There is no active agent named "${agent}".`;
+    return null;
+  }
+
+  private async delegate(input: unknown, ctx: ToolContext): Promise<ToolResult> {
+    const p = parseDelegateInput(input);
+    if (!p.ok) return toolError(p.message, 'invalid_input');
+    const { agent, task, acceptance_check } = p.value;
+    const bad = this.checkRecipient(ctx, agent);
+    if (bad) return toolError(bad, 'unknown_agent');
+    const from = ctx.run.agent!;
+    const place = placeHandoff(this.gov, ctx, from, agent, 'delegate_task', agent);
+    const id = newTaskId();
+    const now = this.gov.now();
+    insertTask(this.gov.db, {
+      id,
+      delegator: from,
+      delegator_run_id: ctx.run.id,
+      delegator_row_id: ctx.row.id,
+      recipient: agent,
+      task,
+      check_command: acceptance_check.command,
+      check_timeout_s: acceptance_check.timeout_s ?? null,
+      chain_id: place.chain_id,
+      created_at: now,
+    });
+    const outcome = new Promise<ToolResult>((resolve) => this.waiters.set(id, resolve));
+    const onAbort = () => this.cancelTask(id, 'the delegating run was stopped');
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const prompt = [
+        `Agent "${from}" delegated a task to you (task ${id}):`,
+        task,
+        `It counts as done only when this acceptance check exits 0 in your workspace: \`${acceptance_check.command}\`. When the work is done, give your final answer (no tool call); the check then runs. If it fails you will be told why.`,
+      ].join('\n\n');
+      const run = await this.gov.turns().startTurn({ agent, prompt, chain: { chain_id: place.chain_id, depth: place.position.depth }, parent: { run_id: ctx.run.id, row_id: ctx.row.id } });
+      bindMemberRun(this.gov.db, ctx.row.id, run.id);
+      setTaskRun(this.gov.db, id, run.id, this.gov.now());
+      if (ctx.signal.aborted) this.cancelTask(id, 'the delegating run was stopped');
+      return await outcome;
+    } catch (e) {
+      this.finish(id, 'failed', null, toolError(`The task could not be handed to "${agent}": ${(e as Error).message}`, 'delegation_failed', { task_id: id }));
+      return await outcome;
+    } finally {
+      ctx.signal.removeEventListener('abort', onAbort);
+      this.waiters.delete(id);
+    }
+  }
+
+  /** message_agent: a hand-off too. Returns when the other agent's turn ends, with its answer. */
+  private async message(input: unknown, ctx: ToolContext): Promise<ToolResult> {
+    const i = (input ?? {}) as Record<string, unknown>;
+    if (typeof i.agent !== 'string' || !NAME_RE.test(i.agent)) return toolError('message_agent needs "agent": the name of the agent to message.', 'invalid_input');
+    if (typeof i.message !== 'string' || !i.message.trim()) return toolError('message_agent needs "message": the text to send.', 'invalid_input');
+    const bad = this.checkRecipient(ctx, i.agent);
+    if (bad) return toolError(bad, 'unknown_agent');
+    const from = ctx.run.agent!;
+    const place = placeHandoff(this.gov, ctx, from, i.agent, 'message_agent', i.agent);
+    let run: Run;
+    try {
+      run = await this.gov.turns().startTurn({
+        agent: i.agent,
+        prompt: `Message from agent "${from}":\n\n${i.message}\n\nYour final answer is sent back to "${from}".`,
+        chain: { chain_id: place.chain_id, depth: place.position.depth },
+        parent: { run_id: ctx.run.id, row_id: ctx.row.id },
+      });
+    } catch (e) {
+      return toolError(`The message could not be delivered to "${i.agent}": ${(e as Error).message}`, 'delegation_failed');
+    }
+    bindMemberRun(this.gov.db, ctx.row.id, run.id);
+    const ended = await this.waitRunEnd(run.id, ctx.signal);
+    if (!ended) {
+      this.gov.kernel.stopRun(run.id, { reason: 'the messaging run was stopped' });
+      return toolError(`The conversation with "${i.agent}" was stopped.`, 'canceled');
+    }
+    if (ended.status === 'succeeded') {
+      return { content: [{ type: 'text', text: ended.final_answer ?? '' }], structuredContent: { agent: i.agent, run_id: run.id, status: 'succeeded' } };
+    }
+    return toolError(`"${i.agent}" did not answer: its turn ${ended.status}${ended.error ? ` (${ended.error})` : ''}.`, 'agent_turn_failed', { agent: i.agent, run_id: run.id, status: ended.status });
+  }
+
+  /** Resolves with the run once it is not running (null if `signal` aborts first). */
+  private waitRunEnd(run_id: string, signal: AbortSignal): Promise<Run | null> {
+    return new Promise((resolve) => {
+      let off = () => {};
+      const check = () => {
+        const r = this.gov.kernel.getRun(run_id);
+        if (r && r.status !== 'running') {
+          off();
+          signal.removeEventListener('abort', onAbort);
+          resolve(r);
+        }
+      };
+      const onAbort = () => {
+        off();
+        resolve(null);
+      };
+      off = this.gov.kernel.on((e) => {
+        if ((e.type === 'run_event' && e.run_id === run_id) || e.type === 'runs_changed') check();
+      });
+      signal.addEventListener('abort', onAbort, { once: true });
+      check();
+    });
+  }
+
+  // ── the recipient's answer: the acceptance check ─────────────────────────────────────────────────────────
+
+  /** Finalizer (turns.addFinalizer): runs the check of the run's open task, if it has one. */
+  readonly finalizer = async (run: Run, answer: string): Promise<FinalizerVerdict> => {
+    const task = openTaskOfRun(this.gov.db, run.id);
+    if (!task) return undefined;
+    // Waiting on a person for a held hop: the turn may end; the hold's answer re-opens it and the check runs
+    // on the answer that follows.
+    if (pendingHoldsOfRun(this.gov.db, run.id).length) return undefined;
+    const ev = await this.runCheck(task, run);
+    addEvidence(this.gov.db, task.id, ev);
+    // Stopped while the check ran: the evidence is kept, but a stop is not the recipient's refusal.
+    if (this.gov.kernel.getRun(run.id)?.status !== 'running') return undefined;
+    if (ev.passed) {
+      this.finish(task.id, 'completed', answer, {
+        content: [{ type: 'text', text: answer }],
+        structuredContent: { task_id: task.id, status: 'completed', recipient: task.recipient, evidence: evidenceView(ev) },
+      });
+      return { accept: true };
+    }
+    const refusals = addRefusal(this.gov.db, task.id, this.gov.now());
+    const max = readSetting(this.gov.db, 'delegation.maxRefusals');
+    if (refusals >= max) {
+      const evidence = listEvidence(this.gov.db, task.id).map(evidenceView);
+      const why = `The acceptance check of task ${task.id} failed ${refusals} times (limit ${max}); the task failed.`;
+      this.gov.kernel.inbox.add(
+        {
+          id: `attn_${task.id}`,
+          kind: 'attention',
+          run_id: run.id,
+          agent: task.recipient,
+          tool: 'delegate_task',
+          target: task.task.slice(0, 200),
+          data: { source: 'delegation', task_id: task.id, message: `${why} Last check: \`${ev.command}\` exited ${ev.exit_code ?? 'without a code'}.`, evidence },
+        },
+        `Delegated task failed: ${task.recipient} (${task.id})`,
+      );
+      this.finish(task.id, 'failed', null, toolError(`${why} Last output:\n${ev.output}`, 'task_failed', { task_id: task.id, refusals, evidence }));
+      return { fail: why };
+    }
+    return {
+      accept: false,
+      feedback: `Your answer was not accepted: the acceptance check \`${ev.command}\` ${ev.exit_code === null ? 'did not finish' : `exited ${ev.exit_code}`} (refusal ${refusals} of ${max}). Its output:\n${ev.output || '(no output)'}\nFix the work, then answer again.`,
+    };
+  };
+
+  private async runCheck(task: Task, run: Run): Promise<Evidence> {
+    const started = this.gov.now();
+    const timeout_s = task.check_timeout_s ?? DEFAULT_CHECK_TIMEOUT_S;
+    let row: Row;
+    try {
+      row = this.gov.kernel.submitRow(run.id, { tool: 'bash', input: { command: task.check_command, timeout_s }, origin: 'kernel' });
+      row = await this.gov.kernel.waitRow(row.id);
+    } catch (e) {
+      return { command: task.check_command, exit_code: null, passed: false, output: `The check could not run: ${(e as Error).message}`, duration_ms: this.gov.now() - started, at: this.gov.now(), row_id: null };
+    }
+    const sc = (row.result?.structuredContent ?? {}) as { exit_code?: unknown; stdout?: unknown; stderr?: unknown; duration_ms?: unknown };
+    const exit = typeof sc.exit_code === 'number' ? sc.exit_code : null;
+    let output = typeof sc.stdout === 'string' || typeof sc.stderr === 'string' ? `${sc.stdout ?? ''}${sc.stderr ? `${sc.stdout ? '\n' : ''}${sc.stderr}` : ''}` : (row.result?.content.map((c) => c.text).join('\n') ?? '');
+    if (row.state !== 'succeeded' && row.state !== 'failed') output = `${output}\n[check row ${row.state}: ${row.error?.detail ?? ''}]`.trim();
+    if (output.length > OUTPUT_TAIL) output = `…${output.slice(-OUTPUT_TAIL)}`;
+    return {
+      command: task.check_command,
+      exit_code: exit,
+      passed: row.state === 'succeeded' && exit === 0,
+      output,
+      duration_ms: typeof sc.duration_ms === 'number' ? sc.duration_ms : this.gov.now() - started,
+      at: this.gov.now(),
+      row_id: row.id,
+    };
+  }
+
+  /** A task's run ended without the task closing (stopped, failed): the delegator learns it. */
+  onRunEnded(run: Run): void {
+    const task = openTaskOfRun(this.gov.db, run.id);
+    if (!task || run.status === 'running') return;
+    if (run.status === 'succeeded') return; // held: the hold's answer re-opens the run (see finalizer)
+    const status = run.status === 'canceled' ? 'canceled' : 'failed';
+    this.finish(
+      task.id,
+      status,
+      null,
+      toolError(`Task ${task.id} ${status === 'canceled' ? 'was canceled' : 'failed'}: the run of "${task.recipient}" ${run.status}${run.error ? ` (${run.error})` : ''}.`, status === 'canceled' ? 'canceled' : 'task_failed', {
+        task_id: task.id,
+        evidence: listEvidence(this.gov.db, task.id).map(evidenceView),
+      }),
+    );
+  }
+
+  private cancelTask(id: string, why: string): void {
+    const t = getTask(this.gov.db, id);
+    if (!t || t.status !== 'open') return;
+    this.finish(id, 'canceled', null, toolError(`Task ${id} was canceled: ${why}.`, 'canceled', { task_id: id }));
+    if (t.run_id) {
+      const r = this.gov.kernel.getRun(t.run_id);
+      if (r?.status === 'running') this.gov.kernel.stopRun(t.run_id, { reason: why });
+    }
+  }
+
+  private finish(id: string, status: 'completed' | 'failed' | 'canceled', answer: string | null, result: ToolResult): void {
+    closeTask(this.gov.db, id, status, answer, this.gov.now());
+    const w = this.waiters.get(id);
+    this.waiters.delete(id);
+    w?.(result);
+  }
+}
+
+export const evidenceView = (e: Evidence) => ({
+  command: e.command,
+  exit_code: e.exit_code,
+  passed: e.passed,
+  output: e.output,
+  duration_ms: e.duration_ms,
+  at: new Date(e.at).toISOString(),
+});

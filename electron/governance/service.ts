@@ -1,0 +1,185 @@
+// The governance service: one per app. It owns the gate the kernel calls, the answers to orchestration
+// holds, Stop all / Resume, settings, the entitlement and Recent chains. Delegation lives in delegation.ts.
+import type { Nexus } from '../app.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { HopGateCall, HopGateDecision, Run } from '../kernel/types.js';
+import type { Db } from '../store/db.js';
+import { stmt, tx } from '../store/db.js';
+import { targetOf } from '../kernel/effect.js';
+import { ApiFailure } from '../api/dispatch.js';
+import type { Settings } from '../../shared/types.js';
+import { evaluateHop } from './gate.js';
+import { RecentChains } from './recent-chains.js';
+import { readSetting, readSettings, writeSetting, writeStopAll } from './settings.js';
+import { importEntitlement, loadEntitlementKey, reverifyStoredEntitlement, showEntitlement, type EntitlementKey, type EntitlementView } from './entitlements.js';
+import { answerHold, cancelHold, getHold, pendingHolds, type Hold } from './hold-store.js';
+import type { TurnsPort } from './turns-port.js';
+
+export class Governance {
+  readonly db: Db;
+  readonly kernel: Kernel;
+  readonly key: EntitlementKey;
+  readonly recent: RecentChains;
+
+  constructor(private readonly nexus: Pick<Nexus, 'db' | 'kernel' | 'clock' | 'env' | 'services'>) {
+    this.db = nexus.db;
+    this.kernel = nexus.kernel;
+    this.key = loadEntitlementKey(nexus.env);
+    this.recent = new RecentChains(
+      () => nexus.clock.now(),
+      () => this.kernel.emit({ type: 'chains_changed' }),
+    );
+  }
+
+  now(): number {
+    return this.nexus.clock.now();
+  }
+
+  /** AGENTS' turns (startTurn, continueRun, addFinalizer), published as nexus.services.turns. */
+  turns(): TurnsPort {
+    const t = this.nexus.services.turns as TurnsPort | undefined;
+    if (!t) throw new ApiFailure('not_available', 'Agent turns are not available in this build.');
+    return t;
+  }
+
+  async start(): Promise<void> {
+    await reverifyStoredEntitlement(this.db, this.key, this.now());
+  }
+
+  // ── the gate ─────────────────────────────────────────────────────────────────────────────────────────────
+
+  gate(call: HopGateCall): HopGateDecision {
+    return evaluateHop(
+      {
+        db: this.db,
+        now: () => this.now(),
+        keyFingerprint: this.key.fingerprint,
+        recent: this.recent,
+        targetOf: (tool, input, workspace) => targetOf(this.kernel.tools.find(call.run.id, { wire_tool: call.wire_tool, tool }), input, workspace),
+        onHeld: (h) => this.cardFor(h),
+        onHoldCanceled: (h) => this.kernel.inbox.resolve(h.request_id, 'canceled'),
+      },
+      call,
+    );
+  }
+
+  /** The inbox card of a hold: the same place as autonomy cards, saying that orchestration is asking. */
+  private cardFor(h: Hold): void {
+    this.kernel.inbox.add(
+      {
+        id: h.request_id,
+        kind: 'orchestration',
+        run_id: h.run_id,
+        row_id: h.row_id,
+        agent: h.agent,
+        tool: h.tool,
+        target: h.target,
+        hop: h.hop,
+        chain_id: h.chain_id,
+        data: {
+          asking: 'orchestration',
+          message: `Orchestration per-hop approval: agent "${h.agent}" wants ${h.tool} on ${JSON.stringify(h.target)} — hop ${h.hop} of chain ${h.chain_id}. Not the agent's own autonomy mode: this is a policy about the chain.`,
+          input: h.input,
+          request_id: h.request_id,
+          trustable: false,
+        },
+      },
+      `Orchestration: ${h.agent} wants ${h.tool} ${h.target} (hop ${h.hop})`,
+    );
+  }
+
+  /**
+   * A person answered a hold. The card closes, Recent chains switches now, and a continuation in the held
+   * agent's run tells it the answer so it retries (approved) or reports (refused).
+   */
+  answer(request_id: string, approve: boolean, by: string, reason?: string): { state: string } {
+    const hold = getHold(this.db, request_id);
+    if (!hold) throw new ApiFailure('not_found', `No orchestration hold ${JSON.stringify(request_id)}.`);
+    const now = this.now();
+    const won = tx(this.db, () => {
+      if (!answerHold(this.db, { request_id, approve, by, reason: reason?.trim() || null, now })) return false;
+      stmt(this.db, "UPDATE inbox SET status = ?, resolved_at = ?, resolved_by = ? WHERE id = ? AND status = 'pending'").run(approve ? 'approved' : 'denied', now, by, request_id);
+      return true;
+    });
+    if (!won) throw new ApiFailure('conflict', `Orchestration hold ${request_id} is no longer waiting (it is ${hold.status}).`);
+    this.kernel.emitInbox();
+    this.recent.setVerdict(hold.chain_id, hold.hop, approve ? 'approved' : 'refused');
+    const text = approve
+      ? `A person APPROVED held hop ${hold.hop} (request ${request_id}): your ${hold.tool} call on ${JSON.stringify(hold.target)}. Retry that identical call now (same tool, same input); the approval covers exactly one use.`
+      : `A person REFUSED held hop ${hold.hop} (request ${request_id}): your ${hold.tool} call on ${JSON.stringify(hold.target)}${reason?.trim() ? ` (reason: ${reason.trim()})` : ''}. Do not retry it; report the refusal in your answer.`;
+    this.continueHeldRun(hold.run_id, text);
+    return { state: approve ? 'approved' : 'refused' };
+  }
+
+  private continueHeldRun(run_id: string, text: string): void {
+    try {
+      const run = this.kernel.getRun(run_id);
+      if (!run || run.status === 'canceled') return; // stopped: nothing to tell
+      void Promise.resolve(this.turns().continueRun(run_id, text)).catch((e) => console.error('nexus: could not continue the held run:', e));
+    } catch (e) {
+      console.error('nexus: could not continue the held run:', e);
+    }
+  }
+
+  // ── settings ─────────────────────────────────────────────────────────────────────────────────────────────
+
+  settings(): Settings {
+    return readSettings(this.db);
+  }
+
+  setSetting(key: string, value: unknown): Settings {
+    const s = writeSetting(this.db, key, value, this.now());
+    this.kernel.emit({ type: 'settings_changed' });
+    return s;
+  }
+
+  stopAllInEffect(): boolean {
+    return readSetting(this.db, 'orchestration.stopAll');
+  }
+
+  /**
+   * Stop all: recorded first (so no governed hop passes from this instant), then every run in flight is
+   * force-stopped, oldest first (a delegator before the runs it started), pending holds canceled. Nothing asks.
+   */
+  stopAll(): { stopped_runs: number } {
+    writeStopAll(this.db, true, this.now());
+    this.kernel.emit({ type: 'settings_changed' });
+    let stopped = 0;
+    for (const h of pendingHolds(this.db)) {
+      if (cancelHold(this.db, h.request_id, this.now())) {
+        this.kernel.inbox.resolve(h.request_id, 'canceled', 'stop_all');
+        this.recent.setVerdict(h.chain_id, h.hop, 'denied', 'orchestration_stopped');
+      }
+    }
+    // Runs may start while others stop (a turn ending hands back to its delegator): sweep until none is left.
+    for (let pass = 0; pass < 10; pass++) {
+      const live = stmt(this.db, "SELECT id FROM runs WHERE status = 'running' ORDER BY created_at, rowid").all() as { id: string }[];
+      if (!live.length) break;
+      for (const { id } of live) {
+        const run: Run | null = this.kernel.getRun(id);
+        if (run?.status !== 'running') continue;
+        this.kernel.stopRun(id, { reason: 'Stop all' });
+        stopped++;
+      }
+    }
+    return { stopped_runs: stopped };
+  }
+
+  resume(): Settings {
+    writeStopAll(this.db, false, this.now());
+    this.kernel.emit({ type: 'settings_changed' });
+    return readSettings(this.db);
+  }
+
+  // ── entitlement ──────────────────────────────────────────────────────────────────────────────────────────
+
+  async importEntitlement(token: string): Promise<EntitlementView> {
+    const v = await importEntitlement(this.db, token, this.key, this.now());
+    this.kernel.emit({ type: 'settings_changed' });
+    return v;
+  }
+
+  showEntitlement(): EntitlementView {
+    return showEntitlement(this.db, this.key, this.now());
+  }
+}

@@ -1,0 +1,45 @@
+// setupGovernance(nexus): called once from electron/app.ts (SETUPS). Installs the orchestration gate, the
+// orchestration inbox kind, delegate_task and message_agent, the delegation finalizer, Stop all's probe and
+// the services the governance handlers (electron/api/orchestration-handlers.ts) read.
+import type { Nexus } from '../app.js';
+import { Governance } from './service.js';
+import { Delegation } from './delegation.js';
+import type { TurnsPort } from './turns-port.js';
+
+declare module '../app.js' {
+  interface NexusServices {
+    governance?: Governance;
+    delegation?: Delegation;
+  }
+}
+
+export async function setupGovernance(nexus: Nexus): Promise<void> {
+  const gov = new Governance(nexus);
+  const delegation = new Delegation(gov);
+  nexus.services.governance = gov;
+  nexus.services.delegation = delegation;
+
+  nexus.kernel.setHopGate((call) => gov.gate(call));
+  nexus.kernel.inbox.register('orchestration', {
+    // Trust for the session never covers a hold: trust_session is ignored here on purpose.
+    approve: (item, o) => gov.answer(item.id, true, o.by),
+    deny: (item, o) => gov.answer(item.id, false, o.by, o.reason),
+  });
+  nexus.kernel.registerTool(delegation.delegateTool);
+  nexus.kernel.registerTool(delegation.messageTool);
+  nexus.probes.stopAll = () => gov.stopAllInEffect();
+
+  // A task's run that ends without its task closing (stopped, failed) answers its delegator.
+  const off = nexus.kernel.on((e) => {
+    if (e.type !== 'run_event' || !['run_ended', 'run_stopped', 'run_failed'].includes(e.event)) return;
+    const run = nexus.kernel.getRun(e.run_id);
+    if (run) delegation.onRunEnded(run);
+  });
+  nexus.onClose(off);
+
+  // Turns are set up before governance (SETUPS order); without them delegation answers "not available".
+  const turns = nexus.services.turns as TurnsPort | undefined;
+  turns?.addFinalizer(delegation.finalizer);
+
+  await gov.start();
+}
