@@ -4,25 +4,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compileGlob, globMatch, matchGlob } from './glob.js';
 import { utf8 } from './utf8.js';
+import { referenceGlob } from './testing/reference-glob.js';
 
-/** The obvious O(n·m) matcher, over bytes: the definition the fast one must agree with. */
-function reference(pattern: string, text: string): boolean {
-  const p = utf8(pattern);
-  const t = utf8(text);
-  let prev = new Array<boolean>(t.length + 1).fill(false);
-  prev[0] = true;
-  for (let i = 1; i <= p.length; i++) {
-    const cur = new Array<boolean>(t.length + 1).fill(false);
-    if (p[i - 1] === 0x2a) {
-      cur[0] = prev[0];
-      for (let j = 1; j <= t.length; j++) cur[j] = prev[j] || cur[j - 1];
-    } else {
-      for (let j = 1; j <= t.length; j++) cur[j] = prev[j - 1] && (p[i - 1] === 0x3f || p[i - 1] === t[j - 1]);
-    }
-    prev = cur;
-  }
-  return prev[t.length];
-}
+const reference = referenceGlob;
 
 describe('glob: the rule grammar', () => {
   it('is anchored at both ends: "ls" matches ls alone', () => {

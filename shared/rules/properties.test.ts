@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { ApprovalRule, Mode, Origin } from '../types.js';
 import { compileRules, evaluateCall, lintRules, validateRules } from './index.js';
+import { referenceGlob } from './testing/reference-glob.js';
 
 const mode = fc.constantFrom<Mode>('bypass', 'ask', 'rules');
 const origin = fc.constantFrom<Origin>('model', 'author', 'kernel');
@@ -106,6 +107,23 @@ describe('properties', () => {
         expect(new Set(d.matched).size).toBe(d.matched.length);
         for (const i of d.matched) expect(rs[i].origin ?? 'model').toBe(c.origin);
       }),
+    );
+  });
+
+  it('a match decided by evaluateCall (buffers, byte-set prefilter, long texts) agrees with the reference glob', () => {
+    const chunk = fc.oneof(fc.constantFrom('a', 'b', 'é', '\n', ';', 'ab'), fc.string({ unit: 'grapheme', maxLength: 3 }));
+    const pattern = fc.array(fc.oneof(chunk, fc.constantFrom('*', '?')), { maxLength: 8 }).map((a) => a.join(''));
+    const texts = fc.array(fc.oneof(fc.array(chunk, { maxLength: 10 }).map((a) => a.join('')), fc.constant('ab'.repeat(700))), { minLength: 1, maxLength: 4 });
+    fc.assert(
+      fc.property(pattern, texts, (p, ts) => {
+        const c = compileRules([{ tool: 't', path: 'c', match: p, verdict: 'deny' }]);
+        // Several calls in a row on the same compiled list: the reused buffers must never leak between calls.
+        for (const t of ts) {
+          const denied = evaluateCall(c, 'bypass', { tool: 't', input: { c: t }, origin: 'model' }).outcome === 'failed';
+          expect(denied).toBe(referenceGlob(p, t));
+        }
+      }),
+      { numRuns: 1500 },
     );
   });
 });
