@@ -1,0 +1,88 @@
+// The multi-agent scenario harness: a real NEXUS (turns + governance, real SQLite in a fresh temp dir, the
+// real kernel) and one scripted model per agent on real HTTP (test/fixtures/scripted-model.ts), so each
+// agent's requests — what its model reads — are recorded separately. Not a test file itself.
+import { saveAgent } from '../../kernel/agents.js';
+import { setupTurns } from '../../kernel/turns/setup.js';
+import type { TurnEngine } from '../../kernel/turns/engine.js';
+import { startScriptedModel, type Script, type ScriptedModel, type ScriptedRequest } from '../../../test/fixtures/scripted-model.js';
+import { setupGovernance } from '../setup.js';
+import { openGate, testNexus, type TestNexus } from '../test-harness.js';
+import type { Row, Run } from '../../kernel/types.js';
+import type { Mode } from '../../../shared/types.js';
+
+export interface Scenario extends TestNexus {
+  turns: TurnEngine;
+  models: Record<string, ScriptedModel>;
+  /** A person starts a turn for an agent (the agent then acts on its own). */
+  start(agent: string, prompt?: string): Run;
+  ended(run_id: string, timeoutMs?: number): Promise<Run>;
+  until<T>(what: string, f: () => T | null | undefined | false, timeoutMs?: number): Promise<T>;
+  runsOf(agent: string): Run[];
+  rowsOf(agent: string): Row[];
+  open(allow: string[], perHopApproval?: boolean): Promise<void>;
+  /** Everything agent `name`'s model was sent, last request first is `requests.at(-1)`. */
+  requests(name: string): ScriptedRequest[];
+  cleanup(): Promise<void>;
+}
+
+export async function scenario(cast: Record<string, Script | { script: Script; mode?: Mode }>): Promise<Scenario> {
+  const models: Record<string, ScriptedModel> = {};
+  for (const [name, c] of Object.entries(cast)) {
+    models[name] = await startScriptedModel({ script: 'script' in c && !Array.isArray(c) && typeof c !== 'function' ? c.script : (c as Script) });
+  }
+  const t = await testNexus({ setups: [setupTurns, setupGovernance] });
+  for (const [name, c] of Object.entries(cast)) {
+    const mode = !Array.isArray(c) && typeof c !== 'function' ? (c.mode ?? 'bypass') : 'bypass';
+    saveAgent(t.nexus.kernel, { name, mode, model: { provider: 'chat-completions', baseURL: models[name].baseURL, model: `scripted-${name}` } });
+  }
+  const turns = t.nexus.services.turns as TurnEngine;
+  const until = async <T>(what: string, f: () => T | null | undefined | false, timeoutMs = 15_000): Promise<T> => {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const v = f();
+      if (v) return v;
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  const runsOf = (agent: string) =>
+    (t.gov.db.prepare('SELECT id FROM runs WHERE agent = ? ORDER BY created_at, rowid').all(agent) as { id: string }[]).map((r) => t.nexus.kernel.getRun(r.id)!);
+  return {
+    ...t,
+    turns,
+    models,
+    start: (agent, prompt = 'Go.') => turns.startTurn({ agent, prompt }),
+    ended: async (run_id, timeoutMs) => {
+      await until('the run to end', () => t.nexus.kernel.getRun(run_id)?.status !== 'running', timeoutMs);
+      return turns.settled(run_id);
+    },
+    until,
+    runsOf,
+    rowsOf: (agent) => runsOf(agent).flatMap((r) => t.nexus.kernel.listRows(r.id)),
+    open: (allow, perHop = false) => openGate(t, allow, perHop),
+    requests: (name) => models[name].requests,
+    async cleanup() {
+      await t.close();
+      for (const m of Object.values(models)) await m.close();
+    },
+  };
+}
+
+/** The structuredContent line the model read in a tool result (DESIGN §3: JSON on a line of its own). */
+export function structuredOf(text: string): Record<string, unknown> | null {
+  const lines = text.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const l = lines[i]!.trim();
+    if (l.startsWith('{')) {
+      try {
+        return JSON.parse(l) as Record<string, unknown>;
+      } catch {
+        /* not the JSON line */
+      }
+    }
+  }
+  return null;
+}
+
+export const delegate = (agent: string, task = 'Do the thing.', command = 'true') => ({ name: 'delegate_task', input: { agent, task, acceptance_check: { command } } });
+export const bash = (command: string) => ({ name: 'bash', input: { command } });
