@@ -121,6 +121,19 @@ describe('glob: the rule grammar', () => {
     );
   });
 
+  it('agrees with the reference on long repetitive texts (the fast search runs out of budget, KMP takes over)', () => {
+    const small = fc.array(fc.constantFrom('a', 'b', 'c'), { minLength: 1, maxLength: 4 }).map((a) => a.join(''));
+    const text = fc.tuple(small, fc.integer({ min: 50, max: 400 }), small).map(([c, r, tail]) => c.repeat(r) + tail);
+    const pattern = fc.array(fc.constantFrom('a', 'b', 'c', 'aab', 'abc', '*', '?'), { maxLength: 8 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(pattern, text, (p, t) => {
+        expect(globMatch(p, t)).toBe(reference(p, t));
+        expect(globMatch(`*${p}*`, t)).toBe(reference(`*${p}*`, t));
+      }),
+      { numRuns: 600 },
+    );
+  });
+
   it('a text built from the pattern (each * filled, each ? one byte) always matches (property)', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 20 }), fc.string({ maxLength: 5 }), (p, fill) => {

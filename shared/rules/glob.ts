@@ -19,6 +19,19 @@ interface Segment {
   /** Shift-and masks, for segments with `?`: 256 rows of `words` 32-bit words. */
   readonly masks: Uint32Array | null;
   readonly words: number;
+  /** For segments without `?`: the index of its likely-rarest byte, the one the fast search scans for. */
+  readonly anchor: number;
+}
+
+/** How common a byte is in commands and paths (higher: more common). A guess, used only to pick a scan anchor. */
+function commonness(b: number): number {
+  if (b === 0x20) return 10;
+  if (b >= 0x61 && b <= 0x7a) return 'etaoinsr'.includes(String.fromCharCode(b)) ? 8 : 6;
+  if (b === 0x2d || b === 0x2f || b === 0x2e || b === 0x5f || b === 0x3d) return 6;
+  if (b >= 0x30 && b <= 0x39) return 5;
+  if (b >= 0x41 && b <= 0x5a) return 4;
+  if (b < 0x80) return 3;
+  return 2;
 }
 
 export interface CompiledGlob {
@@ -58,7 +71,9 @@ function segment(bytes: Uint8Array): Segment {
       if (bytes[i] === bytes[k]) k++;
       fail[i] = k;
     }
-    return { bytes, hasQ, fail, masks: null, words: 0 };
+    let anchor = 0;
+    for (let i = 1; i < bytes.length; i++) if (commonness(bytes[i]) < commonness(bytes[anchor])) anchor = i;
+    return { bytes, hasQ, fail, masks: null, words: 0, anchor };
   }
   const words = Math.max(1, Math.ceil(bytes.length / 32));
   const masks = new Uint32Array(256 * words);
@@ -68,7 +83,7 @@ function segment(bytes: Uint8Array): Segment {
     if (bytes[i] === QMARK) for (let c = 0; c < 256; c++) masks[c * words + w] |= bit;
     else masks[bytes[i] * words + w] |= bit;
   }
-  return { bytes, hasQ, fail: null, masks, words };
+  return { bytes, hasQ, fail: null, masks, words, anchor: 0 };
 }
 
 /** Compiles a pattern once; match it any number of times with `matchGlob`. Every string compiles. */
@@ -110,21 +125,24 @@ function find(seg: Segment, text: Uint8Array, from: number, end: number): number
   const m = p.length;
   if (end - from < m) return -1;
   if (seg.fail) {
-    // Fast path: jump between occurrences of the first byte (a native scan) and compare in place. It is
-    // quadratic on adversarial texts, so it has a work budget; past it, KMP takes over from where it stands
-    // (every earlier start has been ruled out), which keeps the whole search linear.
-    const first = p[0];
-    const last = end - m;
-    // Each candidate costs a native call plus its compare: charge 8 + compared bytes against a quarter of the span.
+    // Fast path: jump between occurrences of the segment's rarest byte (a native scan on long spans) and compare
+    // in place. It is quadratic on adversarial texts, so it has a work budget; past it, KMP takes over from the
+    // current start (every earlier start has been ruled out), which keeps the whole search linear.
+    const a = seg.anchor;
+    const key = p[a];
+    const last = end - m; // the last possible start
+    // Each candidate costs a scan step plus its compare: charge 8 + compared bytes against a quarter of the span.
     let budget = ((end - from) >> 2) + 64;
     let at = from;
     for (;;) {
-      // A native scan pays a call's overhead: on short spans a plain loop is faster.
-      if (last - at < 48) {
-        while (at <= last && text[at] !== first) at++;
-      } else at = text.indexOf(first, at);
-      if (at < 0 || at > last) return -1;
-      let j = 1;
+      let k = at + a;
+      const lastKey = last + a;
+      if (lastKey - k < 48) {
+        while (k <= lastKey && text[k] !== key) k++;
+      } else k = text.indexOf(key, k);
+      if (k < 0 || k > lastKey) return -1;
+      at = k - a;
+      let j = 0;
       while (j < m && text[at + j] === p[j]) j++;
       if (j === m) return at;
       budget -= j + 8;
