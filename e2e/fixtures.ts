@@ -9,6 +9,33 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { createWebBridge, type SocketLike, type WebBridge } from '../renderer/src/api/web-bridge.js';
 import type { InputOf, Methods, MethodName, OutputOf } from '../shared/api/index.js';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { startScriptedModel, type Script, type ScriptedModel, type ScriptedRequest } from '../test/fixtures/scripted-model.js';
+import type { Mode } from '../shared/types.js';
+
+/** A stand-in for the account service: its own Ed25519 key, given to `nexus serve` as
+ *  NEXUS_ENTITLEMENT_PUBLIC_KEY (the documented override for tests and self-hosting). */
+export interface TestAccount {
+  publicPem: string;
+  token(): Promise<string>;
+}
+function testAccount(): TestAccount {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519') as { privateKey: KeyObject; publicKey: KeyObject };
+  return {
+    publicPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    token: () =>
+      new SignJWT({ ent: ['nexus.orchestration'], exp: Math.floor(Date.now() / 1000) + 3600 })
+        .setProtectedHeader({ alg: 'EdDSA' })
+        .setSubject('acct_e2e')
+        .sign(privateKey),
+  };
+}
+
+/** The last tool result a scripted model read. */
+export const lastResult = (r: ScriptedRequest) => r.toolResults.at(-1)?.text ?? '';
+export const bash = (command: string) => ({ name: 'bash', input: { command } });
+export const delegate = (agent: string, task = 'Do the thing.', command = 'true') => ({ name: 'delegate_task', input: { agent, task, acceptance_check: { command } } });
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -22,6 +49,10 @@ export interface Served {
   /** Call the API and return the value (throws on an error result). */
   call<K extends MethodName>(name: K, input: InputOf<Methods[K]>): Promise<OutputOf<Methods[K]>>;
   writeJson(name: string, value: unknown): string;
+  /** Start a scripted model on 127.0.0.1 and save an agent profile that uses it (closed after the test). */
+  agent(name: string, script: Script, mode?: Mode): Promise<ScriptedModel>;
+  /** Import an entitlement signed by the test account, switch orchestration on, set the allowlist. */
+  openGate(allowlist: string[], perHopApproval: boolean): Promise<void>;
 }
 
 async function serve(dataDir: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
@@ -60,11 +91,12 @@ async function stop(child: ChildProcess) {
   clearTimeout(timer);
 }
 
-export const test = base.extend<{ served: Served; serveEnv: NodeJS.ProcessEnv; app: Page }>({
-  serveEnv: [{}, { option: true }],
-  served: async ({ serveEnv }, use) => {
+export const test = base.extend<{ served: Served; app: Page }>({
+  served: async ({}, use) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'nexus-e2e-'));
-    const { child, url } = await serve(dataDir, serveEnv);
+    const account = testAccount();
+    const models: ScriptedModel[] = [];
+    const { child, url } = await serve(dataDir, { NEXUS_ENTITLEMENT_PUBLIC_KEY: account.publicPem });
     const u = new URL(url);
     const token = u.searchParams.get('token')!;
     const api = createWebBridge({
@@ -88,9 +120,22 @@ export const test = base.extend<{ served: Served; serveEnv: NodeJS.ProcessEnv; a
         writeFileSync(p, JSON.stringify(value));
         return p;
       },
+      async agent(name, script, mode = 'bypass') {
+        const model = await startScriptedModel({ script });
+        models.push(model);
+        await served.call('agentsSave', { name, mode, model: { provider: 'chat-completions', baseURL: model.baseURL, model: `scripted-${name}` } });
+        return model;
+      },
+      async openGate(allowlist, perHopApproval) {
+        await served.call('entitlementsImport', { token: await account.token() });
+        await served.call('settingsSet', { key: 'orchestration.enabled', value: true });
+        await served.call('settingsSet', { key: 'orchestration.allowlist', value: allowlist });
+        await served.call('settingsSet', { key: 'orchestration.perHopApproval', value: perHopApproval });
+      },
     };
     await use(served);
     api.close();
+    for (const m of models) await m.close();
     await stop(child);
     rmSync(dataDir, { recursive: true, force: true });
   },

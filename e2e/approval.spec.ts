@@ -1,0 +1,80 @@
+// Autonomy cards end to end: a scripted model (real HTTP) asks for a tool call, the agent's ask mode parks it,
+// the person answers in the window, and the run goes on (or reads the refusal).
+import { test, expect, shot, bash, lastResult } from './fixtures.js';
+import type { Page } from '@playwright/test';
+
+async function startRun(page: Page, agent: string, prompt: string) {
+  await page.getByRole('link', { name: 'Runs' }).click();
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption(agent);
+  await page.getByRole('textbox', { name: 'Prompt' }).fill(prompt);
+  await page.getByRole('button', { name: 'Start run' }).click();
+}
+
+test('approve a parked card and see the run go on', async ({ app: page, served }, testInfo) => {
+  await served.agent('builder', (req, i) => (i === 0 ? { toolCalls: [bash('echo built')] } : { text: `done: ${lastResult(req).trim()}` }), 'ask');
+  await startRun(page, 'builder', 'Build it.');
+
+  await page.getByRole('link', { name: /Inbox/ }).click();
+  const card = page.getByRole('article');
+  await expect(card).toContainText('builder wants to use bash');
+  await expect(card).toContainText("Asked by builder's autonomy mode (ask)");
+  await expect(card.getByText('echo built').first()).toBeVisible();
+  await expect(card).toContainText(/2[34] h \d\d min left/);
+  await expect(page.getByTestId('pending-count')).toHaveText('1 pending');
+  await expect(card.getByRole('button', { name: 'Trust for this session' })).toBeVisible();
+  await shot(page, testInfo, 'inbox-autonomy-card');
+
+  await card.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByTestId('pending-count')).toHaveText('0 pending');
+  await expect(page.getByRole('heading', { name: 'Nothing waits for you' })).toBeVisible();
+
+  await page.getByRole('link', { name: 'Runs' }).click();
+  await page.getByRole('list', { name: 'Runs' }).getByRole('button').first().click();
+  await expect(page.locator('.run-detail h1')).toContainText('succeeded');
+  await expect(page.getByText('done: built')).toBeVisible();
+  await expect(page.locator('.rows')).toContainText('approved by');
+  await shot(page, testInfo, 'run-detail-approved');
+});
+
+test('deny a parked card with a reason and see the call fail with it', async ({ app: page, served }, testInfo) => {
+  await served.agent('cleaner', (req, i) => (i === 0 ? { toolCalls: [bash('rm -rf build')] } : { text: `I was told: ${lastResult(req)}` }), 'ask');
+  await startRun(page, 'cleaner', 'Clean up.');
+  await page.getByRole('link', { name: /Inbox/ }).click();
+  const card = page.getByRole('article');
+  await expect(card).toContainText('rm -rf build');
+  await card.getByRole('textbox', { name: 'Reason for denying (optional)' }).fill('not on a Friday');
+  await card.getByRole('button', { name: 'Deny' }).click();
+  await expect(page.getByTestId('pending-count')).toHaveText('0 pending');
+
+  await page.getByRole('link', { name: 'Runs' }).click();
+  await page.getByRole('list', { name: 'Runs' }).getByRole('button').first().click();
+  const rows = page.locator('.rows');
+  await expect(rows).toContainText('failed');
+  await expect(rows).toContainText('approval_denied');
+  await expect(rows).toContainText('not on a Friday');
+  await expect(page.locator('.run-detail')).toContainText(/I was told: .*not on a Friday/);
+  await shot(page, testInfo, 'run-detail-denied');
+});
+
+test('keyboard: j/k move between cards, a approves, d denies', async ({ app: page, served }) => {
+  const run = await served.call('runsCreate', { mode: 'ask', rules: [{ tool: '*', verdict: 'ask', origin: 'author' }] });
+  for (const c of ['echo one', 'echo two', 'echo three']) await served.call('runsAppend', { run_id: run.id, tool: 'bash', input: { command: c } });
+  await expect(page.getByTestId('pending-count')).toHaveText('3 pending');
+  const card = page.getByRole('article');
+  await expect(card).toContainText('echo one');
+  await page.keyboard.press('j');
+  await expect(card).toContainText('echo two');
+  await page.keyboard.press('k');
+  await expect(card).toContainText('echo one');
+  await page.keyboard.press('a');
+  await expect(page.getByTestId('pending-count')).toHaveText('2 pending');
+  await expect(card).toContainText('echo two');
+  await page.keyboard.press('d');
+  await expect(page.getByTestId('pending-count')).toHaveText('1 pending');
+  const detail = await served.call('runsShow', { id: run.id });
+  expect(detail.rows.map((r) => [(r.input as { command: string }).command, r.state])).toEqual([
+    ['echo one', 'succeeded'],
+    ['echo two', 'failed'],
+    ['echo three', 'needs_approval'],
+  ]);
+});
