@@ -55,7 +55,7 @@ export interface Served {
   openGate(allowlist: string[], perHopApproval: boolean): Promise<void>;
 }
 
-async function serve(dataDir: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
+async function serve(dataDir: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string; log: () => string }> {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'nexus.mjs'), 'serve', '--data-dir', dataDir, '--port', '0'], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -64,10 +64,10 @@ async function serve(dataDir: string, env: NodeJS.ProcessEnv): Promise<{ child: 
   let out = '';
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
+  child.stdout!.on('data', (d) => (out += d));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`nexus serve printed no URL in 20 s.\nstdout: ${out}\nstderr: ${err}`)), 20_000);
-    child.stdout!.on('data', (d) => {
-      out += d;
+    child.stdout!.on('data', () => {
       const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+/.exec(out);
       if (m) {
         clearTimeout(timer);
@@ -79,7 +79,7 @@ async function serve(dataDir: string, env: NodeJS.ProcessEnv): Promise<{ child: 
       reject(new Error(`nexus serve exited with ${code}.\nstdout: ${out}\nstderr: ${err}`));
     });
   });
-  return { child, url };
+  return { child, url, log: () => `--- nexus serve stdout\n${out}\n--- stderr\n${err}\n--- exit ${child.exitCode ?? child.signalCode ?? 'running'}` };
 }
 
 async function stop(child: ChildProcess) {
@@ -92,11 +92,11 @@ async function stop(child: ChildProcess) {
 }
 
 export const test = base.extend<{ served: Served; app: Page }>({
-  served: async ({}, use) => {
+  served: async ({}, use, testInfo) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'nexus-e2e-'));
     const account = testAccount();
     const models: ScriptedModel[] = [];
-    const { child, url } = await serve(dataDir, { NEXUS_ENTITLEMENT_PUBLIC_KEY: account.publicPem });
+    const { child, url, log } = await serve(dataDir, { NEXUS_ENTITLEMENT_PUBLIC_KEY: account.publicPem });
     const u = new URL(url);
     const token = u.searchParams.get('token')!;
     const api = createWebBridge({
@@ -134,6 +134,7 @@ export const test = base.extend<{ served: Served; app: Page }>({
       },
     };
     await use(served);
+    if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('nexus-serve.log', { body: log(), contentType: 'text/plain' });
     api.close();
     for (const m of models) await m.close();
     await stop(child);

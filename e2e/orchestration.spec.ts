@@ -1,0 +1,143 @@
+// Orchestration through the window: a chain of two scripted agents (real HTTP) crossing the real gate.
+import { test, expect, shot, bash, delegate, lastResult } from './fixtures.js';
+import type { Page } from '@playwright/test';
+
+async function openOrchestration(page: Page) {
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { name: 'Recent chains' })).toBeVisible();
+}
+const recent = (page: Page) => page.getByRole('region', { name: 'Recent chains' });
+
+/** lead delegates to mid; mid's bash is hop 2. mid waits when held, retries when told APPROVED. */
+const leadScript = (req: Parameters<typeof lastResult>[0], i: number) => (i === 0 ? { toolCalls: [delegate('mid')] } : { text: `lead read: ${lastResult(req)}` });
+const midScript = (req: Parameters<typeof lastResult>[0]) => {
+  if (lastResult(req).includes('"hop_held"')) return { text: 'waiting for a person' };
+  if (req.toolResults.length && !lastResult(req).includes('"hop_held"')) return { text: 'mid finished' };
+  return { toolCalls: [bash('echo built')] };
+};
+
+test('an orchestration hold: the card says orchestration asks for hop 2; approved, the chain goes on', async ({ app: page, served }, testInfo) => {
+  await served.agent('lead', leadScript);
+  await served.agent('mid', midScript);
+  await served.openGate(['lead'], true);
+  await served.call('runsStart', { agent: 'lead', prompt: 'Get mid to build.' });
+
+  const card = page.getByRole('article');
+  await expect(card).toContainText('mid wants to use bash');
+  await expect(card).toContainText(/Asked by orchestration: hop 2 of chain/);
+  await expect(card.getByText('Orchestration', { exact: true })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Trust for this session' })).toHaveCount(0);
+  await shot(page, testInfo, 'inbox-orchestration-card');
+  await card.getByRole('button', { name: 'Approve' }).click();
+
+  await openOrchestration(page);
+  const chain = recent(page).getByRole('listitem').first();
+  await expect(chain).toContainText('lead');
+  await expect(chain.getByRole('row').nth(2)).toContainText('approved');
+  // The retry proceeds: mid's bash ran, the task's check passed, lead read mid's answer.
+  await expect.poll(async () => (await served.call('runsList', {})).find((r) => r.agent === 'lead')?.status, { timeout: 20_000 }).toBe('succeeded');
+  const lead = (await served.call('runsList', {})).find((r) => r.agent === 'lead')!;
+  expect(lead.final_answer).toContain('lead read: mid finished');
+  await shot(page, testInfo, 'recent-chains-approved');
+});
+
+test('Recent chains updates live while a hop waits, and switches the moment it is answered', async ({ app: page, served }, testInfo) => {
+  await served.agent('lead', leadScript);
+  await served.agent('mid', midScript);
+  await served.openGate(['lead'], true);
+  await openOrchestration(page);
+  await expect(recent(page)).toContainText('No chains yet');
+  await served.call('runsStart', { agent: 'lead', prompt: 'Go.' });
+
+  const hops = recent(page).getByRole('row');
+  await expect(hops.nth(1)).toContainText('delegate_task');
+  await expect(hops.nth(1)).toContainText('allowed');
+  await expect(hops.nth(2)).toContainText('awaiting your approval');
+  await expect(hops.nth(2)).toContainText('echo built');
+  await expect(page.getByTestId('pending-count')).toHaveText('1 pending');
+  await shot(page, testInfo, 'recent-chains-waiting');
+
+  // Answered elsewhere (another window, the CLI): this screen changes without a reload.
+  const [hold] = await served.call('inboxList', {});
+  await served.call('inboxDeny', { id: hold.id, reason: 'not now' });
+  await expect(hops.nth(2)).toContainText('refused');
+  await recent(page).getByRole('button', { name: 'Clear' }).click();
+  await expect(recent(page)).toContainText('No chains yet');
+});
+
+test('switching orchestration off changes the next hop\'s verdict to orchestration_disabled', async ({ app: page, served }, testInfo) => {
+  let release!: () => void;
+  const switchedOff = new Promise<void>((r) => (release = r));
+  await served.agent('lead', leadScript);
+  await served.agent('mid', async (req, i) => {
+    if (i === 0) return { toolCalls: [bash('echo one')] };
+    if (i === 1) {
+      await switchedOff; // the person switches orchestration off before mid's next hop
+      return { toolCalls: [bash('echo two')] };
+    }
+    return { text: `mid read: ${lastResult(req)}` };
+  });
+  await served.openGate(['lead'], false);
+  await openOrchestration(page);
+  await served.call('runsStart', { agent: 'lead', prompt: 'Go.' });
+  const hops = recent(page).getByRole('row');
+  await expect(hops.nth(2)).toContainText('echo one');
+  await expect(hops.nth(2)).toContainText('allowed');
+
+  const toggle = page.getByRole('switch', { name: 'Cross-Agent Orchestration' });
+  await expect(toggle).toHaveAttribute('aria-checked', 'true');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-checked', 'false');
+  await expect(page.getByText(/Cross-Agent Orchestration is off \(orchestration_disabled\)/)).toBeVisible();
+  release();
+
+  await expect(hops.nth(3)).toContainText('echo two');
+  await expect(hops.nth(3)).toContainText('denied');
+  await expect(hops.nth(3)).toContainText('orchestration_disabled');
+  await shot(page, testInfo, 'orchestration-switched-off');
+});
+
+test('Stop all halts a running chain, shows it is engaged, and Resume lifts it', async ({ app: page, served }, testInfo) => {
+  await served.agent('lead', leadScript);
+  await served.agent('mid', (req, i) => (i === 0 ? { toolCalls: [bash('sleep 30')] } : { text: `mid read: ${lastResult(req)}` }));
+  await served.openGate(['lead'], false);
+  await served.call('runsStart', { agent: 'lead', prompt: 'Go.' });
+  await expect.poll(async () => (await served.call('runsList', {})).filter((r) => r.status === 'running').length, { timeout: 15_000 }).toBe(2);
+  await expect.poll(async () => {
+    const mid = (await served.call('runsList', {})).find((r) => r.agent === 'mid');
+    return mid ? (await served.call('runsShow', { id: mid.id })).rows.some((r) => r.tool === 'bash' && r.state === 'running') : false;
+  }).toBe(true);
+
+  await page.getByRole('banner').getByRole('button', { name: 'Stop all' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Stop everything?' });
+  await expect(dialog).toBeVisible();
+  await shot(page, testInfo, 'stop-all-confirm');
+  await dialog.getByRole('button', { name: 'Stop everything' }).click();
+  await expect(page.getByRole('banner')).toContainText('Stop all engaged');
+  await expect(page.getByRole('button', { name: 'Resume' })).toBeVisible();
+  await expect.poll(async () => (await served.call('runsList', {})).filter((r) => r.status === 'running').length).toBe(0);
+  const runs = await served.call('runsList', {});
+  expect(runs.map((r) => r.status).sort()).toEqual(['canceled', 'canceled']);
+  await shot(page, testInfo, 'stop-all-engaged');
+
+  await openOrchestration(page);
+  await expect(page.getByText(/Stop all is engaged/)).toBeVisible();
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await expect(page.getByRole('button', { name: 'Stop all' })).toBeVisible();
+  expect((await served.call('status', {})).stop_all).toBe(false);
+});
+
+test('the Orchestration page shows every control, whether orchestration is on or off', async ({ app: page }, testInfo) => {
+  await openOrchestration(page);
+  await expect(page.getByRole('switch', { name: 'Cross-Agent Orchestration' })).toHaveAttribute('aria-checked', 'false');
+  await expect(page.getByRole('switch', { name: 'Per-hop approval' })).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByLabel('Entitlement: absent')).toHaveText('Not entitled');
+  await expect(page.getByRole('spinbutton', { name: 'Maximum chain depth' })).toHaveValue('3');
+  await expect(page.getByRole('spinbutton', { name: 'Maximum agents per chain' })).toHaveValue('4');
+  await expect(page.getByText('Empty: no agent may orchestrate.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Stop all' })).toHaveCount(1);
+  await page.getByRole('spinbutton', { name: 'Maximum chain depth' }).fill('5');
+  await page.getByRole('spinbutton', { name: 'Maximum chain depth' }).press('Enter');
+  await expect(page.getByRole('spinbutton', { name: 'Maximum chain depth' })).toHaveValue('5');
+  await shot(page, testInfo, 'settings-orchestration');
+});
