@@ -1,0 +1,73 @@
+// The `ask` tool: the model asks the person. The call (a model row) crosses the stage like any other; when
+// it runs, the kernel plants the await: an inbox card of kind `question`, answered with inboxAnswer. The
+// answer is the tool result the next round reads. A stop cancels the wait (and closes the card).
+import type { Kernel } from '../kernel.js';
+import { newId } from '../ids.js';
+import type { ExecutorTool } from '../types.js';
+import { answerQuestion, cancelQuestion, getQuestion, insertQuestion } from './conversation-store.js';
+
+export class Questions {
+  private waiting = new Map<string, (answer: string) => void>();
+
+  constructor(
+    private readonly kernel: Kernel,
+    private readonly event: (run_id: string, type: string, data?: unknown) => void,
+  ) {
+    kernel.inbox.register('question', {
+      answer: (item, o) => {
+        const text = o.text ?? '';
+        if (!answerQuestion(kernel.db, { id: item.id, answer: text, now: kernel.clock.now() })) {
+          // The question table and the card disagree only if the process died mid-way: close the card.
+          kernel.inbox.resolve(item.id, 'canceled', o.by);
+          return { state: 'canceled' };
+        }
+        kernel.inbox.resolve(item.id, 'answered', o.by);
+        this.event(item.run_id, 'question_answered', { question_id: item.id, by: o.by });
+        const w = this.waiting.get(item.id);
+        this.waiting.delete(item.id);
+        w?.(text);
+        return { state: 'answered' };
+      },
+    });
+  }
+
+  readonly tool: ExecutorTool = {
+    name: 'ask',
+    description: 'Ask the person a question and wait for the answer (the answer is the result). Use it when you need a decision or information only they have.',
+    inputSchema: { type: 'object', properties: { question: { type: 'string', description: 'The question, self-contained.' } }, required: ['question'] },
+    target: (input) => {
+      const q = (input as { question?: unknown } | null)?.question;
+      return typeof q === 'string' ? q.slice(0, 200) : '(no question)';
+    },
+    run: (input, ctx) => {
+      const q = (input as { question?: unknown } | null)?.question;
+      if (typeof q !== 'string' || !q.trim()) return Promise.resolve({ content: [{ type: 'text', text: 'ask needs a "question" (text).' }], isError: true });
+      const id = newId('q');
+      const k = this.kernel;
+      insertQuestion(k.db, { id, run_id: ctx.run.id, row_id: ctx.row.id, question: q, now: k.clock.now() });
+      return new Promise((resolve) => {
+        const onAbort = () => {
+          this.waiting.delete(id);
+          cancelQuestion(k.db, id, k.clock.now());
+          k.inbox.resolve(id, 'canceled');
+          resolve({ content: [{ type: 'text', text: 'The question was withdrawn: the run was stopped.' }], structuredContent: { code: 'canceled' }, isError: true });
+        };
+        this.waiting.set(id, (answer) => {
+          ctx.signal.removeEventListener('abort', onAbort);
+          resolve({ content: [{ type: 'text', text: answer }], structuredContent: { question_id: id, answered: true } });
+        });
+        ctx.signal.addEventListener('abort', onAbort, { once: true });
+        k.inbox.add(
+          { id, kind: 'question', run_id: ctx.run.id, row_id: null, agent: ctx.run.agent, tool: 'ask', target: q.slice(0, 200), data: { message: q, question: q, row_id: ctx.row.id } },
+          `${ctx.run.agent ?? 'A run'} asks: ${q.slice(0, 120)}`,
+        );
+        this.event(ctx.run.id, 'question_asked', { question_id: id, row_id: ctx.row.id, question: q });
+        if (ctx.signal.aborted) onAbort();
+      });
+    },
+  };
+
+  get(id: string) {
+    return getQuestion(this.kernel.db, id);
+  }
+}

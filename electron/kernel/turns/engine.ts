@@ -1,0 +1,461 @@
+// Rounds and fans (DESIGN §2): the kernel sends the conversation to the model; each tool call of the reply
+// becomes a model row (gate hook, then the approval stage); granted rows run in parallel, parked rows wait;
+// when every row of the fan has ended, their results go to the model in the next round. A reply without tool
+// calls is the candidate final answer: stop hooks, then finalizers, then the turn ends.
+//
+// The loop is resumable from the stored conversation: what to do next is read from the last live message
+// (assistant with calls -> collect the fan; assistant without -> finish; else -> call the model).
+import { getAgent, type AgentRow } from '../../store/queries/agents.js';
+import { insertRunEvent } from '../../store/queries/events.js';
+import { createProvider, ProviderError, type KeyStore, type ModelProvider, type ModelToolResult, type ProviderOptions } from '../../providers/index.js';
+import { RunnerPool } from '../../runners/pool.js';
+import { toolsForAgent } from '../../runners/agent-tools.js';
+import type { Mode } from '../../../shared/types.js';
+import { DEFAULT_SETTINGS } from '../../../shared/types.js';
+import { KernelError, notFound } from '../errors.js';
+import type { Kernel } from '../kernel.js';
+import { resultText } from '../results.js';
+import type { Row, Run } from '../types.js';
+import { Questions } from './ask.js';
+import { Compactor } from './compaction.js';
+import { appendMessage, getTurnState, initTurnState, liveMessages, updateTurnState, type MessageKind } from './conversation-store.js';
+import { HookRunner } from './hooks.js';
+import { systemPrompt } from './policy.js';
+import { createAgentRun } from '../agents.js';
+import { continuationTool, INTERNAL_TOOLS } from './internal-tools.js';
+
+export type FinalizerVerdict = { accept: true } | { accept: false; feedback: string } | { fail: string } | undefined;
+export type Finalizer = (run: Run, answer: string) => FinalizerVerdict | Promise<FinalizerVerdict>;
+
+export interface StartTurnOptions {
+  agent: string;
+  prompt: string;
+  /** Continue in an existing run instead of creating one (same as continueRun). */
+  run?: string;
+  mode?: Mode;
+  extra_rules?: unknown;
+  chain?: { chain_id: string };
+  chain_id?: string | null;
+  parent?: { run_id: string; row_id: string } | null;
+  created_by?: string | null;
+}
+
+export interface TurnEngineOptions {
+  kernel: Kernel;
+  runners?: RunnerPool;
+  keyStore?: KeyStore;
+  provider?: Pick<ProviderOptions, 'timeoutMs' | 'maxRetries' | 'stream' | 'env'>;
+  /** Setting approval.stopHookCap, read fresh each time (GOVERNANCE's settings store). */
+  stopHookCap?: () => number;
+  /** Compaction budget in estimated tokens (a profile's `context_budget_tokens` overrides it). */
+  tokenBudget?: number;
+}
+
+const RUN_END_EVENTS = new Set(['run_stopped', 'run_ended', 'run_failed']);
+const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export class TurnEngine {
+  readonly kernel: Kernel;
+  readonly runners: RunnerPool;
+  readonly hooks: HookRunner;
+  readonly questions: Questions;
+  private readonly compactor: Compactor;
+  private readonly finalizers: Finalizer[] = [];
+  private readonly active = new Map<string, Promise<void>>();
+  private readonly pendingContinuations = new Map<string, string[]>();
+  private readonly providers = new Map<string, ModelProvider>();
+  private readonly prepared = new Set<string>();
+  private readonly unsubscribe: () => void;
+  private closed = false;
+
+  constructor(private readonly opts: TurnEngineOptions) {
+    this.kernel = opts.kernel;
+    this.runners = opts.runners ?? new RunnerPool();
+    const ev = (run_id: string, type: string, data?: unknown) => this.event(run_id, type, data);
+    this.hooks = new HookRunner(this.kernel, ev);
+    this.questions = new Questions(this.kernel, ev);
+    this.compactor = new Compactor(this.kernel, ev, (run) => this.providerFor(run), this.hooks);
+    this.kernel.registerTool(this.questions.tool, { replace: true });
+    this.kernel.registerTool(continuationTool, { replace: true });
+    this.kernel.registerTool(this.compactor.tool, { replace: true });
+    this.unsubscribe = this.kernel.on((e) => {
+      if (e.type === 'run_event' && RUN_END_EVENTS.has(e.event)) this.hooks.cancelRun(e.run_id);
+    });
+  }
+
+  /** GOVERNANCE: called with each candidate final answer, after the stop hooks accepted it. */
+  addFinalizer(fn: Finalizer): () => void {
+    this.finalizers.push(fn);
+    return () => {
+      const i = this.finalizers.indexOf(fn);
+      if (i >= 0) this.finalizers.splice(i, 1);
+    };
+  }
+
+  /** Start a turn: a run-backed run with mode, rules and hooks frozen from the profile (tightened by the request). */
+  startTurn(o: StartTurnOptions): Run {
+    if (this.closed) throw new KernelError('closed', 'the kernel is closed');
+    if (o.run) return this.continueRun(o.run, o.prompt);
+    const agent = this.activeAgent(o.agent);
+    // Mode, rules and hooks frozen from the profile, tightened (never loosened) by the request (KERNEL's rule).
+    const run = createAgentRun(this.kernel, {
+      agent: agent.name,
+      prompt: o.prompt,
+      request: { mode: o.mode, extra_rules: o.extra_rules },
+      parent: o.parent ?? null,
+      chain_id: o.chain?.chain_id ?? o.chain_id ?? null,
+      created_by: o.created_by ?? null,
+    });
+    const now = this.kernel.clock.now();
+    initTurnState(this.kernel.db, { run_id: run.id, agent: agent.name, now });
+    appendMessage(this.kernel.db, { run_id: run.id, turn: 1, round: null, kind: 'prompt', message: { role: 'user', text: o.prompt }, now });
+    this.launch(run.id, true);
+    return this.kernel.getRun(run.id)!;
+  }
+
+  /**
+   * Plant a kernel continuation: the text reaches the model as a new message in the run's conversation
+   * (a kernel row `continuation`, so it is on the record and crosses the stage by its origin). A run that
+   * already ended re-opens for another turn.
+   */
+  continueRun(run_id: string, text: string): Run {
+    if (this.closed) throw new KernelError('closed', 'the kernel is closed');
+    const run = this.kernel.getRun(run_id);
+    if (!run) throw notFound('run', run_id);
+    if (!run.agent) throw new KernelError('not_supported', `Run ${run_id} is a person's standalone run; it has no model to continue.`);
+    if (typeof text !== 'string' || !text.trim()) throw new KernelError('invalid_input', 'a continuation needs text');
+    this.activeAgent(run.agent);
+    const queue = this.pendingContinuations.get(run_id) ?? [];
+    queue.push(text);
+    this.pendingContinuations.set(run_id, queue);
+    if (!this.active.has(run_id)) {
+      if (run.status !== 'running') {
+        this.kernel.reopenRun(run_id);
+        const st = getTurnState(this.kernel.db, run_id) ?? initTurnState(this.kernel.db, { run_id, agent: run.agent, now: this.kernel.clock.now() });
+        updateTurnState(this.kernel.db, run_id, { turn: st.turn + 1, stop_continuations: 0 }, this.kernel.clock.now());
+        this.launch(run_id, true);
+      } else this.launch(run_id, false);
+    }
+    return this.kernel.getRun(run_id)!;
+  }
+
+  /** Runs still 'running' after a restart pick up where their conversation stands. */
+  recover(): string[] {
+    const resumed: string[] = [];
+    const rows = this.kernel.db.prepare("SELECT r.id FROM runs r JOIN turn_state t ON t.run_id = r.id WHERE r.status = 'running'").all() as { id: string }[];
+    for (const { id } of rows) {
+      if (this.active.has(id)) continue;
+      this.launch(id, false);
+      resumed.push(id);
+    }
+    return resumed;
+  }
+
+  /** Resolves when the run's loop has nothing left to do (tests, `nexus run --wait` in process). */
+  async settled(run_id: string): Promise<Run> {
+    for (let p = this.active.get(run_id); p; p = this.active.get(run_id)) await p;
+    return this.kernel.getRun(run_id)!;
+  }
+
+  messages(run_id: string) {
+    return liveMessages(this.kernel.db, run_id);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.unsubscribe();
+    await this.runners.closeAll();
+  }
+
+  // ── the loop ─────────────────────────────────────────────────────────────────────────────────────────────
+
+  private launch(run_id: string, newTurn: boolean): void {
+    const p = this.drive(run_id, newTurn)
+      .catch((e) => this.failRun(run_id, `internal error in the turn loop: ${msg(e)}`))
+      .finally(() => {
+        this.active.delete(run_id);
+        if ((this.pendingContinuations.get(run_id)?.length ?? 0) > 0) setImmediate(() => this.relaunch(run_id));
+      });
+    this.active.set(run_id, p);
+  }
+
+  /** A continuation that arrived while the loop was ending starts the next turn (on a fresh tick). */
+  private relaunch(run_id: string): void {
+    if (this.active.has(run_id) || this.closed || !this.kernel.isOpen) return;
+    const run = this.kernel.getRun(run_id);
+    // A stopped run stays stopped: what was queued for it is dropped.
+    if (!run || run.status === 'canceled') {
+      this.pendingContinuations.delete(run_id);
+      return;
+    }
+    if (run.status !== 'running') {
+      const st = getTurnState(this.kernel.db, run_id);
+      this.kernel.reopenRun(run_id);
+      if (st) updateTurnState(this.kernel.db, run_id, { turn: st.turn + 1, stop_continuations: 0 }, this.kernel.clock.now());
+      this.launch(run_id, true);
+    } else this.launch(run_id, false);
+  }
+
+  private running(run_id: string): boolean {
+    return !this.closed && this.kernel.isOpen && this.kernel.getRun(run_id)?.status === 'running';
+  }
+
+  private async drive(run_id: string, newTurn: boolean): Promise<void> {
+    let run = this.kernel.getRun(run_id);
+    if (!run || run.status !== 'running') return;
+    await this.prepare(run);
+    if (newTurn) {
+      this.event(run_id, 'turn_started', { turn: getTurnState(this.kernel.db, run_id)?.turn ?? 1 });
+      for (const spec of run.hooks.turn_start ?? []) {
+        const r = await this.hooks.run(run, 'turn_start', spec);
+        if (r.kind === 'canceled') return;
+      }
+    }
+    while (this.running(run_id)) {
+      run = this.kernel.getRun(run_id)!;
+      const live = liveMessages(this.kernel.db, run_id);
+      const last = live[live.length - 1]?.message;
+      if (last?.role === 'assistant' && last.toolCalls?.length) {
+        await this.collectFan(run, live[live.length - 1]!.round ?? 0, last.toolCalls);
+        continue;
+      }
+      if (this.pendingContinuations.get(run_id)?.length) {
+        // Planted text comes before finishing: a continuation after an answer starts more work.
+        if (!(await this.deliverContinuations(run))) return;
+        continue;
+      }
+      if (last?.role === 'assistant') {
+        if ((await this.finish(run, last.text)) === 'ended') return;
+        continue;
+      }
+      const compacted = await this.compactor.maybeCompact(run, this.budgetFor(run));
+      if (compacted === 'canceled') return;
+      if (compacted !== 'ok') {
+        this.failRun(run_id, compacted.failed);
+        return;
+      }
+      if (!this.running(run_id)) return;
+      await this.modelRound(run);
+    }
+  }
+
+  private async modelRound(run: Run): Promise<void> {
+    const st = getTurnState(this.kernel.db, run.id)!;
+    const round = st.round + 1;
+    updateTurnState(this.kernel.db, run.id, { round }, this.kernel.clock.now());
+    let reply;
+    try {
+      const provider = await this.providerFor(run);
+      const agent = getAgent(this.kernel.db, run.agent!)!;
+      this.event(run.id, 'model_request', { round });
+      reply = await provider.complete({
+        system: systemPrompt({ agent: agent.name, instructions: agent.instructions, workspace: run.workspace }),
+        messages: liveMessages(this.kernel.db, run.id).map((m) => m.message),
+        tools: this.offeredTools(run),
+        signal: this.kernel.runSignal(run.id),
+      });
+    } catch (e) {
+      if (!this.running(run.id)) return; // stopped: the stop already ended the run
+      const reason = e instanceof ProviderError ? `${e.code}: ${e.message}` : msg(e);
+      this.failRun(run.id, `The model call failed (round ${round}): ${reason}`);
+      return;
+    }
+    if (!this.running(run.id)) return;
+    const now = this.kernel.clock.now();
+    updateTurnState(this.kernel.db, run.id, { input_tokens: st.input_tokens + reply.usage.input_tokens, output_tokens: st.output_tokens + reply.usage.output_tokens }, now);
+    appendMessage(this.kernel.db, {
+      run_id: run.id,
+      turn: st.turn,
+      round,
+      message: { role: 'assistant', text: reply.text, ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}) },
+      now,
+    });
+    this.event(run.id, 'model_reply', { round, text: reply.text.slice(0, 2000), tool_calls: reply.toolCalls.map((c) => c.name), stop_reason: reply.stop_reason, usage: reply.usage });
+    if (!reply.toolCalls.length) return;
+    // The fan: every call becomes a model row now, in order; the stage decides each.
+    for (const call of reply.toolCalls) {
+      if (!this.running(run.id)) return;
+      try {
+        this.kernel.submitRow(run.id, { tool: call.name, input: call.input, origin: 'model', round });
+      } catch (e) {
+        if (!this.running(run.id)) return;
+        this.event(run.id, 'row_refused', { round, tool: call.name, error: msg(e) });
+      }
+    }
+  }
+
+  /** Wait for every row of the fan, then record their results as one tool message. */
+  private async collectFan(run: Run, round: number, calls: Array<{ id: string; name: string }>): Promise<void> {
+    const rows = this.kernel.listRows(run.id).filter((r) => r.origin === 'model' && r.round === round);
+    let ended: Row[];
+    try {
+      ended = await Promise.all(rows.map((r) => this.kernel.waitRow(r.id)));
+    } catch (e) {
+      if (!this.running(run.id)) return;
+      throw e;
+    }
+    const results: ModelToolResult[] = calls.map((c, i) => {
+      const row = ended[i];
+      if (!row) return { id: c.id, name: c.name, text: 'This tool call was not recorded, so it was not performed.', isError: true };
+      const text = row.result ? resultText(row.result) : row.error ? `${row.error.code}: ${row.error.detail}` : '(no result)';
+      return { id: c.id, name: c.name, text, ...(row.state !== 'succeeded' || row.result?.isError ? { isError: true } : {}) };
+    });
+    const st = getTurnState(this.kernel.db, run.id)!;
+    appendMessage(this.kernel.db, { run_id: run.id, turn: st.turn, round, message: { role: 'tool', results }, now: this.kernel.clock.now() });
+    this.event(run.id, 'fan_ended', { round, rows: ended.map((r) => ({ row_id: r.id, tool: r.tool, state: r.state })) });
+  }
+
+  /** Continuations planted while the model was busy become user messages (via their kernel rows). */
+  private async deliverContinuations(run: Run): Promise<boolean> {
+    const queue = this.pendingContinuations.get(run.id);
+    while (queue && queue.length) {
+      const text = queue.shift()!;
+      const st = getTurnState(this.kernel.db, run.id)!;
+      let row: Row;
+      try {
+        row = await this.kernel.waitRow(this.kernel.submitRow(run.id, { tool: continuationTool.name, input: { text }, origin: 'kernel', round: null }).id);
+      } catch (e) {
+        if (!this.running(run.id)) return false;
+        throw e;
+      }
+      if (!this.running(run.id)) return false;
+      if (row.state !== 'succeeded') {
+        this.event(run.id, 'continuation_refused', { row_id: row.id, state: row.state, error: row.error });
+        continue;
+      }
+      this.say(run.id, st.turn, 'continuation', text);
+      this.event(run.id, 'continuation_delivered', { row_id: row.id });
+    }
+    return true;
+  }
+
+  /** The candidate final answer: stop hooks (bounded continuations), then finalizers, then the turn ends. */
+  private async finish(run: Run, answer: string): Promise<'ended' | 'continue'> {
+    for (const spec of run.hooks.stop ?? []) {
+      const r = await this.hooks.run(run, 'stop', spec);
+      if (r.kind === 'canceled') return 'ended';
+      if (r.kind !== 'continue') continue;
+      const st = getTurnState(this.kernel.db, run.id)!;
+      const cap = this.stopHookCap();
+      if (st.stop_continuations >= cap) {
+        this.event(run.id, 'stop_hook_cap_reached', { cap, tool: spec.tool, feedback: r.feedback });
+        break;
+      }
+      updateTurnState(this.kernel.db, run.id, { stop_continuations: st.stop_continuations + 1 }, this.kernel.clock.now());
+      this.event(run.id, 'stop_hook_continue', { tool: spec.tool, feedback: r.feedback, count: st.stop_continuations + 1, cap });
+      this.say(run.id, st.turn, 'feedback', `A stop hook asked you to keep working before this answer is final:\n${r.feedback}`);
+      return 'continue';
+    }
+    for (const fn of [...this.finalizers]) {
+      let v: FinalizerVerdict;
+      try {
+        v = await fn(this.kernel.getRun(run.id)!, answer);
+      } catch (e) {
+        v = { fail: `a finalizer failed: ${msg(e)}` };
+      }
+      if (!this.running(run.id)) return 'ended';
+      if (!v) continue;
+      if ('fail' in v) {
+        this.failRun(run.id, v.fail);
+        return 'ended';
+      }
+      if (v.accept === false) {
+        this.say(run.id, getTurnState(this.kernel.db, run.id)!.turn, 'feedback', v.feedback);
+        this.event(run.id, 'answer_refused', { feedback: v.feedback.slice(0, 2000) });
+        return 'continue';
+      }
+    }
+    if (!this.running(run.id)) return 'ended';
+    this.kernel.endRun(run.id, { status: 'succeeded', final_answer: answer });
+    this.forgetRun(run.id);
+    return 'ended';
+  }
+
+  // ── helpers ──────────────────────────────────────────────────────────────────────────────────────────────
+
+  private say(run_id: string, turn: number, kind: MessageKind, text: string): void {
+    appendMessage(this.kernel.db, { run_id, turn, round: null, kind, message: { role: 'user', text }, now: this.kernel.clock.now() });
+  }
+
+  private failRun(run_id: string, reason: string): void {
+    const run = this.kernel.getRun(run_id);
+    if (!run || run.status !== 'running' || !this.kernel.isOpen) return;
+    this.kernel.endRun(run_id, { status: 'failed', error: reason });
+    this.forgetRun(run_id);
+  }
+
+  private forgetRun(run_id: string): void {
+    this.providers.delete(run_id);
+  }
+
+  private activeAgent(name: string): AgentRow {
+    const agent = getAgent(this.kernel.db, name);
+    if (!agent) throw notFound('agent', name);
+    if (agent.status === 'removed') throw new KernelError('agent_removed', `Agent ${name} was removed.`);
+    return agent;
+  }
+
+  private stopHookCap(): number {
+    try {
+      const v = this.opts.stopHookCap?.();
+      return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : DEFAULT_SETTINGS['approval.stopHookCap'];
+    } catch {
+      return DEFAULT_SETTINGS['approval.stopHookCap'];
+    }
+  }
+
+  private budgetFor(run: Run): number {
+    const agent = run.agent ? getAgent(this.kernel.db, run.agent) : null;
+    const own = (agent as { context_budget_tokens?: unknown } | null)?.context_budget_tokens;
+    return typeof own === 'number' && own > 0 ? own : (this.opts.tokenBudget ?? 24_000);
+  }
+
+  async providerFor(run: Run): Promise<ModelProvider> {
+    let p = this.providers.get(run.id);
+    if (!p) {
+      const agent = this.activeAgent(run.agent!);
+      if (agent.credentials_fenced) throw new ProviderError('provider_no_key', `Agent ${agent.name}'s credentials are fenced.`);
+      p = await createProvider(agent.model, agent.name, { keyStore: this.opts.keyStore, ...this.opts.provider });
+      this.providers.set(run.id, p);
+    }
+    return p;
+  }
+
+  /** Per run, once per process: the agent's runner tools join the run's tools; its `tools` list limits the rest. */
+  private async prepare(run: Run): Promise<void> {
+    if (this.prepared.has(run.id) || !run.agent) return;
+    this.prepared.add(run.id);
+    const agent = this.activeAgent(run.agent);
+    const reserved = this.kernel.tools.list().map((t) => t.name);
+    if (agent.mcpServers && Object.keys(agent.mcpServers).length) {
+      const set = await toolsForAgent(this.runners, agent.name, agent.mcpServers, reserved, run.workspace);
+      this.kernel.tools.addRunTools(run.id, set.tools);
+      for (const f of set.failures) this.event(run.id, 'runner_unavailable', f);
+    }
+    if (agent.tools) {
+      // Hooks and the kernel's own rows run their tools whatever the model may call.
+      const hookTools = Object.values(run.hooks).flatMap((list) => (list ?? []).map((h: { tool: string }) => h.tool));
+      this.kernel.tools.limitRun(run.id, [...agent.tools, ...hookTools, ...INTERNAL_TOOLS]);
+    }
+  }
+
+  private offeredTools(run: Run) {
+    const agent = getAgent(this.kernel.db, run.agent!)!;
+    const allowed = agent.tools ? new Set(agent.tools) : null;
+    return this.kernel.tools
+      .forRun(run.id)
+      .filter((t) => !INTERNAL_TOOLS.includes(t.name))
+      .filter((t) => !allowed || allowed.has(t.name) || 'runner' in t)
+      .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+  }
+
+  event(run_id: string, type: string, data?: unknown): void {
+    try {
+      insertRunEvent(this.kernel.db, { run_id, type, data, now: this.kernel.clock.now() });
+    } catch {
+      /* the record is best effort once the store is closing */
+    }
+    this.kernel.emit({ type: 'run_event', run_id, event: type, ...(data === undefined ? {} : { data }) });
+  }
+}

@@ -1,0 +1,83 @@
+// Test harness for turns: a real NEXUS (store on a temp dir, kernel, turns engine) with a manual clock, a
+// scripted model on real HTTP, and helpers to save agents and wait for runs. Not a test file itself.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createNexus, type Nexus, type NexusSetup } from '../../app.js';
+import { dispatch } from '../../api/dispatch.js';
+import { ManualClock } from '../clock.js';
+import { saveAgent } from '../agents.js';
+import { startScriptedModel, type Script, type ScriptedModel } from '../../../test/fixtures/scripted-model.js';
+import type { AgentProfile } from '../../../shared/types.js';
+import type { Row, Run } from '../types.js';
+import { setupTurns } from './setup.js';
+import type { TurnEngine } from './engine.js';
+
+export interface TurnsHarness {
+  nexus: Nexus;
+  turns: TurnEngine;
+  model: ScriptedModel;
+  clock: ManualClock;
+  dir: string;
+  /** Save an agent whose model is the scripted model (chat-completions unless said otherwise). */
+  agent(p: Partial<AgentProfile> & { name: string; provider?: 'chat-completions' | 'anthropic'; stream?: boolean }): AgentProfile;
+  /** Call the API as the window would (validated input, errors as values). */
+  api(method: string, input: unknown): Promise<{ ok: boolean; value?: any; error?: { code: string; message: string } }>;
+  /** Resolve once some row of the run satisfies `pred` (polling the store; events-free). */
+  row(run_id: string, pred: (r: Row) => boolean, timeoutMs?: number): Promise<Row>;
+  /** Resolve once the run has ended. */
+  ended(run_id: string, timeoutMs?: number): Promise<Run>;
+  cleanup(): Promise<void>;
+}
+
+export async function turnsHarness(opts: { script?: Script; setups?: NexusSetup[]; env?: NodeJS.ProcessEnv } = {}): Promise<TurnsHarness> {
+  const dir = mkdtempSync(join(tmpdir(), 'nexus-turns-'));
+  const clock = new ManualClock(Date.now());
+  const model = await startScriptedModel({ script: opts.script ?? [] });
+  const nexus = await createNexus({ dataDir: dir, clock, setups: opts.setups ?? [setupTurns], env: { ...process.env, ...(opts.env ?? {}) } });
+  const turns = nexus.services.turns as TurnEngine;
+  const poll = async <T>(what: string, f: () => T | undefined | null, timeoutMs: number): Promise<T> => {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const v = f();
+      if (v) return v;
+      if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  return {
+    nexus,
+    turns,
+    model,
+    clock,
+    dir,
+    agent(p) {
+      const { provider = 'chat-completions', stream, ...rest } = p;
+      const profile: AgentProfile = {
+        mode: 'bypass',
+        ...rest,
+        model: { provider, baseURL: provider === 'anthropic' ? model.anthropicBaseURL : model.baseURL, model: 'scripted-1', ...(stream === undefined ? {} : { stream }) } as AgentProfile['model'],
+      };
+      return saveAgent(nexus.kernel, profile).agent;
+    },
+    api: (method, input) => dispatch(nexus.handlers, method, input, { door: 'internal' }) as never,
+    row: (run_id, pred, timeoutMs = 10_000) => poll('a row', () => nexus.kernel.listRows(run_id).find(pred), timeoutMs),
+    ended: (run_id, timeoutMs = 15_000) =>
+      poll(
+        'the run to end',
+        () => {
+          const r = nexus.kernel.getRun(run_id);
+          return r && r.status !== 'running' ? r : null;
+        },
+        timeoutMs,
+      ).then(async (r) => {
+        await turns.settled(run_id);
+        return nexus.kernel.getRun(run_id) ?? r;
+      }),
+    async cleanup() {
+      await nexus.close();
+      await model.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
