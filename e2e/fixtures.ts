@@ -149,8 +149,17 @@ export const test = base.extend<{ served: Served; app: Page }>({
 
 /** Keep a screenshot of a main view as a named artifact (attached to the report and under test-results/). */
 export async function shot(page: Page, testInfo: TestInfo, name: string) {
+  // The views scroll inside their panes, so a "full page" shot would stop at the window: grow the viewport
+  // to the tallest pane for the picture, then put it back.
+  const size = page.viewportSize() ?? { width: 1280, height: 820 };
+  const tallest = await page.evaluate(() =>
+    Math.max(...[...document.querySelectorAll('.settings-body, .detail-pane, .inbox-detail, .inbox-empty, .item-list')].map((e) => e.scrollHeight + e.getBoundingClientRect().top)),
+  );
+  const height = Math.min(Math.max(size.height, Math.ceil(tallest) + 24), 4000);
+  if (height > size.height) await page.setViewportSize({ width: size.width, height });
   const path = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path });
+  if (height > size.height) await page.setViewportSize(size);
   await testInfo.attach(name, { path, contentType: 'image/png' });
 }
 
