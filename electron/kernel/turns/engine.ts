@@ -34,7 +34,7 @@ export interface StartTurnOptions {
   run?: string;
   mode?: Mode;
   extra_rules?: unknown;
-  chain?: { chain_id: string };
+  chain?: { chain_id: string; depth?: number };
   chain_id?: string | null;
   parent?: { run_id: string; row_id: string } | null;
   created_by?: string | null;

@@ -17,6 +17,11 @@ const parseDecision = (text: string): { decision?: unknown; feedback?: unknown; 
   }
 };
 
+const continueWith = (d: { feedback?: unknown; reason?: unknown }): HookOutcome => {
+  const fb = typeof d.feedback === 'string' ? d.feedback : typeof d.reason === 'string' ? d.reason : '';
+  return { kind: 'continue', feedback: fb.trim() || 'A stop hook asked for more work before this answer is final.' };
+};
+
 const failure = (row: Row): HookOutcome => {
   const detail = row.error?.detail || (row.result ? resultText(row.result) : '') || row.state;
   return { kind: 'failed', reason: `${row.error?.code ?? row.state}: ${detail}`.slice(0, 2000) };
@@ -29,7 +34,12 @@ export function readHookRow(row: Row, event: 'turn_start' | 'pre_compact' | 'pos
   const sc = r?.structuredContent;
   // bash: the exit code decides, whatever state the row ended in.
   if (sc && typeof sc.exit_code === 'number' && sc.timed_out !== true && (row.state === 'succeeded' || row.state === 'failed')) {
-    if (sc.exit_code === 0) return { kind: 'accept' };
+    if (sc.exit_code === 0) {
+      // Exit 0 accepts, unless the hook printed the JSON decision to continue.
+      const d = parseDecision(typeof sc.stdout === 'string' ? sc.stdout : '');
+      if (d && d.decision === 'continue') return continueWith(d);
+      return { kind: 'accept' };
+    }
     if (sc.exit_code === 2) {
       const stderr = typeof sc.stderr === 'string' ? sc.stderr.trim() : '';
       const stdout = typeof sc.stdout === 'string' ? sc.stdout.trim() : '';
@@ -39,9 +49,6 @@ export function readHookRow(row: Row, event: 'turn_start' | 'pre_compact' | 'pos
   }
   if (row.state !== 'succeeded') return failure(row);
   const d = parseDecision(r ? r.content.map((c) => c.text).join('\n') : '') ?? (sc ? (sc as never) : null);
-  if (d && d.decision === 'continue') {
-    const fb = typeof d.feedback === 'string' ? d.feedback : typeof d.reason === 'string' ? d.reason : '';
-    return { kind: 'continue', feedback: fb.trim() || 'A stop hook asked for more work before this answer is final.' };
-  }
+  if (d && d.decision === 'continue') return continueWith(d);
   return { kind: 'accept' };
 }

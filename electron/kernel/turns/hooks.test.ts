@@ -1,0 +1,127 @@
+// Lifecycle hooks (seed 000 "Lifecycle hooks", DESIGN §4) as ordinary kernel rows, through the real kernel:
+// turn_start before the first model call, stop hooks that continue (exit 2 / JSON) then accept, the cap,
+// attention Retry / Abandon for a failing hook, and a force-stop that cancels hook work and asks nobody.
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeSetting } from '../../governance/settings.js';
+import { listRunEvents } from '../../store/queries/events.js';
+import { turnsHarness, type TurnsHarness } from './testing.js';
+
+let h: TurnsHarness;
+afterEach(async () => h?.cleanup());
+
+const types = (run_id: string) => listRunEvents(h.nexus.db, run_id).map((e) => e.type);
+const bashHook = (command: string, timeout_s?: number) => ({ tool: 'bash', input: { command }, ...(timeout_s ? { timeout_s } : {}) });
+
+describe('lifecycle hooks', () => {
+  it('turn_start hooks run as kernel rows before the first model call, whatever tools the model may use', async () => {
+    h = await turnsHarness({ script: [{ text: 'hello' }] });
+    h.agent({ name: 'starter', tools: ['read'], lifecycle_hooks: { turn_start: [bashHook('echo started > started.txt')] } });
+    const run = h.turns.startTurn({ agent: 'starter', prompt: 'hi' });
+    const ended = await h.ended(run.id);
+    expect(ended.status).toBe('succeeded');
+    const rows = h.nexus.kernel.listRows(run.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ origin: 'kernel', tool: 'bash', state: 'succeeded', granted_by: 'origin' });
+    const ev = types(run.id);
+    expect(ev.indexOf('hook_ended')).toBeLessThan(ev.indexOf('model_request'));
+    // The model is shown only its own tools, not the hook's.
+    expect(h.model.requests[0]!.toolNames).toEqual(['read']);
+  });
+
+  it('a stop hook that demands one continuation then accepts (bash: exit 2 with stderr, then exit 0)', async () => {
+    h = await turnsHarness({ script: [{ text: 'a first draft' }, { text: 'the final answer, tests included' }] });
+    h.agent({
+      name: 'drafter',
+      lifecycle_hooks: { stop: [bashHook('if [ -f reviewed ]; then exit 0; fi; touch reviewed; echo "add the tests first" >&2; exit 2')] },
+    });
+    const run = h.turns.startTurn({ agent: 'drafter', prompt: 'write it' });
+    const ended = await h.ended(run.id);
+    expect(ended).toMatchObject({ status: 'succeeded', final_answer: 'the final answer, tests included' });
+    expect(h.model.requests).toHaveLength(2);
+    expect(h.model.requests[1]!.userText).toContain('add the tests first');
+    const hooks = h.nexus.kernel.listRows(run.id);
+    expect(hooks.map((r) => [r.origin, r.tool, r.state])).toEqual([
+      ['kernel', 'bash', 'failed'],
+      ['kernel', 'bash', 'succeeded'],
+    ]);
+    expect(types(run.id).filter((t) => t === 'stop_hook_continue')).toHaveLength(1);
+  });
+
+  it('a stop hook may answer the JSON {"decision":"continue","feedback":…}', async () => {
+    h = await turnsHarness({ script: [{ text: 'v1' }, { text: 'v2' }] });
+    h.agent({
+      name: 'jsonhook',
+      lifecycle_hooks: { stop: [bashHook(`if [ -f once ]; then echo '{"decision":"accept"}'; else touch once; echo '{"decision":"continue","feedback":"cite your sources"}'; fi`)] },
+    });
+    const ended = await h.ended(h.turns.startTurn({ agent: 'jsonhook', prompt: 'go' }).id);
+    expect(ended.final_answer).toBe('v2');
+    expect(h.model.requests[1]!.userText).toContain('cite your sources');
+  });
+
+  it('the stop-hook cap (approval.stopHookCap): after N continuations the answer is accepted and the cap reported', async () => {
+    h = await turnsHarness({ script: (_req, i) => ({ text: `answer ${i + 1}` }) });
+    writeSetting(h.nexus.db, 'approval.stopHookCap', 2, Date.now());
+    h.agent({ name: 'capped', lifecycle_hooks: { stop: [bashHook('echo "never good enough" >&2; exit 2')] } });
+    const run = h.turns.startTurn({ agent: 'capped', prompt: 'go' });
+    const ended = await h.ended(run.id);
+    expect(ended).toMatchObject({ status: 'succeeded', final_answer: 'answer 3' });
+    expect(h.model.requests).toHaveLength(3);
+    const ev = listRunEvents(h.nexus.db, run.id);
+    expect(ev.filter((e) => e.type === 'stop_hook_continue')).toHaveLength(2);
+    expect(ev.find((e) => e.type === 'stop_hook_cap_reached')?.data).toMatchObject({ cap: 2 });
+  });
+
+  it('a failing hook raises an attention item; Retry runs it again and the turn goes on', async () => {
+    h = await turnsHarness({ script: [{ text: 'done' }] });
+    const a = h.agent({ name: 'retrier', lifecycle_hooks: { turn_start: [bashHook('test -f ready.flag')] } });
+    const run = h.turns.startTurn({ agent: 'retrier', prompt: 'go' });
+    const failed = await h.row(run.id, (r) => r.state === 'failed');
+    let items = (await h.api('inboxList', {})).value as Array<{ id: string; kind: string; target: string; message?: string; row_id?: string }>;
+    for (let i = 0; i < 100 && !items.length; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      items = (await h.api('inboxList', {})).value;
+    }
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ kind: 'attention', target: 'turn_start hook', row_id: failed.id });
+    expect(items[0]!.message).toMatch(/turn_start hook \(bash\) failed/);
+    expect(h.model.requests).toHaveLength(0);
+    writeFileSync(join(h.nexus.kernel.getRun(run.id)!.workspace, 'ready.flag'), '');
+    expect((await h.api('inboxRetry', { id: items[0]!.id })).value).toEqual({ id: items[0]!.id, state: 'retried' });
+    const ended = await h.ended(run.id);
+    expect(ended).toMatchObject({ status: 'succeeded', final_answer: 'done' });
+    expect(h.nexus.kernel.listRows(run.id).map((r) => r.state)).toEqual(['failed', 'succeeded']);
+    expect(a.name).toBe('retrier');
+  });
+
+  it('Abandon gives up the failing hook: a stop hook abandoned accepts the answer', async () => {
+    h = await turnsHarness({ script: [{ text: 'the answer' }] });
+    h.agent({ name: 'abandoner', lifecycle_hooks: { stop: [bashHook('exit 7')] } });
+    const run = h.turns.startTurn({ agent: 'abandoner', prompt: 'go' });
+    let items: Array<{ id: string; kind: string }> = [];
+    for (let i = 0; i < 300 && !items.length; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      items = (await h.api('inboxList', {})).value;
+    }
+    expect(items.map((i) => i.kind)).toEqual(['attention']);
+    expect((await h.api('inboxAbandon', { id: items[0]!.id })).value.state).toBe('abandoned');
+    expect(await h.ended(run.id)).toMatchObject({ status: 'succeeded', final_answer: 'the answer' });
+    expect(types(run.id)).toContain('hook_abandoned');
+  });
+
+  it('force-stop cancels hook work and never asks it: no attention item, the hook process is killed', async () => {
+    h = await turnsHarness({ script: [{ text: 'candidate' }] });
+    h.agent({ name: 'stopper', lifecycle_hooks: { stop: [bashHook('sleep 30', 60)] } });
+    const run = h.turns.startTurn({ agent: 'stopper', prompt: 'go' });
+    const hook = await h.row(run.id, (r) => r.state === 'running');
+    const t0 = Date.now();
+    expect((await h.api('runsStop', { id: run.id })).value.status).toBe('canceled');
+    const ended = await h.ended(run.id);
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(ended.status).toBe('canceled');
+    expect(h.nexus.kernel.getRow(hook.id)!.state).toBe('canceled');
+    expect((await h.api('inboxList', {})).value).toEqual([]);
+    expect(types(run.id)).not.toContain('hook_failed');
+  });
+});
