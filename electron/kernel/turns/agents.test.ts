@@ -1,0 +1,133 @@
+// Agents end to end over real HTTP and real MCP servers: runner tools allowed by a rule on the served name
+// (and qualified names when two runners serve one tool), provider failures mid-run, both wire formats,
+// streaming and not, and the `ask` tool answered through the inbox.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { startHttpMcpServer, type HttpMcpServer } from '../../../test/fixtures/mcp-http-server.js';
+import { runnerId } from '../../runners/runner-id.js';
+import { turnsHarness, type TurnsHarness } from './testing.js';
+
+const require = createRequire(import.meta.url);
+const EVERYTHING = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist/index.js');
+
+let h: TurnsHarness;
+const servers: HttpMcpServer[] = [];
+afterEach(async () => {
+  await h?.cleanup();
+  for (const s of servers.splice(0)) await s.close();
+});
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('MCP runners in a run', () => {
+  it("a stdio runner's tool is allowed by a rule on its served name; an unnamed one is refused; no child outlives NEXUS", async () => {
+    h = await turnsHarness({
+      script: [{ toolCalls: [{ name: 'echo', input: { message: 'through the stage' } }, { name: 'get-sum', input: { a: 1, b: 2 } }] }, { text: 'echoed' }],
+    });
+    h.agent({
+      name: 'mcpuser',
+      mode: 'rules',
+      approval_rules: [{ tool: 'echo', verdict: 'allow' }],
+      mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } },
+    });
+    const run = h.turns.startTurn({ agent: 'mcpuser', prompt: 'echo it' });
+    const ended = await h.ended(run.id);
+    expect(ended.status).toBe('succeeded');
+    expect(h.model.requests[0]!.toolNames).toEqual(expect.arrayContaining(['echo', 'get-sum', 'bash']));
+    const [echo, sum] = h.nexus.kernel.listRows(run.id);
+    expect(echo).toMatchObject({ tool: 'echo', state: 'succeeded', granted_by: 'rule' });
+    expect(sum).toMatchObject({ tool: 'get-sum', state: 'failed', error: { code: 'approval_denied', detail: 'no approval rule allows get-sum' } });
+    expect(h.model.requests[1]!.toolResults[0]!.text).toBe('Echo: through the stage');
+    const pid = h.turns.runners.get('mcpuser', 'everything', { command: process.execPath, args: [EVERYTHING, 'stdio'] }, ended.workspace).pid!;
+    expect(alive(pid)).toBe(true);
+    await h.nexus.close();
+    expect(alive(pid)).toBe(false);
+  });
+
+  it('two runners serving the same tool: the model sees NAME__<runner id>; the rule matches the served name; the row keeps its runner', async () => {
+    servers.push(await startHttpMcpServer({ lookup: { handler: (a) => `alpha found ${String(a.message)}` } }));
+    servers.push(await startHttpMcpServer({ lookup: { handler: (a) => `beta found ${String(a.message)}` } }));
+    const beta = `lookup__${runnerId('beta')}`;
+    h = await turnsHarness({ script: (req, i) => (i === 0 ? { toolCalls: [{ name: req.toolNames.includes(beta) ? beta : 'missing', input: { message: 'x' } }] } : { text: 'ok' }) });
+    h.agent({ name: 'twoservers', mode: 'rules', approval_rules: [{ tool: 'lookup', verdict: 'allow' }], mcpServers: { alpha: { url: servers[0]!.url }, beta: { url: servers[1]!.url } } });
+    const run = h.turns.startTurn({ agent: 'twoservers', prompt: 'look it up' });
+    await h.ended(run.id);
+    expect(h.model.requests[0]!.toolNames).toEqual(expect.arrayContaining([`lookup__${runnerId('alpha')}`, beta]));
+    expect(h.model.requests[0]!.toolNames).not.toContain('lookup');
+    const [row] = h.nexus.kernel.listRows(run.id);
+    expect(row).toMatchObject({ wire_tool: beta, tool: 'lookup', runner: runnerId('beta'), state: 'succeeded', granted_by: 'rule' });
+    expect(h.model.requests[1]!.toolResults[0]!.text).toBe('beta found x');
+    expect(servers[0]!.calls).toEqual([]);
+    expect(servers[1]!.calls).toEqual([{ tool: 'lookup', args: { message: 'x' } }]);
+  });
+});
+
+describe('providers in a run', () => {
+  for (const fault of ['close', 'garbage'] as const) {
+    it(`a provider failure mid-run (${fault}) fails the run with the reason; earlier rows and messages stay`, async () => {
+      h = await turnsHarness({ script: [{ toolCalls: [{ name: 'bash', input: { command: 'echo earlier work' } }] }, { fault }, { fault }] });
+      h.agent({ name: `flaky-${fault}` });
+      const run = h.turns.startTurn({ agent: `flaky-${fault}`, prompt: 'go' });
+      const ended = await h.ended(run.id);
+      expect(ended.status).toBe('failed');
+      expect(ended.error).toMatch(fault === 'close' ? /provider_unreachable/ : /provider_bad_response/);
+      expect(ended.error).toMatch(/round 2/);
+      expect(h.nexus.kernel.listRows(run.id).map((r) => [r.tool, r.state])).toEqual([['bash', 'succeeded']]);
+      expect(h.turns.messages(run.id).map((m) => m.message.role)).toEqual(['user', 'assistant', 'tool']);
+      const shown = await h.api('runsShow', { id: run.id });
+      expect(shown.value).toMatchObject({ status: 'failed', rows: [{ state: 'succeeded' }] });
+    });
+  }
+
+  it('malformed tool arguments fail the run clearly', async () => {
+    h = await turnsHarness({ script: [{ toolCalls: [{ name: 'bash', rawArguments: '{"command": "ls' }] }] });
+    h.agent({ name: 'garbled' });
+    const ended = await h.ended(h.turns.startTurn({ agent: 'garbled', prompt: 'go' }).id);
+    expect(ended).toMatchObject({ status: 'failed' });
+    expect(ended.error).toMatch(/malformed arguments for tool bash/);
+  });
+
+  const paths = [
+    ['anthropic', true],
+    ['anthropic', false],
+    ['chat-completions', false],
+  ] as const;
+  for (const [provider, stream] of paths) {
+    it(`a whole turn over ${provider} (stream=${stream}): tool call, result, final answer`, async () => {
+      h = await turnsHarness({ script: [{ text: 'Listing.', toolCalls: [{ name: 'bash', input: { command: 'echo from-the-tool' } }] }, { text: 'The tool said from-the-tool.' }] });
+      h.agent({ name: 'wire', provider, stream });
+      const ended = await h.ended(h.turns.startTurn({ agent: 'wire', prompt: 'use the tool' }).id);
+      expect(ended).toMatchObject({ status: 'succeeded', final_answer: 'The tool said from-the-tool.' });
+      expect(h.model.requests.map((r) => [r.api, r.stream])).toEqual([
+        [provider, stream],
+        [provider, stream],
+      ]);
+      expect(h.model.requests[1]!.toolResults[0]!.text.split('\n')[0]).toBe('from-the-tool');
+    });
+  }
+});
+
+describe('ask', () => {
+  it('the model asks the person: a question card, answered with inboxAnswer, is the tool result', async () => {
+    h = await turnsHarness({ script: [{ toolCalls: [{ name: 'ask', input: { question: 'Which branch?' } }] }, { text: 'Using main.' }] });
+    h.agent({ name: 'asker' });
+    const run = h.turns.startTurn({ agent: 'asker', prompt: 'deploy' });
+    let items: Array<{ id: string; kind: string; target: string; message?: string }> = [];
+    for (let i = 0; i < 300 && !items.length; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      items = (await h.api('inboxList', {})).value;
+    }
+    expect(items).toMatchObject([{ kind: 'question', target: 'Which branch?', message: 'Which branch?' }]);
+    expect((await h.api('inboxAnswer', { id: items[0]!.id, text: 'main, please' })).value.state).toBe('answered');
+    expect(await h.ended(run.id)).toMatchObject({ status: 'succeeded', final_answer: 'Using main.' });
+    expect(h.model.requests[1]!.toolResults[0]!.text.split('\n')[0]).toBe('main, please');
+    expect((await h.api('inboxList', {})).value).toEqual([]);
+  });
+});
