@@ -144,7 +144,7 @@ export class Governance {
   stopAll(): { stopped_runs: number } {
     writeStopAll(this.db, true, this.now());
     this.kernel.emit({ type: 'settings_changed' });
-    let stopped = 0;
+    // Counted: every run that was in flight (stopping a delegator cascades to the runs it started).
     for (const h of pendingHolds(this.db)) {
       if (cancelHold(this.db, h.request_id, this.now())) {
         this.kernel.inbox.resolve(h.request_id, 'canceled', 'stop_all');
@@ -152,17 +152,17 @@ export class Governance {
       }
     }
     // Runs may start while others stop (a turn ending hands back to its delegator): sweep until none is left.
+    const stopped = new Set<string>();
     for (let pass = 0; pass < 10; pass++) {
       const live = stmt(this.db, "SELECT id FROM runs WHERE status = 'running' ORDER BY created_at, rowid").all() as { id: string }[];
       if (!live.length) break;
+      for (const { id } of live) stopped.add(id);
       for (const { id } of live) {
         const run: Run | null = this.kernel.getRun(id);
-        if (run?.status !== 'running') continue;
-        this.kernel.stopRun(id, { reason: 'Stop all' });
-        stopped++;
+        if (run?.status === 'running') this.kernel.stopRun(id, { reason: 'Stop all' });
       }
     }
-    return { stopped_runs: stopped };
+    return { stopped_runs: stopped.size };
   }
 
   resume(): Settings {
