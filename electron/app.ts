@@ -27,6 +27,7 @@ export type NexusSetup = (nexus: Nexus) => void | Promise<void>;
 const SETUPS: Array<() => Promise<NexusSetup>> = [
   async () => (await import('./kernel/turns/setup.js')).setupTurns,
   async () => (await import('./governance/setup.js')).setupGovernance,
+  async () => (await import('./demo/setup.js')).setupDemo,
 ];
 
 /** Services modules publish for each other (augment with `declare module` for types). */

@@ -4,10 +4,11 @@ import type { InputOf, OutputOf, Result } from './contract.js';
 import { rulesMethods } from './rules.js';
 import { kernelMethods } from './kernel.js';
 import { orchestrationMethods } from './orchestration.js';
+import { demoMethods } from './demo.js';
 
 export * from './contract.js';
 
-export const methods = { ...rulesMethods, ...kernelMethods, ...orchestrationMethods };
+export const methods = { ...rulesMethods, ...kernelMethods, ...orchestrationMethods, ...demoMethods };
 export type Methods = typeof methods;
 export type MethodName = keyof Methods;
 export const METHOD_NAMES = Object.keys(methods) as MethodName[];
