@@ -10,6 +10,7 @@
 //   resolve to exactly one winner. Fail closed: an exception in the gate or the stage refuses the row
 //   (`approval_error`); it is never executed.
 import { join } from 'node:path';
+import { setMaxListeners } from 'node:events';
 import type { Db } from '../store/db.js';
 import { tx } from '../store/db.js';
 import { insertRun, getRun, endRun as endRunRow, reopenRun as reopenRunRow, touchRun } from '../store/queries/runs.js';
@@ -21,6 +22,8 @@ import {
   listLiveRowsOfRun,
   transitionRow,
   patchRow,
+  patchedRow,
+  insertedRow,
   listParkedRowsAddressedTo,
   type RowPatch,
 } from '../store/queries/rows.js';
@@ -56,6 +59,8 @@ export interface RecoveryReport {
   parked: string[];
 }
 
+/** Effects to run once the transaction that decided them has committed. */
+type After = Array<() => void>;
 type Waiter = { resolve: (row: Row) => void; reject: (e: Error) => void };
 const LIVE: readonly RowState[] = ['ready', 'needs_approval', 'running'];
 const isTerminal = (s: RowState) => TERMINAL_ROW_STATES.includes(s);
@@ -74,7 +79,8 @@ export class Kernel {
   private compiledByRun = new Map<string, CompiledRules>();
   private waiters = new Map<string, Waiter[]>();
   private parkTimers = new Map<string, TimerHandle>();
-  private inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private inFlight = new Map<string, { run_id: string; done: Promise<void> }>();
+  private pendingEnds: Array<{ row: Row; to: RowState; patch: RowPatch }> = [];
   private runAborts = new Map<string, AbortController>();
   /** "Trust for this session": agents whose own autonomy parks are granted until this process ends. */
   private trusted = new Set<string>();
@@ -129,12 +135,13 @@ export class Kernel {
     this.state = 'closing';
     for (const h of this.parkTimers.values()) this.clock.clearTimeout(h);
     this.parkTimers.clear();
+    this.flushEnds();
     const pending = [...this.inFlight.entries()];
-    for (const [rowId, f] of pending) {
+    for (const [rowId] of pending) {
       const row = getRow(this.db, rowId);
       if (row) this.endRow(row, ['running'], 'failed', { error: { code: 'interrupted', detail: 'NEXUS closed while this call was running' }, result: results.interrupted() }, 'row_interrupted');
-      f.controller.abort();
     }
+    for (const c of this.runAborts.values()) c.abort();
     const settle = Promise.allSettled(pending.map(([, f]) => f.done));
     await Promise.race([settle, new Promise((r) => setTimeout(r, 3000).unref())]);
     for (const list of this.waiters.values()) for (const w of list) w.reject(new KernelError('closed', 'the kernel closed'));
@@ -244,24 +251,43 @@ export class Kernel {
    * the stage left it: `running` (granted; executing), `needs_approval` (parked) or `failed` (refused).
    */
   submitRow(run_id: string, opts: SubmitRowOptions): Row {
+    return this.submitRows(run_id, [opts])[0];
+  }
+
+  /**
+   * A round's fan: every call recorded and decided in ONE transaction (one commit for the fan), then the granted
+   * ones start. Each row still crosses the gate and the stage on its own, and an exception deciding one row
+   * refuses that row only (approval_error), never the others and never by running it.
+   */
+  submitRows(run_id: string, calls: readonly SubmitRowOptions[]): Row[] {
     this.assertOpen();
     const run = getRun(this.db, run_id);
     if (!run) throw notFound('run', run_id);
     if (run.status !== 'running') throw new KernelError('run_ended', `Run ${run_id} is ${run.status}; it takes no more rows.`);
-    if (!ORIGINS.includes(opts.origin)) throw new KernelError('invalid_input', `origin must be one of ${ORIGINS.join(', ')}`);
-    if (typeof opts.tool !== 'string' || opts.tool.length === 0) throw new KernelError('invalid_input', 'a row needs a tool name');
-    const on_failure = opts.on_failure ?? 'continue';
-    if (on_failure !== 'continue' && on_failure !== 'fail_run') throw new KernelError('invalid_input', 'on_failure must be continue or fail_run');
-    const resolved = resolveToolName(opts.tool);
-    const input = resolveInput(resolved, opts.input ?? {});
-    const id = newId('row');
-    try {
-      insertRow(this.db, { id, run_id, origin: opts.origin, wire_tool: opts.tool, tool: resolved.name, runner: resolved.runner, input, round: opts.round ?? null, on_failure, now: this.clock.now() });
-    } catch (e) {
-      throw new KernelError('invalid_input', `the row could not be recorded: ${message(e)}`);
-    }
-    const row = getRow(this.db, id)!;
-    return this.cross(run, row, opts.input ?? {});
+    const prepared = calls.map((opts) => {
+      if (!ORIGINS.includes(opts.origin)) throw new KernelError('invalid_input', `origin must be one of ${ORIGINS.join(', ')}`);
+      if (typeof opts.tool !== 'string' || opts.tool.length === 0) throw new KernelError('invalid_input', 'a row needs a tool name');
+      const on_failure = opts.on_failure ?? 'continue';
+      if (on_failure !== 'continue' && on_failure !== 'fail_run') throw new KernelError('invalid_input', 'on_failure must be continue or fail_run');
+      const raw = opts.input ?? {};
+      try {
+        if (JSON.stringify(raw) === undefined) throw new Error('not JSON');
+      } catch (e) {
+        throw new KernelError('invalid_input', `a row's input must be JSON: ${message(e)}`);
+      }
+      const resolved = resolveToolName(opts.tool);
+      return { opts, raw, on_failure, resolved, input: resolveInput(resolved, raw) };
+    });
+    const after: After = [];
+    const rows = tx(this.db, () =>
+      prepared.map((c) => {
+        const rec = { id: newId('row'), run_id, origin: c.opts.origin, wire_tool: c.opts.tool, tool: c.resolved.name, runner: c.resolved.runner, input: c.input, round: c.opts.round ?? null, on_failure: c.on_failure, now: this.clock.now() };
+        return this.cross(run, insertedRow(rec, insertRow(this.db, rec)), c.raw, after);
+      }),
+    );
+    // Committed: the decisions are durable. Now their effects (execution, timers, events).
+    for (const f of after) f();
+    return rows;
   }
 
   /** Resolves with the row once it is terminal (succeeded, failed, timed_out, canceled). */
@@ -365,84 +391,97 @@ export class Kernel {
 
   // ── the stage ────────────────────────────────────────────────────────────────────────────────────────────
 
-  private cross(run: Run, row: Row, rawInput: unknown): Row {
+  /** The gate and the stage for one recorded row. Writes now (inside the caller's transaction); effects to `after`. */
+  private cross(run: Run, row: Row, rawInput: unknown, after: After): Row {
+    const mine: After = [];
     try {
-      if (row.origin === 'model') {
-        const d = this.hopGate({ run, row_id: row.id, wire_tool: row.wire_tool, tool: row.tool, runner: row.runner, input: row.input, origin: row.origin });
-        if (!d || typeof d !== 'object' || typeof (d as unknown as PromiseLike<unknown>).then === 'function') throw new Error('the hop gate gave no synchronous decision');
-        if (d.proceed === false) {
-          const result = checkResult(d.result);
-          const sc = result.structuredContent;
-          const code = sc && typeof sc.code === 'string' ? sc.code : 'hop_denied';
-          const ended = this.endRow(row, ['ready'], 'failed', { error: { code, detail: result.content.map((c) => c.text).join('\n').slice(0, 1024) }, result }, 'hop_not_performed');
-          return ended ?? getRow(this.db, row.id)!;
-        }
-        if (d.proceed !== true) throw new Error('the hop gate decision is neither proceed: true nor proceed: false');
-      }
-      const decision = evaluateCall(this.compiledFor(run), run.mode, { tool: row.wire_tool, input: rawInput, origin: row.origin });
-      if (!decision || typeof decision.tool !== 'string' || !Array.isArray(decision.matched)) throw new Error('the stage returned no decision');
-      switch (decision.outcome) {
-        case 'granted':
-          return this.grant(run, row, decision.granted_by, decision.tool, decision.matched);
-        case 'failed': {
-          const detail = decision.error.detail;
-          const ended = this.endRow(row, ['ready'], 'failed', { tool: decision.tool, matched: decision.matched, error: { code: 'approval_denied', detail }, result: results.deniedByStage(detail) });
-          return ended ?? getRow(this.db, row.id)!;
-        }
-        case 'parked':
-          // Session trust relaxes this agent's OWN autonomy parks; deny rules were already applied above.
-          if (run.agent && this.trusted.has(run.agent)) return this.grant(run, row, 'trust', decision.tool, decision.matched);
-          return this.park(run, row, decision.tool, decision.matched);
-        default:
-          throw new Error(`the stage returned an unknown outcome ${JSON.stringify((decision as { outcome: unknown }).outcome)}`);
-      }
+      // A savepoint: if deciding this row throws, its partial writes (and the gate's) roll back, not the fan's.
+      const decided = tx(this.db, () => this.decide(run, row, rawInput, mine));
+      after.push(...mine);
+      return decided;
     } catch (e) {
       // Fail closed: whatever went wrong, the call is refused and never executed.
       const detail = message(e);
-      const ended = this.endRow(getRow(this.db, row.id) ?? row, ['ready'], 'failed', { error: { code: 'approval_error', detail }, result: results.stageError(detail) }, 'approval_error');
+      const ended = this.endRow(row, ['ready'], 'failed', { error: { code: 'approval_error', detail }, result: results.stageError(detail) }, 'approval_error', after);
       return ended ?? getRow(this.db, row.id) ?? row;
     }
   }
 
-  private grant(run: Run, row: Row, by: RowGrantedBy, tool: string, matched: number[]): Row {
+  private decide(run: Run, row: Row, rawInput: unknown, after: After): Row {
+    if (row.origin === 'model') {
+      const d = this.hopGate({ run, row_id: row.id, wire_tool: row.wire_tool, tool: row.tool, runner: row.runner, input: row.input, origin: row.origin });
+      if (!d || typeof d !== 'object' || typeof (d as unknown as PromiseLike<unknown>).then === 'function') throw new Error('the hop gate gave no synchronous decision');
+      if (d.proceed === false) {
+        const result = checkResult(d.result);
+        const sc = result.structuredContent;
+        const code = sc && typeof sc.code === 'string' ? sc.code : 'hop_denied';
+        const ended = this.endRow(row, ['ready'], 'failed', { error: { code, detail: result.content.map((c) => c.text).join('\n').slice(0, 1024) }, result }, 'hop_not_performed', after);
+        return ended ?? getRow(this.db, row.id)!;
+      }
+      if (d.proceed !== true) throw new Error('the hop gate decision is neither proceed: true nor proceed: false');
+    }
+    const decision = evaluateCall(this.compiledFor(run), run.mode, { tool: row.wire_tool, input: rawInput, origin: row.origin });
+    if (!decision || typeof decision.tool !== 'string' || !Array.isArray(decision.matched)) throw new Error('the stage returned no decision');
+    switch (decision.outcome) {
+      case 'granted':
+        return this.grant(run, row, decision.granted_by, decision.tool, decision.matched, after);
+      case 'failed': {
+        const detail = decision.error.detail;
+        const ended = this.endRow(row, ['ready'], 'failed', { tool: decision.tool, matched: decision.matched, error: { code: 'approval_denied', detail }, result: results.deniedByStage(detail) }, undefined, after);
+        return ended ?? getRow(this.db, row.id)!;
+      }
+      case 'parked':
+        // Session trust relaxes this agent's OWN autonomy parks; deny rules were already applied above.
+        if (run.agent && this.trusted.has(run.agent)) return this.grant(run, row, 'trust', decision.tool, decision.matched, after);
+        return this.park(run, row, decision.tool, decision.matched, after);
+      default:
+        throw new Error(`the stage returned an unknown outcome ${JSON.stringify((decision as { outcome: unknown }).outcome)}`);
+    }
+  }
+
+  private grant(run: Run, row: Row, by: RowGrantedBy, tool: string, matched: number[], after: After): Row {
     const now = this.clock.now();
-    if (!transitionRow(this.db, row.id, ['ready'], 'running', { granted_by: by, tool, matched, started_at: now }, now)) return getRow(this.db, row.id)!;
-    const running = getRow(this.db, row.id)!;
-    this.emitRow(running);
-    this.execute(run, running);
+    const patch: RowPatch = { granted_by: by, tool, matched, started_at: now };
+    if (!transitionRow(this.db, row.id, ['ready'], 'running', patch, now)) return getRow(this.db, row.id)!;
+    const running = patchedRow(row, 'running', patch, now);
+    after.push(() => {
+      this.emitRow(running);
+      this.execute(run, running);
+    });
     return running;
   }
 
-  private park(run: Run, row: Row, tool: string, matched: number[]): Row {
+  private park(run: Run, row: Row, tool: string, matched: number[], after: After): Row {
     const effect = buildEffect(run, row, this.tools.find(run.id, row), tool, matched);
     const revoked = run.agent ? getAgent(this.db, run.agent)?.executor_revoked === true : false;
     const addressee = run.agent && !revoked ? `executor:${run.agent}` : null;
     const now = this.clock.now();
     const expires = now + PARK_DURATION_MS;
-    tx(this.db, () => {
-      if (!transitionRow(this.db, row.id, ['ready'], 'needs_approval', { tool, matched, addressee, effect, expires_at: expires }, now)) throw new Error('the row changed while it was being parked');
-      insertInboxItem(this.db, {
-        id: row.id,
-        kind: 'autonomy',
-        run_id: run.id,
-        row_id: row.id,
-        agent: run.agent,
-        tool,
-        target: effect.target,
-        addressee,
-        expires_at: expires,
-        data: { effect, trustable: run.agent !== null, origin: row.origin },
-        now,
-      });
-      insertRunEvent(this.db, { run_id: run.id, type: 'approval_required', data: { row_id: row.id, tool, target: effect.target, expires_at: new Date(expires).toISOString() }, now });
-      touchRun(this.db, run.id, now);
+    const patch: RowPatch = { tool, matched, addressee, effect, expires_at: expires };
+    if (!transitionRow(this.db, row.id, ['ready'], 'needs_approval', patch, now)) throw new Error('the row changed while it was being parked');
+    insertInboxItem(this.db, {
+      id: row.id,
+      kind: 'autonomy',
+      run_id: run.id,
+      row_id: row.id,
+      agent: run.agent,
+      tool,
+      target: effect.target,
+      addressee,
+      expires_at: expires,
+      data: { effect, trustable: run.agent !== null, origin: row.origin },
+      now,
     });
-    this.armPark(row.id, PARK_DURATION_MS);
-    const parked = getRow(this.db, row.id)!;
-    this.emitRow(parked);
-    this.emit({ type: 'run_event', run_id: run.id, event: 'approval_required', data: { row_id: row.id, tool, target: effect.target } });
-    this.emit({ type: 'work_available', kind: 'approval', item_id: row.id, agent: run.agent, title: `${run.agent ?? 'Your run'} asks to run ${tool}: ${effect.target}` });
-    this.emitInbox();
+    insertRunEvent(this.db, { run_id: run.id, type: 'approval_required', data: { row_id: row.id, tool, target: effect.target, expires_at: new Date(expires).toISOString() }, now });
+    touchRun(this.db, run.id, now);
+    const parked = patchedRow(row, 'needs_approval', patch, now);
+    after.push(() => {
+      this.armPark(row.id, PARK_DURATION_MS);
+      this.emitRow(parked);
+      this.emit({ type: 'run_event', run_id: run.id, event: 'approval_required', data: { row_id: row.id, tool, target: effect.target } });
+      this.emit({ type: 'work_available', kind: 'approval', item_id: row.id, agent: run.agent, title: `${run.agent ?? 'Your run'} asks to run ${tool}: ${effect.target}` });
+      this.emitInbox();
+    });
     return parked;
   }
 
@@ -466,10 +505,7 @@ export class Kernel {
   // ── executing ────────────────────────────────────────────────────────────────────────────────────────────
 
   private execute(run: Run, row: Row): void {
-    const controller = new AbortController();
-    const runSignal = this.runAbort(run.id).signal;
-    if (runSignal.aborted) controller.abort();
-    else runSignal.addEventListener('abort', () => controller.abort(), { once: true });
+    const signal = this.runAbort(run.id).signal;
     const tool = this.tools.find(run.id, row);
     const done = (async () => {
       let result: ToolResult;
@@ -482,7 +518,7 @@ export class Kernel {
           state = 'failed';
           error = { code: 'unknown_tool', detail: text };
         } else {
-          result = checkResult(await tool.run(row.input, { run, row, workspace: run.workspace, signal: controller.signal }));
+          result = checkResult(await tool.run(row.input, { run, row, workspace: run.workspace, signal }));
           if (result.isError) {
             const sc = result.structuredContent ?? {};
             state = sc.timed_out === true ? 'timed_out' : 'failed';
@@ -497,24 +533,50 @@ export class Kernel {
       }
       this.inFlight.delete(row.id);
       if (this.state === 'closed') return;
-      const current = getRow(this.db, row.id);
-      if (current) this.endRow(current, ['running'], state, { result, error });
+      this.queueEnd(row, state, { result, error });
     })();
-    this.inFlight.set(row.id, { controller, done });
+    this.inFlight.set(row.id, { run_id: run.id, done });
+  }
+
+  /**
+   * Tool completions are recorded in batches: every completion of one event-loop turn commits in one
+   * transaction (group commit), then its waiters wake. Nobody learns of a result before it is durable.
+   */
+  private queueEnd(row: Row, to: RowState, patch: RowPatch): void {
+    this.pendingEnds.push({ row, to, patch });
+    if (this.pendingEnds.length === 1) setImmediate(() => this.flushEnds());
+  }
+
+  private flushEnds(): void {
+    const batch = this.pendingEnds;
+    this.pendingEnds = [];
+    if (!batch.length || this.state === 'closed') return;
+    const after: After = [];
+    tx(this.db, () => {
+      for (const e of batch) this.endRow(e.row, ['running'], e.to, e.patch, undefined, after);
+    });
+    for (const f of after) f();
   }
 
   // ── ending rows and runs ─────────────────────────────────────────────────────────────────────────────────
 
   /** Guarded end of a row; then waiters, events, and the row's on_failure. Null when another ender won. */
-  private endRow(row: Row, from: readonly RowState[], to: RowState, patch: RowPatch, eventType?: string): Row | null {
+  private endRow(row: Row, from: readonly RowState[], to: RowState, patch: RowPatch, eventType?: string, after?: After): Row | null {
     const now = this.clock.now();
+    const full: RowPatch = { ...patch, ended_at: now };
     const won = tx(this.db, () => {
-      if (!transitionRow(this.db, row.id, from, to, { ...patch, ended_at: now }, now)) return false;
+      if (!transitionRow(this.db, row.id, from, to, full, now)) return false;
       if (eventType) insertRunEvent(this.db, { run_id: row.run_id, type: eventType, data: { row_id: row.id, error: patch.error ?? null }, now });
       return true;
     });
     if (!won) return null;
-    return this.afterEnd(row.id);
+    // The caller's `row` may be stale in fields it did not set; only rows it decided itself come in fresh.
+    const ended = from.length === 1 && from[0] === row.state ? patchedRow(row, to, full, now) : null;
+    if (after) {
+      after.push(() => void this.afterEnd(row.id, ended));
+      return ended ?? getRow(this.db, row.id);
+    }
+    return this.afterEnd(row.id, ended);
   }
 
   private endParked(row: Row, to: RowState, patch: RowPatch, inboxStatus: string, by: string | null, eventType: string): Row | null {
@@ -531,9 +593,9 @@ export class Kernel {
     return this.afterEnd(row.id);
   }
 
-  private afterEnd(row_id: string): Row {
+  private afterEnd(row_id: string, known: Row | null = null): Row {
     this.disarmPark(row_id);
-    const ended = getRow(this.db, row_id)!;
+    const ended = known ?? getRow(this.db, row_id)!;
     const list = this.waiters.get(row_id);
     if (list) {
       this.waiters.delete(row_id);
@@ -608,7 +670,10 @@ export class Kernel {
 
   private runAbort(run_id: string): AbortController {
     let c = this.runAborts.get(run_id);
-    if (!c) this.runAborts.set(run_id, (c = new AbortController()));
+    if (!c) {
+      this.runAborts.set(run_id, (c = new AbortController()));
+      setMaxListeners(0, c.signal); // a wide fan of tools listens to one run signal
+    }
     return c;
   }
 

@@ -72,13 +72,15 @@ export interface InsertRow {
   now: number;
 }
 
-/** Insert a row at `ready` (the stage has not decided yet). */
-export function insertRow(db: Db, a: InsertRow): void {
+/** Insert a row at `ready` (the stage has not decided yet). Returns its sequence number in the run. */
+export function insertRow(db: Db, a: InsertRow): number {
+  const seq = (stmt(db, 'SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM rows WHERE run_id = ?').get(a.run_id) as { n: number }).n;
   stmt(
     db,
     `INSERT INTO rows (id, run_id, seq, origin, wire_tool, tool, runner, input_json, state, round, on_failure, created_at, updated_at)
-     VALUES (?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM rows WHERE run_id = ?), ?, ?, ?, ?, ?, 'ready', ?, ?, ?, ?)`,
-  ).run(a.id, a.run_id, a.run_id, a.origin, a.wire_tool, a.tool, a.runner, toJson(a.input), a.round, a.on_failure, a.now, a.now);
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'ready', ?, ?, ?, ?)`,
+  ).run(a.id, a.run_id, seq, a.origin, a.wire_tool, a.tool, a.runner, toJson(a.input), a.round, a.on_failure, a.now, a.now);
+  return seq;
 }
 
 export function getRow(db: Db, id: string): Row | null {
@@ -158,6 +160,54 @@ export function transitionRow(db: Db, id: string, from: readonly RowState[], to:
   const sql = `UPDATE rows SET ${sets.join(', ')} WHERE id = ? AND state IN (${from.map(() => '?').join(',')})`;
   const args = [to, now, ...keys.flatMap((k) => values(k, patch[k])), id, ...from];
   return stmt(db, sql).run(...args).changes === 1;
+}
+
+/** The row a successful transitionRow leaves, computed in memory (no re-read on the hot path). */
+export function patchedRow(row: Row, to: RowState, patch: RowPatch, now: number): Row {
+  const out: Row = { ...row, state: to, updated_at: isoOr(now) };
+  if (patch.tool !== undefined) out.tool = patch.tool;
+  if (patch.runner !== undefined) out.runner = patch.runner;
+  if (patch.granted_by !== undefined) out.granted_by = patch.granted_by;
+  if (patch.approved_by !== undefined) out.approved_by = patch.approved_by;
+  if (patch.matched !== undefined) out.matched = patch.matched;
+  if (patch.addressee !== undefined) out.addressee = patch.addressee;
+  if (patch.effect !== undefined) out.effect = patch.effect;
+  if (patch.expires_at !== undefined) out.expires_at = iso(patch.expires_at);
+  if (patch.error !== undefined) out.error = patch.error;
+  if (patch.result !== undefined) out.result = patch.result;
+  if (patch.started_at !== undefined) out.started_at = iso(patch.started_at);
+  if (patch.ended_at !== undefined) out.ended_at = iso(patch.ended_at);
+  return out;
+}
+
+/** The row insertRow just wrote, in memory. */
+export function insertedRow(a: InsertRow, seq: number): Row {
+  const at = isoOr(a.now);
+  return {
+    id: a.id,
+    run_id: a.run_id,
+    seq,
+    origin: a.origin,
+    wire_tool: a.wire_tool,
+    tool: a.tool,
+    runner: a.runner,
+    input: a.input,
+    state: 'ready',
+    round: a.round,
+    on_failure: a.on_failure,
+    granted_by: null,
+    approved_by: null,
+    matched: [],
+    addressee: null,
+    effect: null,
+    expires_at: null,
+    error: null,
+    result: null,
+    created_at: at,
+    updated_at: at,
+    started_at: null,
+    ended_at: null,
+  };
 }
 
 /** Set fields without changing the state (e.g. clearing an addressee). */

@@ -1,0 +1,145 @@
+// The kernel against DESIGN §6: ≥ 5,000 rows/s through the stage with durable rows; approve → row running
+// ≤ 20 ms p99 in process; and the kernel's overhead per tool call against calling the tool directly.
+// Run with `npm run bench` (bench/index.ts calls run()) or alone: `npx tsx bench/kernel.bench.ts`.
+// Everything runs on a real on-disk store (WAL, synchronous=NORMAL) in a fresh temp data dir.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createNexus, type Nexus } from '../electron/app.js';
+import type { ExecutorTool, ToolContext } from '../electron/kernel/types.js';
+import { readTool } from '../electron/kernel/tools/files.js';
+import { bashTool } from '../electron/kernel/tools/bash.js';
+
+const now = () => performance.now();
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+function line(label: string, figure: string, budget: string, ok: boolean | null) {
+  console.log(`${label.padEnd(58)} ${figure.padStart(14)}   ${budget ? `budget ${budget.padEnd(8)} ${ok ? 'ok' : 'OVER BUDGET'}` : ''}`);
+}
+
+async function withNexus<T>(fn: (n: Nexus) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'nexus-bench-'));
+  // Only the kernel: no turns or governance setups (their gates are benched by their owners).
+  const nexus = await createNexus({ dataDir: dir, setups: [] });
+  try {
+    return await fn(nexus);
+  } finally {
+    await nexus.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+let ranAt = 0;
+const noop: ExecutorTool = {
+  name: 'noop',
+  description: 'returns at once',
+  inputSchema: { type: 'object' },
+  run: async () => {
+    ranAt = now();
+    return { content: [{ type: 'text', text: 'ok' }] };
+  },
+};
+
+/**
+ * Rows per second from submit to terminal (decision committed before execution, result committed before the
+ * waiter wakes), `n` rows in flight, submitted as fans of `fan` rows (a round's tool calls: submitRows).
+ */
+async function throughput(nexus: Nexus, n: number, mode: 'bypass' | 'rules', fan: number): Promise<number> {
+  const k = nexus.kernel;
+  const run = k.createRun({ agent: null, mode, rules: mode === 'rules' ? [{ tool: 'bash', path: 'command', match: '*rm -rf*', verdict: 'deny' }, { tool: 'noop', verdict: 'allow' }] : [] });
+  const t0 = now();
+  const waits: Promise<unknown>[] = [];
+  for (let i = 0; i < n; i += fan) {
+    const calls = Array.from({ length: fan }, (_, j) => ({ tool: 'noop', input: { i: i + j }, origin: 'model' as const }));
+    for (const row of fan === 1 ? [k.submitRow(run.id, calls[0])] : k.submitRows(run.id, calls)) waits.push(k.waitRow(row.id));
+  }
+  await Promise.all(waits);
+  const s = (now() - t0) / 1000;
+  k.stopRun(run.id);
+  return n / s;
+}
+
+/** Rows per second that park (effect profile + card + deadline, one transaction each). */
+function parkRate(nexus: Nexus, n: number): number {
+  const k = nexus.kernel;
+  const run = k.createRun({ agent: null, mode: 'ask' });
+  const t0 = now();
+  for (let i = 0; i < n; i++) k.submitRow(run.id, { tool: 'noop', input: { i }, origin: 'model' });
+  const s = (now() - t0) / 1000;
+  k.stopRun(run.id);
+  return n / s;
+}
+
+/** approve() called → the tool's run() entered, per parked row. */
+async function approveLatency(nexus: Nexus, n: number): Promise<number[]> {
+  const k = nexus.kernel;
+  const run = k.createRun({ agent: null, mode: 'ask' });
+  const ids = Array.from({ length: n }, (_, i) => k.submitRow(run.id, { tool: 'noop', input: { i }, origin: 'model' }).id);
+  const lat: number[] = [];
+  for (const id of ids) {
+    const t0 = now();
+    k.approve(id, { by: 'bench' });
+    lat.push(ranAt - t0);
+    await k.waitRow(id);
+  }
+  k.stopRun(run.id);
+  return lat;
+}
+
+/** Per-call time of a tool through the kernel (submit → terminal) vs called directly, sequentially. */
+async function overhead(nexus: Nexus, tool: ExecutorTool, input: unknown, n: number): Promise<{ direct: number; kernel: number }> {
+  const k = nexus.kernel;
+  const run = k.createRun({ agent: null, mode: 'bypass' });
+  writeFileSync(join(run.workspace, 'small.txt'), 'hello\n'.repeat(20));
+  const ctx: ToolContext = { run, row: {} as never, workspace: run.workspace, signal: new AbortController().signal };
+  for (let i = 0; i < Math.min(50, n); i++) await tool.run(input, ctx); // warm up
+  let t0 = now();
+  for (let i = 0; i < n; i++) await tool.run(input, ctx);
+  const direct = (now() - t0) / n;
+  for (let i = 0; i < Math.min(50, n); i++) await k.waitRow(k.submitRow(run.id, { tool: tool.name, input, origin: 'model' }).id);
+  t0 = now();
+  for (let i = 0; i < n; i++) await k.waitRow(k.submitRow(run.id, { tool: tool.name, input, origin: 'model' }).id);
+  const kernel = (now() - t0) / n;
+  k.stopRun(run.id);
+  return { direct, kernel };
+}
+
+export async function run(): Promise<void> {
+  await withNexus(async (nexus) => {
+    nexus.kernel.registerTool(noop);
+    await throughput(nexus, 2_000, 'bypass', 10); // warm up
+    const bypass = await throughput(nexus, 20_000, 'bypass', 10);
+    line('rows/s through the stage, durable (bypass, fans of 10)', `${Math.round(bypass).toLocaleString('en')} /s`, '≥ 5,000', bypass >= 5000);
+    const ruled = await throughput(nexus, 20_000, 'rules', 10);
+    line('rows/s through the stage, durable (rules, fans of 10)', `${Math.round(ruled).toLocaleString('en')} /s`, '≥ 5,000', ruled >= 5000);
+    const single = await throughput(nexus, 10_000, 'rules', 1);
+    line('  (info) same, one submitRow per row (a commit each)', `${Math.round(single).toLocaleString('en')} /s`, '', null);
+    const parks = parkRate(nexus, 5_000);
+    line('  (info) rows/s that park (profile + card + deadline)', `${Math.round(parks).toLocaleString('en')} /s`, '', null);
+
+    const lat = await approveLatency(nexus, 2_000);
+    line('approve → row running (tool entered), p50', `${pct(lat, 50).toFixed(3)} ms`, '', null);
+    const p99 = pct(lat, 99);
+    line('approve → row running (tool entered), p99', `${p99.toFixed(3)} ms`, '20 ms', p99 <= 20);
+
+    for (const [tool, input, n] of [
+      [noop, {}, 5_000],
+      [readTool, { path: 'small.txt' }, 5_000],
+      [bashTool, { command: 'true' }, 200],
+    ] as const) {
+      const o = await overhead(nexus, tool, input, n);
+      line(
+        `kernel overhead per ${tool.name} call (kernel ÷ direct)`,
+        `${(o.kernel / o.direct).toFixed(2)}x`,
+        '',
+        null,
+      );
+      console.log(`${''.padEnd(4)}direct ${(o.direct * 1000).toFixed(1)} µs, through the kernel ${(o.kernel * 1000).toFixed(1)} µs, added ${((o.kernel - o.direct) * 1000).toFixed(1)} µs`);
+    }
+  });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await run();
