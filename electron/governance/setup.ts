@@ -5,6 +5,7 @@ import type { Nexus } from '../app.js';
 import { Governance } from './service.js';
 import { Delegation } from './delegation.js';
 import type { TurnsPort } from './turns-port.js';
+import { ApiFailure } from '../api/dispatch.js';
 
 declare module '../app.js' {
   interface NexusServices {
@@ -40,6 +41,14 @@ export async function setupGovernance(nexus: Nexus): Promise<void> {
   // Turns are set up before governance (SETUPS order); without them delegation answers "not available".
   const turns = nexus.services.turns as TurnsPort | undefined;
   turns?.addFinalizer(delegation.finalizer);
+  // A failed delegated task's attention card: Abandon dismisses it; Retry is not offered (the delegator
+  // already has the failure; delegating again is the agent's move).
+  turns?.hooks?.registerAttentionSource?.('delegation', {
+    abandon: (item, o) => ({ state: nexus.kernel.inbox.resolve(item.id, 'abandoned', o.by) ? 'abandoned' : item.status }),
+    retry: () => {
+      throw new ApiFailure('not_supported', 'A failed delegated task cannot be retried from its card; the delegating agent can delegate it again.');
+    },
+  });
 
   await gov.start();
 }

@@ -1,5 +1,6 @@
 // What governance needs from AGENTS' turns (electron/kernel/turns), as pinned in the team brief.
 import type { Run } from '../kernel/types.js';
+import type { InboxKindHandler } from '../kernel/inbox.js';
 
 export type FinalizerVerdict = { accept: true } | { accept: false; feedback: string } | { fail: string } | undefined;
 export type Finalizer = (run: Run, answer: string) => FinalizerVerdict | Promise<FinalizerVerdict>;
@@ -8,4 +9,5 @@ export interface TurnsPort {
   startTurn(o: { agent: string; prompt: string; run?: string; chain?: { chain_id: string; depth?: number }; parent?: { run_id: string; row_id: string } }): Run | Promise<Run>;
   continueRun(run_id: string, text: string): unknown;
   addFinalizer(fn: Finalizer): unknown;
+  hooks?: { registerAttentionSource?(source: string, handler: InboxKindHandler): void };
 }

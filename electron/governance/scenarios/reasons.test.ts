@@ -21,7 +21,7 @@ const cast = (act: { name: string; input: unknown }, extra: Record<string, (req:
   ...extra,
 });
 
-async function deniedWith(code: string, act = bash('echo hi')) {
+async function deniedWith(code: string, act: { name: string; input: unknown } = bash('echo hi')) {
   const run = s!.start('lead');
   await s!.ended(run.id);
   const mid = s!.requests('mid');
