@@ -122,3 +122,19 @@ describe('rounds and fans', () => {
     expect(h.model.requests[0]!.toolNames).not.toContain('summarize');
   });
 });
+
+describe('after a restart', () => {
+  it('a run parked when NEXUS closed picks up its fan: approve after the restart and the turn finishes', async () => {
+    h = await turnsHarness({ script: [{ toolCalls: [{ name: 'bash', input: { command: 'echo survived' } }] }, { text: 'Finished after the restart.' }] });
+    h.agent({ name: 'durable', mode: 'ask' });
+    const run = h.turns.startTurn({ agent: 'durable', prompt: 'go' });
+    const parked = await h.row(run.id, (r) => r.state === 'needs_approval');
+    await h.restart();
+    expect(h.nexus.recovery.parked).toEqual([parked.id]);
+    expect(h.nexus.kernel.getRun(run.id)!.status).toBe('running');
+    expect((await h.api('inboxApprove', { id: parked.id })).ok).toBe(true);
+    const ended = await h.ended(run.id);
+    expect(ended).toMatchObject({ status: 'succeeded', final_answer: 'Finished after the restart.' });
+    expect(h.model.requests[1]!.toolResults[0]!.text.split('\n')[0]).toBe('survived');
+  });
+});

@@ -27,6 +27,8 @@ export interface TurnsHarness {
   row(run_id: string, pred: (r: Row) => boolean, timeoutMs?: number): Promise<Row>;
   /** Resolve once the run has ended. */
   ended(run_id: string, timeoutMs?: number): Promise<Run>;
+  /** Close NEXUS and open it again on the same data dir (a restart); `nexus` and `turns` are replaced. */
+  restart(): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -34,8 +36,8 @@ export async function turnsHarness(opts: { script?: Script; setups?: NexusSetup[
   const dir = mkdtempSync(join(tmpdir(), 'nexus-turns-'));
   const clock = new ManualClock(Date.now());
   const model = await startScriptedModel({ script: opts.script ?? [] });
-  const nexus = await createNexus({ dataDir: dir, clock, setups: opts.setups ?? [setupTurns], env: { ...process.env, ...(opts.env ?? {}) } });
-  const turns = nexus.services.turns as TurnEngine;
+  const open = () => createNexus({ dataDir: dir, clock, setups: opts.setups ?? [setupTurns], env: { ...process.env, ...(opts.env ?? {}) } });
+  const nexus = await open();
   const poll = async <T>(what: string, f: () => T | undefined | null, timeoutMs: number): Promise<T> => {
     const until = Date.now() + timeoutMs;
     for (;;) {
@@ -45,9 +47,9 @@ export async function turnsHarness(opts: { script?: Script; setups?: NexusSetup[
       await new Promise((r) => setTimeout(r, 10));
     }
   };
-  return {
+  const h: TurnsHarness = {
     nexus,
-    turns,
+    turns: nexus.services.turns as TurnEngine,
     model,
     clock,
     dir,
@@ -58,26 +60,32 @@ export async function turnsHarness(opts: { script?: Script; setups?: NexusSetup[
         ...rest,
         model: { provider, baseURL: provider === 'anthropic' ? model.anthropicBaseURL : model.baseURL, model: 'scripted-1', ...(stream === undefined ? {} : { stream }) } as AgentProfile['model'],
       };
-      return saveAgent(nexus.kernel, profile).agent;
+      return saveAgent(h.nexus.kernel, profile).agent;
     },
-    api: (method, input) => dispatch(nexus.handlers, method, input, { door: 'internal' }) as never,
-    row: (run_id, pred, timeoutMs = 10_000) => poll('a row', () => nexus.kernel.listRows(run_id).find(pred), timeoutMs),
+    api: (method, input) => dispatch(h.nexus.handlers, method, input, { door: 'internal' }) as never,
+    row: (run_id, pred, timeoutMs = 10_000) => poll('a row', () => h.nexus.kernel.listRows(run_id).find(pred), timeoutMs),
     ended: (run_id, timeoutMs = 15_000) =>
       poll(
         'the run to end',
         () => {
-          const r = nexus.kernel.getRun(run_id);
+          const r = h.nexus.kernel.getRun(run_id);
           return r && r.status !== 'running' ? r : null;
         },
         timeoutMs,
       ).then(async (r) => {
-        await turns.settled(run_id);
-        return nexus.kernel.getRun(run_id) ?? r;
+        await h.turns.settled(run_id);
+        return h.nexus.kernel.getRun(run_id) ?? r;
       }),
+    async restart() {
+      await h.nexus.close();
+      h.nexus = await open();
+      h.turns = h.nexus.services.turns as TurnEngine;
+    },
     async cleanup() {
-      await nexus.close();
+      await h.nexus.close();
       await model.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return h;
 }
