@@ -80,6 +80,8 @@ export class Kernel {
   private waiters = new Map<string, Waiter[]>();
   private parkTimers = new Map<string, TimerHandle>();
   private inFlight = new Map<string, { run_id: string; done: Promise<void> }>();
+  /** Rows this process knows are running or parked (cleared when they end): waitRow skips the read. */
+  private live = new Set<string>();
   private pendingEnds: Array<{ row: Row; to: RowState; patch: RowPatch }> = [];
   private runAborts = new Map<string, AbortController>();
   /** "Trust for this session": agents whose own autonomy parks are granted until this process ends. */
@@ -292,9 +294,12 @@ export class Kernel {
 
   /** Resolves with the row once it is terminal (succeeded, failed, timed_out, canceled). */
   waitRow(row_id: string): Promise<Row> {
-    const row = getRow(this.db, row_id);
-    if (!row) return Promise.reject(notFound('row', row_id));
-    if (isTerminal(row.state)) return Promise.resolve(row);
+    // A row this process is running or holding is live for sure: no need to read it.
+    if (!this.live.has(row_id)) {
+      const row = getRow(this.db, row_id);
+      if (!row) return Promise.reject(notFound('row', row_id));
+      if (isTerminal(row.state)) return Promise.resolve(row);
+    }
     return new Promise((resolve, reject) => {
       const list = this.waiters.get(row_id) ?? [];
       list.push({ resolve, reject });
@@ -505,6 +510,7 @@ export class Kernel {
   // ── executing ────────────────────────────────────────────────────────────────────────────────────────────
 
   private execute(run: Run, row: Row): void {
+    this.live.add(row.id);
     const signal = this.runAbort(run.id).signal;
     const tool = this.tools.find(run.id, row);
     const done = (async () => {
@@ -595,6 +601,7 @@ export class Kernel {
 
   private afterEnd(row_id: string, known: Row | null = null): Row {
     this.disarmPark(row_id);
+    this.live.delete(row_id);
     const ended = known ?? getRow(this.db, row_id)!;
     const list = this.waiters.get(row_id);
     if (list) {
@@ -652,6 +659,7 @@ export class Kernel {
 
   private armPark(row_id: string, ms: number): void {
     this.disarmPark(row_id);
+    this.live.add(row_id);
     this.parkTimers.set(
       row_id,
       this.clock.setTimeout(() => {
