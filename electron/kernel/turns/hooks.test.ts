@@ -15,7 +15,7 @@ const types = (run_id: string) => listRunEvents(h.nexus.db, run_id).map((e) => e
 const bashHook = (command: string, timeout_s?: number) => ({ tool: 'bash', input: { command }, ...(timeout_s ? { timeout_s } : {}) });
 
 describe('lifecycle hooks', () => {
-  it('turn_start hooks run as kernel rows before the first model call, whatever tools the model may use', async () => {
+  it('Hooks are independent of the model\'s declared tool list: turn_start hooks run as kernel rows before the first model call', async () => {
     h = await turnsHarness({ script: [{ text: 'hello' }] });
     h.agent({ name: 'starter', tools: ['read'], lifecycle_hooks: { turn_start: [bashHook('echo started > started.txt')] } });
     const run = h.turns.startTurn({ agent: 'starter', prompt: 'hi' });
@@ -30,7 +30,7 @@ describe('lifecycle hooks', () => {
     expect(h.model.requests[0]!.toolNames).toEqual(['read']);
   });
 
-  it('a stop hook that demands one continuation then accepts (bash: exit 2 with stderr, then exit 0)', async () => {
+  it('a Stop hook can request a bounded model continuation with feedback, then accept the candidate final answer (bash: exit 2 with stderr, then exit 0)', async () => {
     h = await turnsHarness({ script: [{ text: 'a first draft' }, { text: 'the final answer, tests included' }] });
     h.agent({
       name: 'drafter',
@@ -73,7 +73,7 @@ describe('lifecycle hooks', () => {
     expect(ev.find((e) => e.type === 'stop_hook_cap_reached')?.data).toMatchObject({ cap: 2 });
   });
 
-  it('a failing hook raises an attention item; Retry runs it again and the turn goes on', async () => {
+  it('Hook failure follows the existing attention, retry, and abandon flow: Retry runs it again and the turn goes on', async () => {
     h = await turnsHarness({ script: [{ text: 'done' }] });
     const a = h.agent({ name: 'retrier', lifecycle_hooks: { turn_start: [bashHook('test -f ready.flag')] } });
     const run = h.turns.startTurn({ agent: 'retrier', prompt: 'go' });
@@ -110,7 +110,7 @@ describe('lifecycle hooks', () => {
     expect(types(run.id)).toContain('hook_abandoned');
   });
 
-  it('force-stop cancels hook work and never asks it: no attention item, the hook process is killed', async () => {
+  it('Explicit force-stop cancels hook work and never asks it for permission: no attention item, the hook process is killed', async () => {
     h = await turnsHarness({ script: [{ text: 'candidate' }] });
     h.agent({ name: 'stopper', lifecycle_hooks: { stop: [bashHook('sleep 30', 60)] } });
     const run = h.turns.startTurn({ agent: 'stopper', prompt: 'go' });
@@ -123,5 +123,36 @@ describe('lifecycle hooks', () => {
     expect(h.nexus.kernel.getRow(hook.id)!.state).toBe('canceled');
     expect((await h.api('inboxList', {})).value).toEqual([]);
     expect(types(run.id)).not.toContain('hook_failed');
+  });
+
+  it('Nexus freezes the declaration onto each execution: a profile edited mid-run does not change the run\'s hooks', async () => {
+    h = await turnsHarness({ script: [{ toolCalls: [{ name: 'bash', input: { command: 'echo working' } }] }, { text: 'done' }] });
+    h.agent({ name: 'frozen', mode: 'ask', lifecycle_hooks: { stop: [bashHook('echo frozen-hook')] } });
+    const run = h.turns.startTurn({ agent: 'frozen', prompt: 'go' });
+    const parked = await h.row(run.id, (r) => r.state === 'needs_approval');
+    h.agent({ name: 'frozen', mode: 'ask', lifecycle_hooks: { stop: [bashHook('echo edited-hook')] } });
+    await h.api('inboxApprove', { id: parked.id });
+    await h.ended(run.id);
+    const hooks = h.nexus.kernel.listRows(run.id).filter((r) => r.origin === 'kernel');
+    expect(hooks.map((r) => (r.input as { command: string }).command)).toEqual(['echo frozen-hook']);
+  });
+
+  it('Turn-start and compaction hooks acknowledge their event; a deny rule naming kernel rows refuses a hook, which is a hook failure', async () => {
+    h = await turnsHarness({ script: [{ text: 'ok' }] });
+    h.agent({
+      name: 'refused',
+      approval_rules: [{ tool: 'bash', verdict: 'deny', origin: 'kernel', reason: 'no kernel shells here' }],
+      lifecycle_hooks: { turn_start: [bashHook('echo hi')] },
+    });
+    const run = h.turns.startTurn({ agent: 'refused', prompt: 'go' });
+    let items: Array<{ id: string; kind: string; message?: string }> = [];
+    for (let i = 0; i < 300 && !items.length; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      items = (await h.api('inboxList', {})).value;
+    }
+    expect(items[0]).toMatchObject({ kind: 'attention' });
+    expect(items[0]!.message).toContain('no kernel shells here');
+    await h.api('inboxAbandon', { id: items[0]!.id });
+    expect(await h.ended(run.id)).toMatchObject({ status: 'succeeded', final_answer: 'ok' });
   });
 });

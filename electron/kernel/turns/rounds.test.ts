@@ -138,3 +138,20 @@ describe('after a restart', () => {
     expect(h.model.requests[1]!.toolResults[0]!.text.split('\n')[0]).toBe('survived');
   });
 });
+
+describe('the origin rule for what the kernel plants', () => {
+  it('a continuation is a kernel row, pre-approved by its origin unless a rule naming kernel rows opts it back in', async () => {
+    h = await turnsHarness({ script: [{ text: 'one' }, { text: 'two' }] });
+    h.agent({ name: 'optin', approval_rules: [{ tool: 'continuation', verdict: 'ask', origin: 'kernel' }] });
+    const run = h.turns.startTurn({ agent: 'optin', prompt: 'first' });
+    await h.ended(run.id);
+    h.turns.continueRun(run.id, 'second');
+    const parked = await h.row(run.id, (r) => r.tool === 'continuation' && r.state === 'needs_approval');
+    expect(parked.origin).toBe('kernel');
+    expect(h.model.requests).toHaveLength(1);
+    await h.api('inboxApprove', { id: parked.id });
+    await h.model.waitForRequests(2);
+    expect(await h.ended(run.id)).toMatchObject({ status: 'succeeded', final_answer: 'two' });
+    expect(h.model.requests[1]!.userText).toBe('second');
+  });
+});
