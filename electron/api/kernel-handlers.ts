@@ -125,11 +125,11 @@ export function kernelHandlers(nexus: Nexus): Pick<Handlers, KernelMethods> {
     runsStop: ({ id }) => runSummary(kernel.stopRun(id, { reason: 'stopped by a person' })),
 
     rowsWait: async ({ id, timeout_ms }) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeout = new Promise<null>((r) => (timer = setTimeout(() => r(null), timeout_ms)));
+      // Wall-clock timeout (a door's wait), not the kernel clock; the waiter is removed when it fires.
+      const stop = new AbortController();
+      const timer = setTimeout(() => stop.abort(), timeout_ms);
       try {
-        const row = await Promise.race([kernel.waitRow(id), timeout]);
-        return rowView(row ?? kernel.getRow(id)!);
+        return rowView(await kernel.waitRow(id, { signal: stop.signal }));
       } finally {
         clearTimeout(timer);
       }

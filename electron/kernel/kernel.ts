@@ -292,8 +292,11 @@ export class Kernel {
     return rows;
   }
 
-  /** Resolves with the row once it is terminal (succeeded, failed, timed_out, canceled). */
-  waitRow(row_id: string): Promise<Row> {
+  /**
+   * Resolves with the row once it is terminal (succeeded, failed, timed_out, canceled). With `signal`, an
+   * abort stops waiting: the promise resolves with the row as it is then (a door's wait timed out).
+   */
+  waitRow(row_id: string, opts: { signal?: AbortSignal } = {}): Promise<Row> {
     // A row this process is running or holding is live for sure: no need to read it.
     if (!this.live.has(row_id)) {
       const row = getRow(this.db, row_id);
@@ -302,8 +305,22 @@ export class Kernel {
     }
     return new Promise((resolve, reject) => {
       const list = this.waiters.get(row_id) ?? [];
-      list.push({ resolve, reject });
+      const waiter: Waiter = { resolve, reject };
+      list.push(waiter);
       this.waiters.set(row_id, list);
+      opts.signal?.addEventListener(
+        'abort',
+        () => {
+          const current = this.waiters.get(row_id);
+          if (!current || !current.includes(waiter)) return;
+          current.splice(current.indexOf(waiter), 1);
+          if (!current.length) this.waiters.delete(row_id);
+          const row = getRow(this.db, row_id);
+          if (row) resolve(row);
+          else reject(notFound('row', row_id));
+        },
+        { once: true },
+      );
     });
   }
 
