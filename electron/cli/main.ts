@@ -13,6 +13,12 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   inbox: async () => (await import('./kernel-commands.js')).inboxCommand,
   approve: async () => (await import('./kernel-commands.js')).approveCommand,
   deny: async () => (await import('./kernel-commands.js')).denyCommand,
+  settings: async () => (await import('./orchestration.js')).settingsCommand,
+  'stop-all': async () => (await import('./orchestration.js')).stopAllCommand,
+  resume: async () => (await import('./orchestration.js')).resumeCommand,
+  entitlements: async () => (await import('./orchestration.js')).entitlementsCommand,
+  chains: async () => (await import('./orchestration.js')).chainsCommand,
+  tasks: async () => (await import('./orchestration.js')).tasksCommand,
 };
 
 const USAGE = `usage: nexus <command> [args] [--json]

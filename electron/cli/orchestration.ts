@@ -1,0 +1,173 @@
+// Governance commands (DESIGN §5): settings get|set KEY VALUE, stop-all, resume, entitlements import FILE|show,
+// chains [clear], tasks show ID. They reach the running kernel through the control socket of --data-dir.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { CliCommand, CliIo } from './io.js';
+import { call, oneLine, parse, printJson, table, usageError, withKernel, type Parsed } from './common.js';
+
+type SettingsView = Record<string, unknown>;
+type EntitlementView = { entitled: boolean; entitlements: string[]; subject: string | null; expires_at: string | null; status: string; message: string };
+type ChainView = { chain_id: string; agents: string[]; hops: Array<{ hop: number; agent: string; action: string; target: string; verdict: string; code?: string }>; last_active_at: string };
+type TaskView = {
+  id: string;
+  status: string;
+  delegator: string;
+  recipient: string;
+  task: string;
+  refusals: number;
+  answer: string | null;
+  acceptance_check: { command: string };
+  evidence: Array<{ command: string; exit_code: number | null; passed: boolean; output: string; duration_ms: number; at: string }>;
+};
+
+const args = (argv: string[], io: CliIo, usage: string): Parsed | number => {
+  const p = parse(argv, {}, io, usage);
+  return 'exit' in p ? p.exit : p;
+};
+
+const settingsText = (s: SettingsView) =>
+  Object.entries(s)
+    .map(([k, v]) => `${k} = ${Array.isArray(v) ? v.join(',') || '(empty)' : String(v)}`)
+    .join('\n');
+
+// ── settings ───────────────────────────────────────────────────────────────────────────────────────────────
+const SETTINGS_USAGE = `usage: nexus settings get [KEY] | set KEY VALUE  [--data-dir DIR] [--json]
+keys: orchestration.enabled (true|false), orchestration.maxDepth N, orchestration.maxAgents N,
+      orchestration.allowlist NAME,NAME,… (comma-separated agent names; "" for none),
+      orchestration.perHopApproval (true|false), approval.stopHookCap N, delegation.maxRefusals N`;
+export const settingsCommand: CliCommand = async (argv, io) => {
+  const p = args(argv, io, SETTINGS_USAGE);
+  if (typeof p === 'number') return p;
+  const [sub, key, value, ...extra] = p.positionals;
+  if (sub === 'get') {
+    if (value !== undefined) return usageError(io, SETTINGS_USAGE, 'settings get takes at most a KEY');
+  } else if (sub === 'set') {
+    if (!key || value === undefined || extra.length) return usageError(io, SETTINGS_USAGE, 'settings set takes KEY VALUE');
+  } else return usageError(io, SETTINGS_USAGE, sub ? `unknown subcommand ${sub}` : 'a subcommand is required');
+  return withKernel(p.values, io, async (k) => {
+    const r = sub === 'set' ? await call<SettingsView>(k, io, 'settingsSet', { key, value }) : await call<SettingsView>(k, io, 'settingsGet');
+    if (!r) return 1;
+    if (sub === 'get' && key) {
+      if (!(key in r.value)) {
+        io.err(`nexus: unknown setting ${JSON.stringify(key)}`);
+        return 1;
+      }
+      if (p.values.json) printJson(io, r.value[key]);
+      else io.out(settingsText({ [key]: r.value[key] }));
+      return 0;
+    }
+    if (p.values.json) printJson(io, r.value);
+    else io.out(sub === 'set' ? settingsText({ [key!]: r.value[key!] }) : settingsText(r.value));
+    return 0;
+  });
+};
+
+// ── stop-all / resume ──────────────────────────────────────────────────────────────────────────────────────
+const STOP_USAGE = 'usage: nexus stop-all [--data-dir DIR] [--json]';
+export const stopAllCommand: CliCommand = async (argv, io) => {
+  const p = args(argv, io, STOP_USAGE);
+  if (typeof p === 'number') return p;
+  if (p.positionals.length) return usageError(io, STOP_USAGE, `unexpected ${p.positionals.join(' ')}`);
+  return withKernel(p.values, io, async (k) => {
+    const r = await call<{ stopped_runs: number }>(k, io, 'stopAll');
+    if (!r) return 1;
+    if (p.values.json) printJson(io, r.value);
+    else io.out(`Stop all is in effect: ${r.value.stopped_runs} run(s) stopped; every chained hop is denied until \`nexus resume\`.`);
+    return 0;
+  });
+};
+
+const RESUME_USAGE = 'usage: nexus resume [--data-dir DIR] [--json]';
+export const resumeCommand: CliCommand = async (argv, io) => {
+  const p = args(argv, io, RESUME_USAGE);
+  if (typeof p === 'number') return p;
+  if (p.positionals.length) return usageError(io, RESUME_USAGE, `unexpected ${p.positionals.join(' ')}`);
+  return withKernel(p.values, io, async (k) => {
+    const r = await call<SettingsView>(k, io, 'resume');
+    if (!r) return 1;
+    if (p.values.json) printJson(io, r.value);
+    else io.out('Resumed: Stop all is lifted.');
+    return 0;
+  });
+};
+
+// ── entitlements ───────────────────────────────────────────────────────────────────────────────────────────
+const ENT_USAGE = 'usage: nexus entitlements import FILE | show  [--data-dir DIR] [--json]';
+const entText = (e: EntitlementView) =>
+  `${e.message}\nstatus: ${e.status}\nentitled to nexus.orchestration: ${e.entitled ? 'yes' : 'no'}${e.entitlements.length ? `\nentitlements: ${e.entitlements.join(', ')}` : ''}${e.subject ? `\naccount: ${e.subject}` : ''}${e.expires_at ? `\nexpires: ${e.expires_at}` : ''}`;
+export const entitlementsCommand: CliCommand = async (argv, io) => {
+  const p = args(argv, io, ENT_USAGE);
+  if (typeof p === 'number') return p;
+  const [sub, file, ...extra] = p.positionals;
+  if (sub === 'import' ? !file || extra.length : sub === 'show' ? file !== undefined : true) {
+    return usageError(io, ENT_USAGE, sub && sub !== 'import' && sub !== 'show' ? `unknown subcommand ${sub}` : 'entitlements import FILE | show');
+  }
+  let token: string | undefined;
+  if (sub === 'import') {
+    try {
+      token = readFileSync(resolve(file!), 'utf8').trim();
+    } catch (e) {
+      io.err(`nexus: cannot read the entitlement file ${file}: ${e instanceof Error ? e.message : String(e)}`);
+      return 1;
+    }
+  }
+  return withKernel(p.values, io, async (k) => {
+    const r = sub === 'import' ? await call<EntitlementView>(k, io, 'entitlementsImport', { token }) : await call<EntitlementView>(k, io, 'entitlementsShow');
+    if (!r) return 1;
+    if (p.values.json) printJson(io, r.value);
+    else io.out(entText(r.value));
+    return 0;
+  });
+};
+
+// ── chains ─────────────────────────────────────────────────────────────────────────────────────────────────
+const CHAINS_USAGE = 'usage: nexus chains [clear]  [--data-dir DIR] [--json]';
+export const chainsCommand: CliCommand = async (argv, io) => {
+  const p = args(argv, io, CHAINS_USAGE);
+  if (typeof p === 'number') return p;
+  const [sub, ...extra] = p.positionals;
+  if ((sub !== undefined && sub !== 'clear') || extra.length) return usageError(io, CHAINS_USAGE, `unexpected ${p.positionals.join(' ')}`);
+  return withKernel(p.values, io, async (k) => {
+    if (sub === 'clear') {
+      const r = await call<{ cleared: number }>(k, io, 'chainsClear');
+      if (!r) return 1;
+      if (p.values.json) printJson(io, r.value);
+      else io.out(`Forgot ${r.value.cleared} chain(s). Nothing was stopped and no limit changed.`);
+      return 0;
+    }
+    const r = await call<ChainView[]>(k, io, 'chainsList');
+    if (!r) return 1;
+    if (p.values.json) {
+      printJson(io, r.value);
+      return 0;
+    }
+    if (!r.value.length) io.out('No multi-agent chains in this run of the app yet.');
+    for (const c of r.value) {
+      io.out(`${c.chain_id}  ${c.agents.join(' → ')}  (${c.hops.length} hops, last active ${c.last_active_at})`);
+      io.out(table(c.hops.map((h) => [`  ${h.hop}`, h.agent, h.action, oneLine(h.target, 50), h.verdict === 'denied' && h.code ? `denied: ${h.code}` : h.verdict.replace('_', ' ')])));
+    }
+    return 0;
+  });
+};
+
+// ── tasks ──────────────────────────────────────────────────────────────────────────────────────────────────
+const TASKS_USAGE = 'usage: nexus tasks show ID  [--data-dir DIR] [--json]';
+export const tasksCommand: CliCommand = async (argv, io) => {
+  const p = args(argv, io, TASKS_USAGE);
+  if (typeof p === 'number') return p;
+  const [sub, id, ...extra] = p.positionals;
+  if (sub !== 'show' || !id || extra.length) return usageError(io, TASKS_USAGE, 'tasks show ID');
+  return withKernel(p.values, io, async (k) => {
+    const r = await call<TaskView>(k, io, 'tasksShow', { id });
+    if (!r) return 1;
+    const t = r.value;
+    if (p.values.json) {
+      printJson(io, { ...t, evidence: t.evidence.map((e) => ({ command: e.command, exit_code: e.exit_code, passed: e.passed, output: e.output, at: e.at, duration_ms: e.duration_ms })) });
+      return 0;
+    }
+    io.out(`${t.id}  ${t.status}  ${t.delegator} → ${t.recipient}  (refusals: ${t.refusals})\ntask: ${oneLine(t.task, 100)}\ncheck: ${t.acceptance_check.command}`);
+    for (const e of t.evidence) io.out(`  ${e.at}  ${e.passed ? 'PASSED' : 'FAILED'}  exit ${e.exit_code ?? '-'}  ${Math.round(e.duration_ms)} ms  ${oneLine(e.output, 80)}`);
+    if (t.answer) io.out(`answer: ${oneLine(t.answer, 200)}`);
+    return 0;
+  });
+};
