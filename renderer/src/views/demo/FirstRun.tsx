@@ -1,9 +1,11 @@
-// First run: a newcomer with no agent sees what NEXUS does and how to connect a real model.
+// First run: a newcomer with no agent sees what NEXUS does (the offline demo) and how to connect a real model.
 import { useAgents } from '../../stores/agents.js';
 import { useNav } from '../../stores/nav.js';
+import { useDemo } from '../../stores/demo.js';
 
 export function FirstRun() {
   const { agents, loaded } = useAgents();
+  const { start, starting, error } = useDemo();
   if (!loaded || agents.length > 0) return null;
   return (
     <section className="first-run panel" aria-labelledby="first-run-title">
@@ -12,7 +14,15 @@ export function FirstRun() {
         NEXUS runs AI agents on your machine and puts you between them and the world: every tool call crosses an approval stage, and every
         chain of agents acting through each other crosses an orchestration gate.
       </p>
+      <p className="muted">
+        No model yet? Play the <strong>offline demo</strong>: two demo agents on a scripted local model (not an AI, nothing leaves your
+        machine) hand work to each other through the real approval stage and gate. You answer the cards; Recent chains shows what the chain
+        did. It changes none of your settings.
+      </p>
       <div className="first-run-actions">
+        <button type="button" className="btn primary" disabled={starting} onClick={() => void start()}>
+          {starting ? 'Starting…' : 'Play the offline demo'}
+        </button>
         <button type="button" className="btn" onClick={() => useNav.getState().go('settings', 'models')}>
           Connect a model
         </button>
@@ -20,6 +30,7 @@ export function FirstRun() {
           Create an agent
         </button>
       </div>
+      {error ? <div className="banner error" role="alert">{error}</div> : null}
     </section>
   );
 }

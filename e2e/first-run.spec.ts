@@ -1,0 +1,33 @@
+// First run: a newcomer with no model plays the offline demo and, within a minute, answers a real card and
+// reads a real chain — labelled as a demo, with the gate answering honestly (no entitlement: denied).
+import { test, expect, shot } from './fixtures.js';
+
+test('a newcomer plays the offline demo: a card to answer, then a chain to read', async ({ app: page }, testInfo) => {
+  await expect(page.getByRole('heading', { name: 'Nothing waits for you' })).toBeVisible();
+  await expect(page.getByText(/An approval card appears here/)).toBeVisible();
+  await shot(page, testInfo, 'first-run');
+
+  await page.getByRole('button', { name: 'Play the offline demo' }).click();
+  const banner = page.getByRole('note', { name: 'Offline demo' });
+  await expect(banner).toContainText('OFFLINE DEMO');
+  await expect(banner).toContainText('not an AI');
+  await expect(banner).toContainText('orchestration_not_entitled');
+
+  const card = page.getByRole('article');
+  await expect(card).toContainText('demo-planner wants to use delegate_task');
+  await expect(card).toContainText("Asked by demo-planner's autonomy mode (ask)");
+  await shot(page, testInfo, 'demo-card');
+  await card.getByRole('button', { name: 'Approve' }).click();
+
+  await banner.getByRole('button', { name: 'Recent chains' }).click();
+  const chains = page.getByRole('region', { name: 'Recent chains' });
+  await expect(chains).toContainText('demo-planner');
+  const hop2 = chains.getByRole('row').nth(2);
+  await expect(hop2).toContainText('demo-builder');
+  await expect(hop2).toContainText('write');
+  await expect(hop2).toContainText('orchestration_not_entitled');
+  await shot(page, testInfo, 'demo-chain');
+
+  await banner.getByRole('button', { name: 'Remove the demo agents' }).click();
+  await expect(banner).toHaveCount(0);
+});
