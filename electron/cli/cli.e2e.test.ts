@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:f
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startScriptedModel } from '../../test/fixtures/scripted-model.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'nexus.mjs');
@@ -166,6 +167,32 @@ describe('kernel commands through the socket', () => {
     expect(lines.find((l) => l.id === 2)).toMatchObject({ ok: true, value: { subscribed: true } });
     expect(lines.find((l) => l.id === 3)).toMatchObject({ ok: true, value: { mode: 'bypass' } });
     expect(lines.some((l) => (l.event as { type?: string } | undefined)?.type === 'runs_changed')).toBe(true);
+  });
+});
+
+describe('nexus run AGENT PROMPT --wait (a real turn against a scripted model)', () => {
+  it('the model call parks, the person approves it from the CLI, the run ends and --wait prints the answer', async () => {
+    const model = await startScriptedModel({ script: [{ toolCalls: [{ name: 'bash', input: { command: 'echo parked-by-mode' } }] }, { text: 'all done' }] });
+    try {
+      const file = join(dir, 'turner.json');
+      writeFileSync(file, JSON.stringify({ name: 'turner', model: { provider: 'chat-completions', baseURL: model.baseURL, model: 'scripted' }, mode: 'ask' }));
+      expect((await nexus('agents', 'add', file)).code).toBe(0);
+      const waiting = nexus('run', 'turner', 'say hi', '--wait');
+      let inbox: { id: string; agent: string; tool: string; target: string }[] = [];
+      for (let i = 0; i < 200 && !inbox.length; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        inbox = (await json('inbox')).filter((c: { agent: string }) => c.agent === 'turner');
+      }
+      expect(inbox[0]).toMatchObject({ agent: 'turner', tool: 'bash', target: 'echo parked-by-mode' });
+      expect((await nexus('approve', inbox[0].id)).code).toBe(0);
+      const done = await waiting;
+      expect(done.err).toBe('');
+      expect(done.code).toBe(0);
+      expect(done.out.trim()).toBe('all done');
+      expect(model.requests[1].toolResults[0].text).toContain('parked-by-mode');
+    } finally {
+      await model.close();
+    }
   });
 });
 
