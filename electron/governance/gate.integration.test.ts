@@ -76,6 +76,9 @@ describe('the gate in the kernel', () => {
     const { run: mid, chain_id } = chainOf(t, lead, 'mid');
     const held = bash(t, mid, 'echo one');
     expect(code(held)).toBe('hop_held');
+    // "A held call is answered immediately rather than parked": the row is over, nothing waits on a person.
+    expect(held.state).toBe('failed');
+    expect(held.result?.isError).toBe(true);
     const request_id = sc(held).request_id as string;
     expect(request_id).toMatch(/^[0-9a-f]{32}$/);
     const inbox = await t.call<InboxItem[]>('inboxList');
@@ -199,6 +202,18 @@ describe('the gate in the kernel', () => {
     expect(code(bash(t, mid2, 'echo x'))).toBe('orchestration_stopped');
     expect((await t.call<{ 'orchestration.stopAll': boolean }>('resume'))['orchestration.stopAll']).toBe(false);
     expect(bash(t, mid2, 'echo y').state).toBe('running');
+  });
+
+  it('no setting can change the entitlement: the settings door refuses it, and the gate still says not entitled', async () => {
+    const t = await start();
+    for (const key of ['entitlement', 'nexus.orchestration', 'orchestration.entitled', 'orchestration.stopAll']) {
+      await expect(t.call('settingsSet', { key, value: true })).rejects.toThrow(/invalid_input/);
+    }
+    await t.call('settingsSet', { key: 'orchestration.enabled', value: true });
+    await t.call('settingsSet', { key: 'orchestration.allowlist', value: ['lead'] });
+    const lead = t.nexus.kernel.createRun({ agent: 'lead', mode: 'bypass' });
+    const { run: mid } = chainOf(t, lead, 'mid');
+    expect(code(bash(t, mid, 'echo x'))).toBe('orchestration_not_entitled');
   });
 
   it('a run claiming a chain with no recorded position fails closed', async () => {

@@ -115,6 +115,7 @@ export class Governance {
     try {
       const run = this.kernel.getRun(run_id);
       if (!run || run.status === 'canceled') return; // stopped: nothing to tell
+      if (!this.nexus.services.turns) return; // a bare kernel (no turns): nobody to tell
       void Promise.resolve(this.turns().continueRun(run_id, text)).catch((e) => console.error('nexus: could not continue the held run:', e));
     } catch (e) {
       console.error('nexus: could not continue the held run:', e);

@@ -7,20 +7,33 @@ import { ApiFailure } from '../api/dispatch.js';
 
 const KEYS = Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[];
 
+// Parsing is memoized by the stored TEXT (key + value_json), never the answer: every read still goes to the
+// store, so a changed row is seen on the very next read; only re-parsing identical text is skipped.
+const parsed = new Map<string, unknown>();
+function parse<K extends keyof Settings>(key: K, raw: string | undefined): Settings[K] {
+  if (raw === undefined) return DEFAULT_SETTINGS[key];
+  const memo = `${key}\u0000${raw}`;
+  if (parsed.has(memo)) return parsed.get(memo) as Settings[K];
+  const v = coerceStored(key, raw);
+  if (parsed.size > 256) parsed.clear();
+  parsed.set(memo, Object.freeze(v));
+  return v;
+}
+
 /** All settings, fresh from the store, defaults for keys never set. */
 export function readSettings(db: Db): Settings {
   const rows = stmt(db, 'SELECT key, value_json FROM settings').all() as { key: string; value_json: string }[];
-  const raw = new Map<string, string>();
-  for (const r of rows) raw.set(r.key, r.value_json);
+  const raw: Record<string, string> = {};
+  for (const r of rows) raw[r.key] = r.value_json;
   const out = {} as Record<string, unknown>;
-  for (const k of KEYS) out[k] = coerceStored(k, raw.get(k));
+  for (const k of KEYS) out[k] = parse(k, raw[k]);
   return out as unknown as Settings;
 }
 
 /** One setting, fresh from the store. */
 export function readSetting<K extends keyof Settings>(db: Db, key: K): Settings[K] {
   const r = stmt(db, 'SELECT value_json FROM settings WHERE key = ?').get(key) as { value_json: string } | undefined;
-  return coerceStored(key, r?.value_json);
+  return parse(key, r?.value_json);
 }
 
 /** Validate and store one settable key; throws ApiFailure('invalid_setting') with a clear message. */

@@ -51,6 +51,8 @@ describe('the six reasons reach the model (scripted models, real HTTP, real kern
     s = await scenario(cast(bash('echo hi')));
     const { text } = await deniedWith('orchestration_not_entitled');
     expect(text).toMatch(/nexus entitlements import/);
+    // "An agent that is denied should report the reason it was given rather than retrying": its instructions say so.
+    expect(s.requests('mid')[1].system).toMatch(/report it in your answer rather than retrying/);
   });
   it('orchestration_disabled: entitled but the local setting is off', async () => {
     s = await scenario(cast(bash('echo hi')));
