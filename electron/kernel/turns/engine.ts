@@ -9,7 +9,6 @@ import { getAgent, type AgentRow } from '../../store/queries/agents.js';
 import { insertRunEvent } from '../../store/queries/events.js';
 import { createProvider, ProviderError, type KeyStore, type ModelProvider, type ModelToolResult, type ProviderOptions } from '../../providers/index.js';
 import { RunnerPool } from '../../runners/pool.js';
-import { toolsForAgent } from '../../runners/agent-tools.js';
 import type { Mode } from '../../../shared/types.js';
 import { DEFAULT_SETTINGS } from '../../../shared/types.js';
 import { KernelError, notFound } from '../errors.js';
@@ -22,10 +21,11 @@ import { appendMessage, getTurnState, initTurnState, liveMessages, updateTurnSta
 import { HookRunner } from './hooks.js';
 import { systemPrompt } from './policy.js';
 import { createAgentRun } from '../agents.js';
-import { continuationTool, INTERNAL_TOOLS } from './internal-tools.js';
+import { continuationTool } from './internal-tools.js';
+import { offeredTools, prepareRunTools } from './run-tools.js';
+import { finishTurn, type Finalizer } from './finish.js';
 
-export type FinalizerVerdict = { accept: true } | { accept: false; feedback: string } | { fail: string } | undefined;
-export type Finalizer = (run: Run, answer: string) => FinalizerVerdict | Promise<FinalizerVerdict>;
+export type { Finalizer, FinalizerVerdict } from './finish.js';
 
 export interface StartTurnOptions {
   agent: string;
@@ -79,7 +79,13 @@ export class TurnEngine {
     this.kernel.registerTool(continuationTool, { replace: true });
     this.kernel.registerTool(this.compactor.tool, { replace: true });
     this.unsubscribe = this.kernel.on((e) => {
-      if (e.type === 'run_event' && RUN_END_EVENTS.has(e.event)) this.hooks.cancelRun(e.run_id);
+      if (e.type === 'run_event' && RUN_END_EVENTS.has(e.event)) {
+        this.hooks.cancelRun(e.run_id);
+        // Per-run state is rebuilt if the run re-opens for another turn.
+        this.kernel.tools.forgetRun(e.run_id);
+        this.prepared.delete(e.run_id);
+        this.providers.delete(e.run_id);
+      }
     });
   }
 
@@ -252,7 +258,7 @@ export class TurnEngine {
       reply = await provider.complete({
         system: systemPrompt({ agent: agent.name, instructions: agent.instructions, workspace: run.workspace }),
         messages: liveMessages(this.kernel.db, run.id).map((m) => m.message),
-        tools: this.offeredTools(run),
+        tools: offeredTools(this.kernel, agent, run),
         signal: this.kernel.runSignal(run.id),
       });
     } catch (e) {
@@ -330,46 +336,21 @@ export class TurnEngine {
     return true;
   }
 
-  /** The candidate final answer: stop hooks (bounded continuations), then finalizers, then the turn ends. */
-  private async finish(run: Run, answer: string): Promise<'ended' | 'continue'> {
-    for (const spec of run.hooks.stop ?? []) {
-      const r = await this.hooks.run(run, 'stop', spec);
-      if (r.kind === 'canceled') return 'ended';
-      if (r.kind !== 'continue') continue;
-      const st = getTurnState(this.kernel.db, run.id)!;
-      const cap = this.stopHookCap();
-      if (st.stop_continuations >= cap) {
-        this.event(run.id, 'stop_hook_cap_reached', { cap, tool: spec.tool, feedback: r.feedback });
-        break;
-      }
-      updateTurnState(this.kernel.db, run.id, { stop_continuations: st.stop_continuations + 1 }, this.kernel.clock.now());
-      this.event(run.id, 'stop_hook_continue', { tool: spec.tool, feedback: r.feedback, count: st.stop_continuations + 1, cap });
-      this.say(run.id, st.turn, 'feedback', `A stop hook asked you to keep working before this answer is final:\n${r.feedback}`);
-      return 'continue';
-    }
-    for (const fn of [...this.finalizers]) {
-      let v: FinalizerVerdict;
-      try {
-        v = await fn(this.kernel.getRun(run.id)!, answer);
-      } catch (e) {
-        v = { fail: `a finalizer failed: ${msg(e)}` };
-      }
-      if (!this.running(run.id)) return 'ended';
-      if (!v) continue;
-      if ('fail' in v) {
-        this.failRun(run.id, v.fail);
-        return 'ended';
-      }
-      if (v.accept === false) {
-        this.say(run.id, getTurnState(this.kernel.db, run.id)!.turn, 'feedback', v.feedback);
-        this.event(run.id, 'answer_refused', { feedback: v.feedback.slice(0, 2000) });
-        return 'continue';
-      }
-    }
-    if (!this.running(run.id)) return 'ended';
-    this.kernel.endRun(run.id, { status: 'succeeded', final_answer: answer });
-    this.forgetRun(run.id);
-    return 'ended';
+  private finish(run: Run, answer: string): Promise<'ended' | 'continue'> {
+    return finishTurn(
+      {
+        kernel: this.kernel,
+        hooks: this.hooks,
+        finalizers: this.finalizers,
+        stopHookCap: () => this.stopHookCap(),
+        say: (run_id, turn, text) => this.say(run_id, turn, 'feedback', text),
+        failRun: (run_id, reason) => this.failRun(run_id, reason),
+        event: (run_id, type, data) => this.event(run_id, type, data),
+        running: (run_id) => this.running(run_id),
+      },
+      run,
+      answer,
+    );
   }
 
   // ── helpers ──────────────────────────────────────────────────────────────────────────────────────────────
@@ -422,32 +403,10 @@ export class TurnEngine {
     return p;
   }
 
-  /** Per run, once per process: the agent's runner tools join the run's tools; its `tools` list limits the rest. */
   private async prepare(run: Run): Promise<void> {
     if (this.prepared.has(run.id) || !run.agent) return;
     this.prepared.add(run.id);
-    const agent = this.activeAgent(run.agent);
-    const reserved = this.kernel.tools.list().map((t) => t.name);
-    if (agent.mcpServers && Object.keys(agent.mcpServers).length) {
-      const set = await toolsForAgent(this.runners, agent.name, agent.mcpServers, reserved, run.workspace);
-      this.kernel.tools.addRunTools(run.id, set.tools);
-      for (const f of set.failures) this.event(run.id, 'runner_unavailable', f);
-    }
-    if (agent.tools) {
-      // Hooks and the kernel's own rows run their tools whatever the model may call.
-      const hookTools = Object.values(run.hooks).flatMap((list) => (list ?? []).map((h: { tool: string }) => h.tool));
-      this.kernel.tools.limitRun(run.id, [...agent.tools, ...hookTools, ...INTERNAL_TOOLS]);
-    }
-  }
-
-  private offeredTools(run: Run) {
-    const agent = getAgent(this.kernel.db, run.agent!)!;
-    const allowed = agent.tools ? new Set(agent.tools) : null;
-    return this.kernel.tools
-      .forRun(run.id)
-      .filter((t) => !INTERNAL_TOOLS.includes(t.name))
-      .filter((t) => !allowed || allowed.has(t.name) || 'runner' in t)
-      .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+    await prepareRunTools(this.kernel, this.runners, this.activeAgent(run.agent), run, (type, data) => this.event(run.id, type, data));
   }
 
   event(run_id: string, type: string, data?: unknown): void {

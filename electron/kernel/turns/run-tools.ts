@@ -1,0 +1,33 @@
+// What a run may call and what its model is shown. Per run, once per process: the agent's runner (MCP)
+// tools join the run's own tools under the names the model sees; the profile's `tools` list limits the
+// kernel's global tools — but hooks and the kernel's own rows run their tools whatever the model may call.
+import type { AgentRow } from '../../store/queries/agents.js';
+import type { RunnerPool } from '../../runners/pool.js';
+import { toolsForAgent } from '../../runners/agent-tools.js';
+import type { ModelToolSpec } from '../../providers/types.js';
+import type { Kernel } from '../kernel.js';
+import type { Run } from '../types.js';
+import { INTERNAL_TOOLS } from './internal-tools.js';
+
+export async function prepareRunTools(kernel: Kernel, runners: RunnerPool, agent: AgentRow, run: Run, event: (type: string, data: unknown) => void): Promise<void> {
+  const reserved = kernel.tools.list().map((t) => t.name);
+  if (agent.mcpServers && Object.keys(agent.mcpServers).length) {
+    const set = await toolsForAgent(runners, agent.name, agent.mcpServers, reserved, run.workspace);
+    kernel.tools.addRunTools(run.id, set.tools);
+    for (const f of set.failures) event('runner_unavailable', f);
+  }
+  if (agent.tools) {
+    const hookTools = Object.values(run.hooks).flatMap((list) => (list ?? []).map((h: { tool: string }) => h.tool));
+    kernel.tools.limitRun(run.id, [...agent.tools, ...hookTools, ...INTERNAL_TOOLS]);
+  }
+}
+
+/** The tools the model is shown: the run's runner tools, and the kernel's tools its profile allows. */
+export function offeredTools(kernel: Kernel, agent: AgentRow, run: Run): ModelToolSpec[] {
+  const allowed = agent.tools ? new Set(agent.tools) : null;
+  return kernel.tools
+    .forRun(run.id)
+    .filter((t) => !INTERNAL_TOOLS.includes(t.name))
+    .filter((t) => !allowed || allowed.has(t.name) || 'runner' in t)
+    .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+}
