@@ -15,6 +15,8 @@ export interface RunnerTool extends ExecutorTool {
   runner: string;
   /** The server's config name. */
   server: string;
+  /** NAME__<runner id>: the concrete callable, whatever name the model is shown. */
+  qualified: string;
 }
 
 export interface RunnerToolSet {
@@ -28,6 +30,7 @@ function runnerTool(r: McpRunner, served: { name: string; description: string; i
     name: wire,
     served: served.name,
     runner: r.id,
+    qualified: qualifiedName(served.name, r.id),
     server: r.name,
     description: `${served.description} (MCP server ${r.name})`,
     inputSchema: served.inputSchema,

@@ -42,7 +42,9 @@ describe('MCP runners in a run', () => {
     expect(ended.status).toBe('succeeded');
     expect(h.model.requests[0]!.toolNames).toEqual(expect.arrayContaining(['echo', 'get-sum', 'bash']));
     const [echo, sum] = h.nexus.kernel.listRows(run.id);
-    expect(echo).toMatchObject({ tool: 'echo', state: 'succeeded', granted_by: 'rule' });
+    // Shown as plain `echo` (one runner serves it); the row keeps its concrete runner target.
+    expect(echo).toMatchObject({ tool: 'echo', runner: runnerId('everything'), wire_tool: `echo__${runnerId('everything')}`, state: 'succeeded', granted_by: 'rule' });
+    expect(h.model.requests[0]!.toolNames).not.toContain(`echo__${runnerId('everything')}`);
     expect(sum).toMatchObject({ tool: 'get-sum', state: 'failed', error: { code: 'approval_denied', detail: 'no approval rule allows get-sum' } });
     expect(h.model.requests[1]!.toolResults[0]!.text).toBe('Echo: through the stage');
     const pid = h.turns.runners.get('mcpuser', 'everything', { command: process.execPath, args: [EVERYTHING, 'stdio'] }, ended.workspace).pid!;

@@ -22,7 +22,7 @@ import { HookRunner } from './hooks.js';
 import { systemPrompt } from './policy.js';
 import { createAgentRun } from '../agents.js';
 import { continuationTool } from './internal-tools.js';
-import { offeredTools, prepareRunTools } from './run-tools.js';
+import { concreteWireName, offeredTools, prepareRunTools } from './run-tools.js';
 import { finishTurn, type Finalizer } from './finish.js';
 
 export type { Finalizer, FinalizerVerdict } from './finish.js';
@@ -283,7 +283,7 @@ export class TurnEngine {
     for (const call of reply.toolCalls) {
       if (!this.running(run.id)) return;
       try {
-        this.kernel.submitRow(run.id, { tool: call.name, input: call.input, origin: 'model', round });
+        this.kernel.submitRow(run.id, { tool: concreteWireName(this.kernel, run, call.name), input: call.input, origin: 'model', round });
       } catch (e) {
         if (!this.running(run.id)) return;
         this.event(run.id, 'row_refused', { round, tool: call.name, error: msg(e) });

@@ -6,14 +6,17 @@ import type { RunnerPool } from '../../runners/pool.js';
 import { toolsForAgent } from '../../runners/agent-tools.js';
 import type { ModelToolSpec } from '../../providers/types.js';
 import type { Kernel } from '../kernel.js';
-import type { Run } from '../types.js';
+import type { ExecutorTool, Run } from '../types.js';
 import { INTERNAL_TOOLS } from './internal-tools.js';
 
 export async function prepareRunTools(kernel: Kernel, runners: RunnerPool, agent: AgentRow, run: Run, event: (type: string, data: unknown) => void): Promise<void> {
   const reserved = kernel.tools.list().map((t) => t.name);
   if (agent.mcpServers && Object.keys(agent.mcpServers).length) {
     const set = await toolsForAgent(runners, agent.name, agent.mcpServers, reserved, run.workspace);
-    kernel.tools.addRunTools(run.id, set.tools);
+    // A tool shown under its plain name is also callable as NAME__<runner id>: rows are submitted under
+    // that concrete callable, so each row keeps its runner (rules still match the served name).
+    const aliases = set.tools.filter((t) => t.name !== t.qualified).map((t) => ({ ...t, name: t.qualified, aliasOf: t.name }));
+    kernel.tools.addRunTools(run.id, [...set.tools, ...aliases]);
     for (const f of set.failures) event('runner_unavailable', f);
   }
   if (agent.tools) {
@@ -27,7 +30,13 @@ export function offeredTools(kernel: Kernel, agent: AgentRow, run: Run): ModelTo
   const allowed = agent.tools ? new Set(agent.tools) : null;
   return kernel.tools
     .forRun(run.id)
-    .filter((t) => !INTERNAL_TOOLS.includes(t.name))
+    .filter((t) => !INTERNAL_TOOLS.includes(t.name) && !('aliasOf' in t))
     .filter((t) => !allowed || allowed.has(t.name) || 'runner' in t)
     .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+}
+
+/** The wire name a model's call is submitted under: a plain-named runner tool becomes its NAME__<runner id>. */
+export function concreteWireName(kernel: Kernel, run: Run, name: string): string {
+  const t = kernel.tools.forRun(run.id).find((x) => x.name === name) as (ExecutorTool & { qualified?: string; runner?: string }) | undefined;
+  return t && typeof t.qualified === 'string' && typeof t.runner === 'string' ? t.qualified : name;
 }
