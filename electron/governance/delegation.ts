@@ -297,6 +297,23 @@ export class Delegation {
     );
   }
 
+  /**
+   * After a restart nobody waits on an open task any more (its delegate_task row was marked interrupted):
+   * the task is canceled and the recipient's run, if it resumed, is stopped.
+   */
+  recoverTasks(): number {
+    const open = this.gov.db.prepare("SELECT id, delegator_row_id FROM tasks WHERE status = 'open'").all() as { id: string; delegator_row_id: string }[];
+    let n = 0;
+    for (const t of open) {
+      if (this.waiters.has(t.id)) continue;
+      const row = this.gov.kernel.getRow(t.delegator_row_id);
+      if (row && (row.state === 'running' || row.state === 'ready' || row.state === 'needs_approval')) continue;
+      this.cancelTask(t.id, 'NEXUS stopped while it was delegated; the delegating call was interrupted');
+      n++;
+    }
+    return n;
+  }
+
   private cancelTask(id: string, why: string): void {
     const t = getTask(this.gov.db, id);
     if (!t || t.status !== 'open') return;

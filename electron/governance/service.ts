@@ -12,7 +12,7 @@ import { evaluateHop } from './gate.js';
 import { RecentChains } from './recent-chains.js';
 import { readSetting, readSettings, writeSetting, writeStopAll } from './settings.js';
 import { importEntitlement, loadEntitlementKey, reverifyStoredEntitlement, showEntitlement, type EntitlementKey, type EntitlementView } from './entitlements.js';
-import { answerHold, cancelHold, getHold, pendingHolds, type Hold } from './hold-store.js';
+import { answerHold, cancelHold, getHold, pendingHolds, pendingHoldsOfRun, type Hold } from './hold-store.js';
 import type { TurnsPort } from './turns-port.js';
 
 export class Governance {
@@ -164,6 +164,15 @@ export class Governance {
       }
     }
     return { stopped_runs: stopped.size };
+  }
+
+  /** A run was force-stopped: its pending holds are canceled (nothing asks about a stopped run). */
+  cancelHoldsOfRun(run_id: string): void {
+    for (const h of pendingHoldsOfRun(this.db, run_id)) {
+      if (!cancelHold(this.db, h.request_id, this.now())) continue;
+      this.kernel.inbox.resolve(h.request_id, 'canceled');
+      this.recent.setVerdict(h.chain_id, h.hop, 'refused');
+    }
   }
 
   resume(): Settings {

@@ -31,12 +31,19 @@ export async function setupGovernance(nexus: Nexus): Promise<void> {
   nexus.probes.stopAll = () => gov.stopAllInEffect();
 
   // A task's run that ends without its task closing (stopped, failed) answers its delegator.
+  // A force-stopped run's pending holds are canceled (its cards close; nothing asks about a stopped run).
   const off = nexus.kernel.on((e) => {
     if (e.type !== 'run_event' || !['run_ended', 'run_stopped', 'run_failed'].includes(e.event)) return;
     const run = nexus.kernel.getRun(e.run_id);
-    if (run) delegation.onRunEnded(run);
+    if (!run) return;
+    if (run.status === 'canceled') gov.cancelHoldsOfRun(run.id);
+    delegation.onRunEnded(run);
   });
   nexus.onClose(off);
+  // After crash recovery (kernel.start runs after the setups): tasks whose delegating call was interrupted.
+  setImmediate(() => {
+    if (nexus.kernel.isOpen) delegation.recoverTasks();
+  });
 
   // Turns are set up before governance (SETUPS order); without them delegation answers "not available".
   const turns = nexus.services.turns as TurnsPort | undefined;
