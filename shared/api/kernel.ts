@@ -67,7 +67,13 @@ export const AgentProfileInput = z.object({
     baseURL: z.string().url(),
     model: z.string().min(1),
     apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+    /** AGENTS: stream replies (default true); idle timeout per model call; reply length cap. */
+    stream: z.boolean().optional(),
+    timeout_s: z.number().positive().max(3600).optional(),
+    max_tokens: z.number().int().positive().max(1_000_000).optional(),
   }),
+  /** AGENTS: compaction budget in estimated tokens (~4 chars each); default 24,000. */
+  context_budget_tokens: z.number().int().min(200).max(10_000_000).optional(),
   instructions: z.string().optional(),
   mode: Mode,
   approval_rules: z.unknown().optional(),

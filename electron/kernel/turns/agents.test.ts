@@ -116,6 +116,23 @@ describe('providers in a run', () => {
   }
 });
 
+describe('agent files', () => {
+  it('an agent saved through the API keeps its model knobs (stream, timeout_s) and compaction budget', async () => {
+    h = await turnsHarness({ script: [{ text: 'plain JSON reply' }] });
+    const saved = await h.api('agentsSave', {
+      name: 'knobs',
+      model: { provider: 'chat-completions', baseURL: h.model.baseURL, model: 'scripted-1', stream: false, timeout_s: 30 },
+      mode: 'bypass',
+      context_budget_tokens: 5000,
+    });
+    expect(saved.ok).toBe(true);
+    expect(saved.value.agent).toMatchObject({ model: { stream: false, timeout_s: 30 }, context_budget_tokens: 5000 });
+    const started = await h.api('runsStart', { agent: 'knobs', prompt: 'hi' });
+    expect(await h.ended(started.value.id)).toMatchObject({ status: 'succeeded', final_answer: 'plain JSON reply' });
+    expect(h.model.requests[0]!.stream).toBe(false);
+  });
+});
+
 describe('ask', () => {
   it('the model asks the person: a question card, answered with inboxAnswer, is the tool result', async () => {
     h = await turnsHarness({ script: [{ toolCalls: [{ name: 'ask', input: { question: 'Which branch?' } }] }, { text: 'Using main.' }] });
