@@ -13,7 +13,7 @@ import { saveAgent } from '../electron/kernel/agents.js';
 import type { ExecutorTool, Run } from '../electron/kernel/types.js';
 import { setupGovernance } from '../electron/governance/setup.js';
 import type { Governance } from '../electron/governance/service.js';
-import { addMember, beginChain, bindMemberRun, getChain, memberOf } from '../electron/governance/chain-store.js';
+import { addMember, beginChain, bindMemberRun, placeOf } from '../electron/governance/chain-store.js';
 import { readSettings } from '../electron/governance/settings.js';
 import { gateEntitlement, PUBLIC_KEY_ENV } from '../electron/governance/entitlements.js';
 import { decideHop } from '../shared/orchestration/gate.js';
@@ -70,8 +70,7 @@ function gateDecisionLatency(nexus: Nexus, gov: Governance, n: number): number[]
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
     const t0 = now();
-    const member = memberOf(gov.db, mid)!;
-    const chain = getChain(gov.db, member.chain_id)!;
+    const { member, chain } = placeOf(gov.db, mid)!;
     const d = decideHop(readSettings(gov.db), gateEntitlement(gov.db, gov.key.fingerprint, Date.now()), hopFacts({ chain_id: chain.id, touched: chain.touched }, 2, member, null));
     out.push((now() - t0) * 1000);
     if (!d.allowed) throw new Error('the bench chain should be allowed');

@@ -114,3 +114,18 @@ export function addMember(db: Db, m: { handoff_row_id: string; chain_id: string;
 export function bindMemberRun(db: Db, handoff_row_id: string, run_id: string): void {
   stmt(db, 'UPDATE chain_runs SET run_id = ? WHERE handoff_row_id = ?').run(run_id, handoff_row_id);
 }
+
+/** The gate's read: a run's position and its chain in ONE query (the hot path of every governed hop). */
+export function placeOf(db: Db, run: { id: string; parent?: { row_id: string } | null }): { member: ChainMember; chain: ChainRecord } | null {
+  const sql = `SELECT m.handoff_row_id, m.run_id, m.chain_id, m.agent, m.depth, m.path_json,
+                      c.starter, c.starter_run_id, c.touched_json, c.hop_count
+               FROM chain_runs m JOIN chains c ON c.id = m.chain_id WHERE m.`;
+  type R = MemberRecord & { starter: string; starter_run_id: string; touched_json: string; hop_count: number };
+  let r = stmt(db, `${sql}run_id = ?`).get(run.id) as R | undefined;
+  if (!r && run.parent) r = stmt(db, `${sql}handoff_row_id = ?`).get(run.parent.row_id) as R | undefined;
+  if (!r) return null;
+  return {
+    member: toMember(r),
+    chain: { id: r.chain_id, starter: r.starter, starter_run_id: r.starter_run_id, touched: JSON.parse(r.touched_json), hop_count: r.hop_count },
+  };
+}

@@ -10,7 +10,7 @@ import { handoffRecipient, hopFacts } from '../../shared/orchestration/chain.js'
 import { heldResult, refusedResult } from '../../shared/orchestration/holds.js';
 import { readSettings } from './settings.js';
 import { gateEntitlement } from './entitlements.js';
-import { getChain, memberOf, nextHop, touch } from './chain-store.js';
+import { nextHop, placeOf, touch } from './chain-store.js';
 import { cancelHold, consumeHold, fingerprint, insertHold, liveHold, newRequestId, type Hold } from './hold-store.js';
 import type { RecentChains } from './recent-chains.js';
 
@@ -32,15 +32,14 @@ const PROCEED: HopGateDecision = Object.freeze({ proceed: true }) as HopGateDeci
 export function evaluateHop(d: GateDeps, call: HopGateCall): HopGateDecision {
   const run = call.run;
   // Only runs a chain started are governed: a lone agent, a person's run, and the starter's own calls are not.
-  const member = memberOf(d.db, run);
-  if (!member) {
+  const place = placeOf(d.db, run);
+  if (!place) {
     // A run claiming a chain whose position is unknown must not run ungoverned: fail closed.
     if (run.chain_id) throw new Error(`run ${run.id} belongs to chain ${run.chain_id} but its position in the chain is not recorded`);
     return PROCEED;
   }
   const now = d.now();
-  const chain = getChain(d.db, member.chain_id);
-  if (!chain) throw new Error(`chain ${member.chain_id} is missing from the store`);
+  const { member, chain } = place;
   const agent = member.agent;
   const recipient = handoffRecipient(call.tool, call.input);
   const target = d.targetOf(call.tool, call.input, run.workspace);
