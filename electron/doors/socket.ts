@@ -6,6 +6,7 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { dispatch } from '../api/dispatch.js';
 import type { ApiHost } from './host.js';
 
@@ -13,7 +14,12 @@ export const SOCKET_FILE = 'nexus.sock';
 /** A request line is small; the rule envelope is 64 KiB. Anything larger is refused and the connection closed. */
 export const MAX_LINE = 4 << 20;
 
-export const socketPath = (dataDir: string): string => join(dataDir, SOCKET_FILE);
+/** The socket of a data dir: `nexus.sock` inside it; on Windows a named pipe derived from the dir. */
+export const socketPath = (dataDir: string, platform: NodeJS.Platform = process.platform): string =>
+  platform === 'win32' ? `\\\\.\\pipe\\nexus-${createHash('sha256').update(dataDir.toLowerCase()).digest('hex').slice(0, 24)}` : join(dataDir, SOCKET_FILE);
+
+// sun_path is 104 bytes on macOS, 108 on Linux (NUL included).
+const MAX_SOCKET_PATH = 103;
 
 export interface SocketDoor {
   path: string;
@@ -37,7 +43,11 @@ export function socketAlive(path: string, timeoutMs = 1000): Promise<boolean> {
 
 export async function startSocketDoor(nexus: ApiHost & { dataDir: string }): Promise<SocketDoor> {
   const path = socketPath(nexus.dataDir);
-  if (existsSync(path)) {
+  const isPipe = process.platform === 'win32';
+  if (!isPipe && Buffer.byteLength(path) > MAX_SOCKET_PATH) {
+    throw new Error(`The control socket path ${path} is too long for a Unix socket (at most ${MAX_SOCKET_PATH} bytes); use a shorter --data-dir.`);
+  }
+  if (!isPipe && existsSync(path)) {
     if (await socketAlive(path)) throw new Error(`Another NEXUS kernel is answering on ${path}.`);
     unlinkSync(path); // stale: left by a kernel that died
   }
@@ -102,7 +112,7 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }): Pro
   } finally {
     process.umask(oldMask);
   }
-  chmodSync(path, 0o600);
+  if (!isPipe) chmodSync(path, 0o600);
 
   let closed: Promise<void> | null = null;
   return {
@@ -112,7 +122,7 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }): Pro
         for (const c of connections) c.destroy();
         server.close(() => {
           try {
-            unlinkSync(path);
+            if (!isPipe) unlinkSync(path);
           } catch {
             /* already gone */
           }

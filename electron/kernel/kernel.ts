@@ -644,16 +644,19 @@ export class Kernel {
     const live = listLiveRowsOfRun(this.db, run_id);
     const canceled: string[] = [];
     let closedCards = 0;
+    let ended = false;
     tx(this.db, () => {
-      endRunRow(this.db, { id: run_id, status, final_answer: o.final_answer ?? null, error: o.error, now });
+      ended = endRunRow(this.db, { id: run_id, status, final_answer: o.final_answer ?? null, error: o.error, now });
       for (const row of live) {
         if (transitionRow(this.db, row.id, LIVE, 'canceled', { error: { code: 'canceled', detail: o.rowWhy }, result: results.canceled(o.rowWhy), ended_at: now }, now)) {
           canceled.push(row.id);
           closedCards += resolveInboxForRow(this.db, { row_id: row.id, status: 'canceled', now });
         }
       }
-      insertRunEvent(this.db, { run_id, type: o.event, data: { status, error: o.error, canceled_rows: canceled }, now });
+      if (ended || canceled.length) insertRunEvent(this.db, { run_id, type: o.event, data: { status, error: o.error, canceled_rows: canceled }, now });
     });
+    // Already ended and nothing live: nothing to do, nothing to announce (stop is idempotent).
+    if (!ended && !canceled.length) return getRun(this.db, run_id)!;
     // After the durable record: kill running tools, wake waiters, tell everyone.
     this.runAborts.get(run_id)?.abort();
     this.runAborts.delete(run_id);
