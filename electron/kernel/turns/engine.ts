@@ -66,6 +66,8 @@ export class TurnEngine {
   private readonly providers = new Map<string, ModelProvider>();
   private readonly prepared = new Set<string>();
   private readonly unsubscribe: () => void;
+  /** Aborted when NEXUS closes: in-flight model calls end at once instead of at their timeout. */
+  private readonly shutdown = new AbortController();
   private closed = false;
 
   constructor(private readonly opts: TurnEngineOptions) {
@@ -171,6 +173,9 @@ export class TurnEngine {
     if (this.closed) return;
     this.closed = true;
     this.unsubscribe();
+    // Loops see `closed` at their next step and leave without touching the store; what they were doing is
+    // recorded and resumes at the next start (recover()).
+    this.shutdown.abort();
     await this.runners.closeAll();
   }
 
@@ -178,7 +183,13 @@ export class TurnEngine {
 
   private launch(run_id: string, newTurn: boolean): void {
     const p = this.drive(run_id, newTurn)
-      .catch((e) => this.failRun(run_id, `internal error in the turn loop: ${msg(e)}`))
+      .catch((e) => {
+        try {
+          this.failRun(run_id, `internal error in the turn loop: ${msg(e)}`);
+        } catch {
+          /* NEXUS is closing: the run stays as recorded and resumes at the next start */
+        }
+      })
       .finally(() => {
         this.active.delete(run_id);
         if ((this.pendingContinuations.get(run_id)?.length ?? 0) > 0) setImmediate(() => this.relaunch(run_id));
@@ -259,7 +270,7 @@ export class TurnEngine {
         system: systemPrompt({ agent: agent.name, instructions: agent.instructions, workspace: run.workspace }),
         messages: liveMessages(this.kernel.db, run.id).map((m) => m.message),
         tools: offeredTools(this.kernel, agent, run),
-        signal: this.kernel.runSignal(run.id),
+        signal: AbortSignal.any([this.kernel.runSignal(run.id), this.shutdown.signal]),
       });
     } catch (e) {
       if (!this.running(run.id)) return; // stopped: the stop already ended the run

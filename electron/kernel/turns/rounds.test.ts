@@ -155,3 +155,18 @@ describe('the origin rule for what the kernel plants', () => {
     expect(h.model.requests[1]!.userText).toBe('second');
   });
 });
+
+describe('closing NEXUS mid-turn', () => {
+  it('closing while a model call is in flight ends it at once; the run resumes at the next start', async () => {
+    h = await turnsHarness({ script: [{ fault: 'hang' }, { text: 'answered after the restart' }] });
+    h.agent({ name: 'interrupted' });
+    const run = h.turns.startTurn({ agent: 'interrupted', prompt: 'go' });
+    await h.model.waitForRequests(1);
+    const t0 = Date.now();
+    await h.restart();
+    expect(Date.now() - t0).toBeLessThan(5000);
+    const ended = await h.ended(run.id);
+    expect(ended).toMatchObject({ status: 'succeeded', final_answer: 'answered after the restart' });
+    expect(h.model.requests).toHaveLength(2);
+  });
+});
