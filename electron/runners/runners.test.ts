@@ -1,6 +1,8 @@
 // Runners against real MCP servers: the npm package server-everything over stdio (a child process that
 // must not outlive the pool) and an SDK McpServer over Streamable HTTP on 127.0.0.1.
 import { afterEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { startHttpMcpServer, type HttpMcpServer } from '../../test/fixtures/mcp-http-server.js';
@@ -83,5 +85,37 @@ describe('runners', () => {
     expect(set.tools.map((t) => t.name)).toEqual([`bash__${runnerId('srv')}`]);
     expect(set.failures.map((f) => f.server)).toEqual(['dead']);
     expect(set.failures[0]!.message).toMatch(/could not be started or reached/);
+  });
+
+  it('server-everything in its streamableHttp mode (a separate process on 127.0.0.1) serves through the HTTP transport', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as { port: number }).port;
+        probe.close(() => resolve(p));
+      });
+    });
+    const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    cleanups.push(async () => {
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await gone;
+    });
+    await new Promise<void>((resolve, reject) => {
+      let err = '';
+      const t = setTimeout(() => reject(new Error(`server-everything did not start: ${err}`)), 15_000);
+      child.stderr!.on('data', (d) => {
+        err += d;
+        if (/listening on port/i.test(err)) {
+          clearTimeout(t);
+          resolve();
+        }
+      });
+    });
+    const pool = new RunnerPool();
+    cleanups.push(() => pool.closeAll());
+    const set = await toolsForAgent(pool, 'a1', { remote: { url: `http://127.0.0.1:${port}/mcp` } }, []);
+    expect(set.failures).toEqual([]);
+    const echo = set.tools.find((t) => t.name === 'echo')!;
+    expect((await echo.run({ message: 'over http' }, ctx())).content[0]!.text).toBe('Echo: over http');
   });
 });
