@@ -93,6 +93,7 @@ export function kernelHandlers(nexus: Nexus): Pick<Handlers, KernelMethods> {
     agentsList: () => listAgentProfiles(kernel).map(agentView),
     agentsGet: ({ name }) => agentView(getAgentProfile(kernel, name)),
     agentsSave: (input) => {
+      if (input.workspace !== undefined && !isAbsolute(input.workspace)) throw new ApiFailure('invalid_input', 'workspace must be an absolute path');
       const { agent, warnings } = saveAgent(kernel, input as AgentProfile);
       return { agent: agentView(agent), warnings };
     },

@@ -63,8 +63,9 @@ describe('kernel commands through the socket', () => {
 
   it('agents add FILE | list | remove NAME; invalid rules exit 1 with located errors', async () => {
     const file = join(dir, 'agent.json');
-    writeFileSync(file, JSON.stringify({ name: 'alice', model: { provider: 'chat-completions', baseURL: 'http://127.0.0.1:9/v1', model: 'm' }, mode: 'ask', approval_rules: [{ tool: 'bash', verdict: 'allow' }] }));
+    writeFileSync(file, JSON.stringify({ name: 'alice', model: { provider: 'chat-completions', baseURL: 'http://127.0.0.1:9/v1', model: 'm' }, mode: 'ask', approval_rules: [{ tool: 'bash', verdict: 'allow' }], workspace: 'alice-ws' }));
     expect((await nexus('agents', 'add', file)).out).toMatch(/saved agent alice/);
+    expect((await json('agents', 'show', 'alice')).workspace).toBe(join(dir, 'alice-ws')); // relative to the file
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ name: 'bob', model: { provider: 'anthropic', baseURL: 'http://127.0.0.1:9', model: 'm' }, mode: 'ask', approval_rules: [{ tool: 'bash' }] }));
     const r = await nexus('agents', 'add', bad);

@@ -1,7 +1,7 @@
 // Kernel-backed commands (DESIGN §5): status, agents, run, append, runs, inbox, approve, deny.
 // Human-readable output by default; the DESIGN JSON with --json.
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import type { CliCommand, CliIo } from './io.js';
 import { call, oneLine, parse, printJson, table, usageError, withKernel, type Values } from './common.js';
 import type { KernelConnection } from './client.js';
@@ -48,7 +48,12 @@ export const agentsCommand: CliCommand = async (argv, io) => {
   if (!sub || !(sub in needs)) return usageError(io, AGENTS_USAGE, sub ? `unknown subcommand ${sub}` : 'a subcommand is required');
   if ((needs[sub] === 1 && !arg) || extra.length || (needs[sub] === 0 && arg)) return usageError(io, AGENTS_USAGE, `agents ${sub} takes ${needs[sub] ? 'one argument' : 'no argument'}`);
   let file: { value: unknown } | undefined;
-  if (sub === 'add' && !(file = readJsonFile(io, arg, 'the agent file'))) return 1;
+  if (sub === 'add') {
+    if (!(file = readJsonFile(io, arg, 'the agent file'))) return 1;
+    // A relative workspace in an agent file is relative to that file.
+    const v = file.value as { workspace?: unknown } | null;
+    if (v && typeof v === 'object' && typeof v.workspace === 'string' && !isAbsolute(v.workspace)) v.workspace = resolve(dirname(resolve(arg)), v.workspace);
+  }
   return withKernel(p.values, io, async (k) => {
     if (sub === 'add') {
       const r = await call<{ agent: { name: string; mode: string }; warnings: { index: number; message: string }[] }>(k, io, 'agentsSave', file!.value);
