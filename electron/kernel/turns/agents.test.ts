@@ -3,6 +3,7 @@
 // streaming and not, and the `ask` tool answered through the inbox.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startHttpMcpServer, type HttpMcpServer } from '../../../test/fixtures/mcp-http-server.js';
 import { runnerId } from '../../runners/runner-id.js';
@@ -114,6 +115,23 @@ describe('providers in a run', () => {
       expect(h.model.requests[1]!.toolResults[0]!.text.split('\n')[0]).toBe('from-the-tool');
     });
   }
+});
+
+describe('provider keys', () => {
+  it('a key from the env var the profile names is sent, never stored in SQLite in clear, and redacted from the failure reason', async () => {
+    const secret = 'sk-nexus-test-0123456789abcdefSECRET';
+    h = await turnsHarness({ env: { NEXUS_AGENT_TEST_KEY: secret }, script: [{ fault: 'http_error', status: 401, text: `bad key ${secret}` }] });
+    await h.api('agentsSave', { name: 'keyed', model: { provider: 'chat-completions', baseURL: h.model.baseURL, model: 'm', apiKeyEnv: 'NEXUS_AGENT_TEST_KEY' }, mode: 'bypass' });
+    const ended = await h.ended(h.turns.startTurn({ agent: 'keyed', prompt: 'hi' }).id);
+    expect(h.model.requests[0]!.headers.authorization).toBe(`Bearer ${secret}`);
+    expect(ended.status).toBe('failed');
+    expect(ended.error).toMatch(/provider_http_error/);
+    expect(ended.error).not.toContain(secret);
+    await h.nexus.close();
+    for (const f of readdirSync(h.dir).filter((f) => f.startsWith('nexus.db'))) {
+      expect(readFileSync(`${h.dir}/${f}`).includes(Buffer.from(secret)), f).toBe(false);
+    }
+  });
 });
 
 describe('agent files', () => {
