@@ -89,6 +89,15 @@ describe('providers in a run', () => {
     });
   }
 
+  it('a slow provider (no answer within the profile timeout) fails the run with provider_timeout', async () => {
+    h = await turnsHarness({ script: [{ toolCalls: [{ name: 'bash', input: { command: 'echo before' } }] }, { fault: 'hang' }, { fault: 'hang' }] });
+    await h.api('agentsSave', { name: 'sluggish', model: { provider: 'anthropic', baseURL: h.model.anthropicBaseURL, model: 'm', timeout_s: 0.3 }, mode: 'bypass' });
+    const ended = await h.ended(h.turns.startTurn({ agent: 'sluggish', prompt: 'go' }).id);
+    expect(ended.status).toBe('failed');
+    expect(ended.error).toMatch(/provider_timeout: The model at .* did not answer within 0.3 s/);
+    expect(h.nexus.kernel.listRows(ended.id).map((r) => r.state)).toEqual(['succeeded']);
+  });
+
   it('malformed tool arguments fail the run clearly', async () => {
     h = await turnsHarness({ script: [{ toolCalls: [{ name: 'bash', rawArguments: '{"command": "ls' }] }] });
     h.agent({ name: 'garbled' });
