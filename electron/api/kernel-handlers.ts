@@ -52,8 +52,12 @@ export const rowView = (r: Row): z.infer<typeof RowView> => ({
   error: r.error,
   result: r.result,
   expires_at: r.expires_at,
+  on_failure: r.on_failure,
+  addressee: r.addressee,
   created_at: r.created_at,
   updated_at: r.updated_at,
+  started_at: r.started_at,
+  ended_at: r.ended_at,
 });
 
 export const runSummary = (r: Run, pending?: number): z.infer<typeof RunSummary> => ({

@@ -19,8 +19,14 @@ export const RowView = z.object({
   error: z.object({ code: z.string(), detail: z.string() }).nullable().optional(),
   result: ToolResult.nullable().optional(),
   expires_at: z.string().nullable().optional(),
+  /** What a failure or timeout does: continue the run, or fail it. */
+  on_failure: z.enum(['continue', 'fail_run']).optional(),
+  /** Who a parked row waits on (`executor:<agent>`), or null: the person's door. */
+  addressee: z.string().nullable().optional(),
   created_at: z.string(),
   updated_at: z.string(),
+  started_at: z.string().nullable().optional(),
+  ended_at: z.string().nullable().optional(),
 });
 export const RunSummary = z.object({
   id: Id,
