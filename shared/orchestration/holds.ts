@@ -8,7 +8,8 @@ export function heldResult(f: HoldFacts): ToolResult {
     content: [{ type: 'text', text: heldSentence(f) }],
     structuredContent: {
       code: 'hop_held',
-      retryable: true,
+      // As for the six denials, "retryable" means "can change without a person acting": a hold cannot.
+      retryable: false,
       reason: 'awaiting_person',
       setting: 'orchestration.perHopApproval',
       request_id: f.request_id,
