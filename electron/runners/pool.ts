@@ -29,6 +29,11 @@ export class RunnerPool {
     await Promise.all(mine.map(([, r]) => r.close()));
   }
 
+  /** The agents that have runners in the pool. */
+  agents(): string[] {
+    return [...new Set([...this.runners.keys()].map((k) => k.split('\u0000')[0]!))];
+  }
+
   get size(): number {
     return this.runners.size;
   }

@@ -54,6 +54,18 @@ describe('MCP runners in a run', () => {
     expect(alive(pid)).toBe(false);
   });
 
+  it("removing an agent closes its MCP servers' child processes", async () => {
+    h = await turnsHarness({ script: [{ toolCalls: [{ name: 'echo', input: { message: 'x' } }] }, { text: 'ok' }] });
+    const cfg = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
+    h.agent({ name: 'removable', mcpServers: { everything: cfg } });
+    const ended = await h.ended(h.turns.startTurn({ agent: 'removable', prompt: 'go' }).id);
+    const pid = h.turns.runners.get('removable', 'everything', cfg, ended.workspace).pid!;
+    expect(alive(pid)).toBe(true);
+    expect((await h.api('agentsRemove', { name: 'removable' })).ok).toBe(true);
+    for (let i = 0; i < 300 && alive(pid); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(alive(pid)).toBe(false);
+  });
+
   it('two runners serving the same tool: the model sees NAME__<runner id>; the rule matches the served name; the row keeps its runner', async () => {
     servers.push(await startHttpMcpServer({ lookup: { handler: (a) => `alpha found ${String(a.message)}` } }));
     servers.push(await startHttpMcpServer({ lookup: { handler: (a) => `beta found ${String(a.message)}` } }));

@@ -81,6 +81,12 @@ export class TurnEngine {
     this.kernel.registerTool(continuationTool, { replace: true });
     this.kernel.registerTool(this.compactor.tool, { replace: true });
     this.unsubscribe = this.kernel.on((e) => {
+      if (e.type === 'agents_changed') {
+        // A removed agent's MCP servers (child processes included) are closed now, not at shutdown.
+        for (const name of this.runners.agents()) {
+          if (getAgent(this.kernel.db, name)?.status !== 'active') void this.runners.forget(name);
+        }
+      }
       if (e.type === 'run_event' && RUN_END_EVENTS.has(e.event)) {
         this.hooks.cancelRun(e.run_id);
         // Per-run state is rebuilt if the run re-opens for another turn.
