@@ -78,3 +78,17 @@ test('keyboard: j/k move between cards, a approves, d denies', async ({ app: pag
     ['echo three', 'needs_approval'],
   ]);
 });
+
+test('a question from an agent (the ask tool) is answered from the inbox and the run goes on', async ({ app: page, served }, testInfo) => {
+  await served.agent('deployer', (req, i) => (i === 0 ? { toolCalls: [{ name: 'ask', input: { question: 'Which branch should I deploy?' } }] } : { text: `deploying ${lastResult(req).split('\n')[0]}` }));
+  await served.call('runsStart', { agent: 'deployer', prompt: 'Deploy.' });
+  const card = page.getByRole('article');
+  await expect(card).toContainText('deployer asks you a question');
+  await expect(card).toContainText('Which branch should I deploy?');
+  await expect(card.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+  await card.getByRole('textbox', { name: 'Your answer' }).fill('release-2.4');
+  await shot(page, testInfo, 'inbox-question');
+  await card.getByRole('button', { name: 'Send answer' }).click();
+  await expect(page.getByTestId('pending-count')).toHaveText('0 pending');
+  await expect.poll(async () => (await served.call('runsList', {}))[0]?.final_answer, { timeout: 15_000 }).toBe('deploying release-2.4');
+});

@@ -28,6 +28,13 @@ test('a newcomer plays the offline demo: a card to answer, then a chain to read'
   await expect(hop2).toContainText('orchestration_not_entitled');
   await shot(page, testInfo, 'demo-chain');
 
+  // Without the entitlement the delegated task cannot be done: after its refusals it fails visibly.
+  await page.getByRole('link', { name: /Inbox/ }).click();
+  await expect(page.getByRole('article')).toContainText('Needs attention', { timeout: 20_000 });
+  await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Abandon' })).toBeVisible();
+  await shot(page, testInfo, 'inbox-attention');
+
   await banner.getByRole('button', { name: 'Remove the demo agents' }).click();
   await expect(banner).toHaveCount(0);
 });

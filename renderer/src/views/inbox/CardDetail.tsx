@@ -40,7 +40,15 @@ export function CardDetail({ item, reason, setReason, now }: { item: InboxItem; 
       <header className="card-head">
         <span className={`kind-badge big ${item.kind}`}>{KIND_LABEL[item.kind]}</span>
         <h2 id={`card-${item.id}-title`}>
-          {item.agent ?? 'Standalone run'} wants to {item.kind === 'question' ? 'ask you something' : <>use <code>{item.tool}</code></>}
+          {item.kind === 'question' ? (
+            <>{item.agent ?? 'Your run'} asks you a question</>
+          ) : item.kind === 'attention' ? (
+            <>{item.agent ?? 'A run'} needs your attention</>
+          ) : (
+            <>
+              {item.agent ?? 'Standalone run'} wants to use <code>{item.tool}</code>
+            </>
+          )}
         </h2>
         <p className="asker">{askerLine(item)}</p>
       </header>
@@ -50,6 +58,8 @@ export function CardDetail({ item, reason, setReason, now }: { item: InboxItem; 
           <dt>Agent</dt>
           <dd>{item.agent ?? '— (your own run)'}</dd>
         </div>
+        {item.kind === 'question' ? null : (
+        <>
         <div>
           <dt>Action</dt>
           <dd>
@@ -61,6 +71,8 @@ export function CardDetail({ item, reason, setReason, now }: { item: InboxItem; 
           <dt>Acts on</dt>
           <dd className="target">{item.target || '—'}</dd>
         </div>
+        </>
+        )}
         {item.kind === 'orchestration' || item.hop ? (
           <div>
             <dt>Chain</dt>
@@ -91,7 +103,7 @@ export function CardDetail({ item, reason, setReason, now }: { item: InboxItem; 
         ) : null}
       </dl>
 
-      {item.message ? <p className="card-message">{item.message}</p> : null}
+      {item.message ? <p className={`card-message ${item.kind === 'question' ? 'question' : ''}`}>{item.message}</p> : null}
 
       {isCard && effect ? (
         <section className="card-section">

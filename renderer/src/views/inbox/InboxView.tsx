@@ -17,6 +17,11 @@ export function InboxView() {
 
   useEffect(() => setReason(''), [selectedId]);
   useEffect(() => {
+    if (!lastAnswer) return;
+    const t = setTimeout(() => useInbox.setState({ lastAnswer: null }), 2600);
+    return () => clearTimeout(t);
+  }, [lastAnswer]);
+  useEffect(() => {
     // Marks the first paint with cards (requestAnimationFrame runs before the frame is painted; the
     // timeout after it lands just after). bench/window.bench.ts reads it.
     if (!loaded || !items.length || performance.getEntriesByName('nexus:inbox-painted').length) return;

@@ -18,7 +18,7 @@ export function askerLine(item: InboxItem): string {
     case 'orchestration':
       return `Asked by orchestration: hop ${item.hop ?? '?'} of chain ${shortId(item.chain_id)}. Per-hop approval holds every governed hop.`;
     case 'attention':
-      return `A lifecycle hook of ${agent} failed. Retry runs it again; Abandon gives up on it.`;
+      return `Work ${agent} depends on failed (a lifecycle hook or a delegated task). Retry runs it again; Abandon gives up on it.`;
     case 'question':
       return `${agent} asked you a question and waits for your answer.`;
   }
