@@ -106,6 +106,21 @@ describe('delegate_task', () => {
     expect(s.runsOf('mid')).toHaveLength(0);
   });
 
+  it("the check runs even when the recipient's profile limits its tools (the limit is the model's, not the kernel's)", async () => {
+    s = await scenario({
+      lead: queue([{ toolCalls: [delegate('mid', 'x', 'echo verified')] }, { text: 'lead done' }]),
+      mid: { script: queue([{ toolCalls: [{ name: 'bash', input: { command: 'echo sneaky' } }] }, { text: 'mid done' }]), tools: ['read'] },
+    });
+    await s.open(['lead']);
+    await s.ended(s.start('lead').id);
+    expect(s.requests('mid')[0].toolNames).not.toContain('bash');
+    const rows = s.rowsOf('mid');
+    // The model's own bash call is not available to it; the kernel's check row runs bash.
+    expect(rows.find((r) => r.origin === 'model')?.error?.code).toBe('unknown_tool');
+    expect(rows.find((r) => r.origin === 'kernel' && r.tool === 'bash')?.state).toBe('succeeded');
+    expect(structuredOf(last(s.requests('lead')[1]))).toMatchObject({ status: 'completed', evidence: { exit_code: 0, passed: true } });
+  });
+
   it('an unknown recipient is a clear tool error', async () => {
     s = await scenario({ lead: queue([{ toolCalls: [delegate('ghost')] }, { text: 'lead done' }]) });
     await s.ended(s.start('lead').id);

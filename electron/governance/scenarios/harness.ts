@@ -25,15 +25,15 @@ export interface Scenario extends TestNexus {
   cleanup(): Promise<void>;
 }
 
-export async function scenario(cast: Record<string, Script | { script: Script; mode?: Mode }>): Promise<Scenario> {
+export async function scenario(cast: Record<string, Script | { script: Script; mode?: Mode; tools?: string[] }>): Promise<Scenario> {
   const models: Record<string, ScriptedModel> = {};
   for (const [name, c] of Object.entries(cast)) {
     models[name] = await startScriptedModel({ script: 'script' in c && !Array.isArray(c) && typeof c !== 'function' ? c.script : (c as Script) });
   }
   const t = await testNexus({ setups: [setupTurns, setupGovernance] });
   for (const [name, c] of Object.entries(cast)) {
-    const mode = !Array.isArray(c) && typeof c !== 'function' ? (c.mode ?? 'bypass') : 'bypass';
-    saveAgent(t.nexus.kernel, { name, mode, model: { provider: 'chat-completions', baseURL: models[name].baseURL, model: `scripted-${name}` } });
+    const o = !Array.isArray(c) && typeof c !== 'function' ? c : { mode: undefined, tools: undefined };
+    saveAgent(t.nexus.kernel, { name, mode: o.mode ?? 'bypass', ...(o.tools ? { tools: o.tools } : {}), model: { provider: 'chat-completions', baseURL: models[name].baseURL, model: `scripted-${name}` } });
   }
   const turns = t.nexus.services.turns as TurnEngine;
   const until = async <T>(what: string, f: () => T | null | undefined | false, timeoutMs = 15_000): Promise<T> => {
