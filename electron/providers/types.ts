@@ -6,6 +6,8 @@ export interface ModelToolCall {
   id: string;
   name: string;
   input: Record<string, unknown>;
+  /** Set by the kernel once the call is recorded: the row that carries it (never sent to a model). */
+  row_id?: string;
 }
 
 /** One tool result as the model reads it (DESIGN §3: text, then structuredContent JSON on its own line). */

@@ -51,6 +51,11 @@ export function appendMessage(db: Db, a: { run_id: string; turn: number; round: 
   return Number(res.lastInsertRowid);
 }
 
+/** Rewrite one stored message (the kernel notes each call's row id on the reply that made it). */
+export function updateMessage(db: Db, id: number, message: ConvMessage): void {
+  stmt(db, 'UPDATE messages SET content_json = ? WHERE id = ?').run(JSON.stringify(message), id);
+}
+
 /** What the model reads now: every message not compacted away, in order. */
 export function liveMessages(db: Db, run_id: string): StoredMessage[] {
   return (stmt(db, 'SELECT * FROM messages WHERE run_id = ? AND compacted = 0 ORDER BY id').all(run_id) as MessageRecord[]).map(toStored);

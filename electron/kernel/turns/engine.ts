@@ -17,7 +17,7 @@ import { resultText } from '../results.js';
 import type { Row, Run } from '../types.js';
 import { Questions } from './ask.js';
 import { Compactor } from './compaction.js';
-import { appendMessage, getTurnState, initTurnState, liveMessages, updateTurnState, type MessageKind } from './conversation-store.js';
+import { appendMessage, getTurnState, initTurnState, liveMessages, updateMessage, updateTurnState, type MessageKind } from './conversation-store.js';
 import { HookRunner } from './hooks.js';
 import { systemPrompt } from './policy.js';
 import { createAgentRun } from '../agents.js';
@@ -287,33 +287,34 @@ export class TurnEngine {
     if (!this.running(run.id)) return;
     const now = this.kernel.clock.now();
     updateTurnState(this.kernel.db, run.id, { input_tokens: st.input_tokens + reply.usage.input_tokens, output_tokens: st.output_tokens + reply.usage.output_tokens }, now);
-    appendMessage(this.kernel.db, {
-      run_id: run.id,
-      turn: st.turn,
-      round,
-      message: { role: 'assistant', text: reply.text, ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}) },
-      now,
-    });
+    const calls = reply.toolCalls.map((c) => ({ ...c }));
+    const message = { role: 'assistant' as const, text: reply.text, ...(calls.length ? { toolCalls: calls } : {}) };
+    const messageId = appendMessage(this.kernel.db, { run_id: run.id, turn: st.turn, round, message, now });
     this.event(run.id, 'model_reply', { round, text: reply.text.slice(0, 2000), tool_calls: reply.toolCalls.map((c) => c.name), stop_reason: reply.stop_reason, usage: reply.usage });
     if (!reply.toolCalls.length) return;
-    // The fan: every call becomes a model row now, in order; the stage decides each.
-    for (const call of reply.toolCalls) {
-      if (!this.running(run.id)) return;
+    // The fan: every call becomes a model row now, in order; the stage decides each. Each call notes its
+    // row, so the results pair with the calls whatever happens to one of them.
+    for (const call of calls) {
+      if (!this.running(run.id)) break;
       try {
-        this.kernel.submitRow(run.id, { tool: concreteWireName(this.kernel, run, call.name), input: call.input, origin: 'model', round });
+        call.row_id = this.kernel.submitRow(run.id, { tool: concreteWireName(this.kernel, run, call.name), input: call.input, origin: 'model', round }).id;
       } catch (e) {
-        if (!this.running(run.id)) return;
+        if (!this.running(run.id)) break;
         this.event(run.id, 'row_refused', { round, tool: call.name, error: msg(e) });
       }
     }
+    updateMessage(this.kernel.db, messageId, message);
   }
 
   /** Wait for every row of the fan, then record their results as one tool message. */
-  private async collectFan(run: Run, round: number, calls: Array<{ id: string; name: string }>): Promise<void> {
-    const rows = this.kernel.listRows(run.id).filter((r) => r.origin === 'model' && r.round === round);
-    let ended: Row[];
+  private async collectFan(run: Run, round: number, calls: Array<{ id: string; name: string; row_id?: string }>): Promise<void> {
+    // Calls note their rows; a reply recorded just before a crash may not have, then the round's rows pair in order.
+    const ofRound = this.kernel.listRows(run.id).filter((r) => r.origin === 'model' && r.round === round);
+    const noted = calls.some((c) => c.row_id);
+    const rowIds = calls.map((c, i) => (noted ? c.row_id : ofRound[i]?.id));
+    let ended: Array<Row | null>;
     try {
-      ended = await Promise.all(rows.map((r) => this.kernel.waitRow(r.id)));
+      ended = await Promise.all(rowIds.map((id) => (id ? this.kernel.waitRow(id) : Promise.resolve(null))));
     } catch (e) {
       if (!this.running(run.id)) return;
       throw e;
@@ -326,7 +327,7 @@ export class TurnEngine {
     });
     const st = getTurnState(this.kernel.db, run.id)!;
     appendMessage(this.kernel.db, { run_id: run.id, turn: st.turn, round, message: { role: 'tool', results }, now: this.kernel.clock.now() });
-    this.event(run.id, 'fan_ended', { round, rows: ended.map((r) => ({ row_id: r.id, tool: r.tool, state: r.state })) });
+    this.event(run.id, 'fan_ended', { round, rows: ended.filter((r): r is Row => r !== null).map((r) => ({ row_id: r.id, tool: r.tool, state: r.state })) });
   }
 
   /** Continuations planted while the model was busy become user messages (via their kernel rows). */
