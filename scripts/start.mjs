@@ -32,8 +32,10 @@ function electronBinary() {
   const r = spawnSync(process.execPath, [join(pkgDir, 'install.js')], { cwd: pkgDir, encoding: 'utf8', timeout: 120_000, stdio: 'pipe' });
   p = binary();
   if (r.status === 0 && p && existsSync(p)) return { path: p };
-  const detail = `${r.stderr ?? ''}${r.stdout ?? ''}`.trim().split('\n').filter(Boolean).pop() ?? (r.error ? String(r.error.message) : 'the download failed');
-  return { path: null, why: `its download failed (${detail.slice(0, 160)})` };
+  // The first line that is not a stack frame says what went wrong (e.g. "TypeError: fetch failed").
+  const lines = `${r.stderr ?? ''}\n${r.stdout ?? ''}`.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('at '));
+  const detail = lines.find((l) => /error|fail/i.test(l)) ?? (r.error ? String(r.error.message) : 'no network');
+  return { path: null, why: `downloading it failed: ${detail.slice(0, 120)}` };
 }
 
 function run(cmd, argv, opts = {}) {
