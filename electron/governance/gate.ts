@@ -11,6 +11,7 @@ import { heldResult, refusedResult } from '../../shared/orchestration/holds.js';
 import { readSettings } from './settings.js';
 import { gateEntitlement } from './entitlements.js';
 import { nextHop, placeOf, touch } from './chain-store.js';
+import { getAgent } from '../store/queries/agents.js';
 import { cancelHold, consumeHold, fingerprint, insertHold, liveHold, newRequestId, type Hold } from './hold-store.js';
 import type { RecentChains } from './recent-chains.js';
 
@@ -112,7 +113,8 @@ export function evaluateHop(d: GateDeps, call: HopGateCall): HopGateDecision {
 
 /** A hand-off that proceeds touches its recipient now, so two hand-offs in one fan cannot both slip under the cap. */
 function admit(d: GateDeps, chain_id: string, recipient: string | null, now: number): void {
-  if (recipient) touch(d.db, chain_id, recipient, now);
+  // A hand-off to an agent that does not exist fails in the tool; it touches nobody.
+  if (recipient && getAgent(d.db, recipient)?.status === 'active') touch(d.db, chain_id, recipient, now);
 }
 
 function record(
