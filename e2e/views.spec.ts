@@ -1,0 +1,26 @@
+// Screenshots of the main views with real data, in dark mode too (prefers-color-scheme), as artifacts; and the
+// card for a write shows the diff the approver reads.
+import { test, expect, shot } from './fixtures.js';
+
+test.use({ colorScheme: 'dark' });
+
+test('dark mode: a write card shows its diff; runs and agents views render', async ({ app: page, served }, testInfo) => {
+  const run = await served.call('runsCreate', { mode: 'ask', rules: [{ tool: '*', verdict: 'ask', origin: 'author' }] });
+  await served.call('runsAppend', { run_id: run.id, tool: 'write', input: { path: 'notes.md', content: 'first line\nsecond line\n' } });
+  await served.call('runsAppend', { run_id: run.id, tool: 'bash', input: { command: 'git push --force origin main' } });
+  const card = page.getByRole('article');
+  await expect(card).toContainText('wants to use write');
+  const diff = card.getByLabel('Changes');
+  await expect(diff).toContainText('first line');
+  await expect(diff.locator('.diff-line.add')).toHaveCount(2);
+  await shot(page, testInfo, 'dark-inbox-write-diff');
+
+  await page.getByRole('link', { name: 'Runs' }).click();
+  await page.getByRole('list', { name: 'Runs' }).getByRole('button').first().click();
+  await expect(page.locator('.rows')).toContainText('needs approval');
+  await shot(page, testInfo, 'dark-runs');
+
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { name: 'Recent chains' })).toBeVisible();
+  await shot(page, testInfo, 'dark-settings');
+});
