@@ -126,7 +126,7 @@ export const bashTool: ExecutorTool = {
     type: 'object',
     properties: {
       command: { type: 'string', description: 'The command line.' },
-      timeout_s: { type: 'number', description: `Seconds before the command is killed (default ${DEFAULT_TIMEOUT_S}, at most ${MAX_TIMEOUT_S}).` },
+      timeout_s: { type: 'number', description: `Seconds before the command is killed (default ${DEFAULT_TIMEOUT_S}, at most ${MAX_TIMEOUT_S}). (timeout / timeout_ms in milliseconds are accepted too.)` },
     },
     required: ['command'],
   },
@@ -140,10 +140,13 @@ export const bashTool: ExecutorTool = {
     const command =
       typeof i.command === 'string' ? i.command : Array.isArray(i.command) && i.command.length > 0 && i.command.every((w) => typeof w === 'string') ? (i.command as string[]) : null;
     if (command === null || (typeof command === 'string' && command.trim() === '')) return { content: [{ type: 'text', text: 'bash needs a "command" (text).' }], isError: true };
+    // timeout_s is ours; `timeout` (Claude Code's Bash) and `timeout_ms` (Codex) are milliseconds.
+    const ms = i as { timeout?: unknown; timeout_ms?: unknown };
+    const given = i.timeout_s !== undefined ? { v: i.timeout_s, scale: 1, key: 'timeout_s' } : ms.timeout_ms !== undefined ? { v: ms.timeout_ms, scale: 1000, key: 'timeout_ms' } : ms.timeout !== undefined ? { v: ms.timeout, scale: 1000, key: 'timeout' } : null;
     let timeout_s = DEFAULT_TIMEOUT_S;
-    if (i.timeout_s !== undefined) {
-      if (typeof i.timeout_s !== 'number' || !(i.timeout_s > 0)) return { content: [{ type: 'text', text: 'timeout_s must be a positive number.' }], isError: true };
-      timeout_s = Math.min(i.timeout_s, MAX_TIMEOUT_S);
+    if (given) {
+      if (typeof given.v !== 'number' || !(given.v > 0)) return { content: [{ type: 'text', text: `${given.key} must be a positive number.` }], isError: true };
+      timeout_s = Math.min(given.v / given.scale, MAX_TIMEOUT_S);
     }
     const o = await runCommand(command, { cwd: ctx.workspace, timeout_ms: timeout_s * 1000, signal: ctx.signal });
     return bashResult(o, timeout_s);

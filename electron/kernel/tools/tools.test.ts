@@ -125,6 +125,11 @@ describe('bash', () => {
     expect(r.structuredContent).toMatchObject({ timed_out: true });
     expect(r.isError).toBe(true);
   });
+  it("honours Claude Code's timeout (ms) and Codex's timeout_ms", async () => {
+    expect((await run(bashTool, { command: 'sleep 20', timeout: 200 })).structuredContent).toMatchObject({ timed_out: true });
+    expect((await run(bashTool, { command: 'sleep 20', timeout_ms: 200 })).structuredContent).toMatchObject({ timed_out: true });
+    expect((await run(bashTool, { command: 'true', timeout: -1 })).isError).toBe(true);
+  });
   it('kills the whole process group when stopped (no child left behind)', async () => {
     const ac = new AbortController();
     const pending = run(bashTool, { command: 'sleep 30 & echo $! > bg.pid; wait' }, ac.signal);
