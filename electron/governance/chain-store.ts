@@ -18,6 +18,17 @@ export interface ChainMember extends ChainPosition {
   handoff_row_id: string;
 }
 
+// The gate reads positions on every governed hop: the JSON of identical stored text is parsed once.
+const parsedLists = new Map<string, string[]>();
+function list(text: string): string[] {
+  let v = parsedLists.get(text);
+  if (!v) {
+    if (parsedLists.size > 1024) parsedLists.clear();
+    parsedLists.set(text, (v = Object.freeze(JSON.parse(text) as string[]) as string[]));
+  }
+  return v;
+}
+
 export const newChainId = (): string => `chain_${randomBytes(8).toString('hex')}`;
 
 export function getChain(db: Db, id: string): ChainRecord | null {
@@ -41,7 +52,7 @@ const toMember = (r: MemberRecord): ChainMember => ({
   chain_id: r.chain_id,
   agent: r.agent,
   depth: r.depth,
-  path: JSON.parse(r.path_json),
+  path: list(r.path_json),
 });
 
 /**
@@ -126,6 +137,6 @@ export function placeOf(db: Db, run: { id: string; parent?: { row_id: string } |
   if (!r) return null;
   return {
     member: toMember(r),
-    chain: { id: r.chain_id, starter: r.starter, starter_run_id: r.starter_run_id, touched: JSON.parse(r.touched_json), hop_count: r.hop_count },
+    chain: { id: r.chain_id, starter: r.starter, starter_run_id: r.starter_run_id, touched: list(r.touched_json), hop_count: r.hop_count },
   };
 }

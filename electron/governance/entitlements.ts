@@ -117,14 +117,26 @@ interface EntitlementRow {
 }
 const row = (db: Db) => stmt(db, 'SELECT token, subject, ent_json, exp, key_fingerprint FROM entitlement WHERE id = 1').get() as EntitlementRow | undefined;
 
+// Whether a stored ent claim carries the entitlement, memoized by the stored text (the row is still read
+// from the store at every decision).
+const carriesMemo = new Map<string, boolean>();
+function carries(entJson: string): boolean {
+  let v = carriesMemo.get(entJson);
+  if (v === undefined) {
+    v = (JSON.parse(entJson) as string[]).includes(ENTITLEMENT_NAME);
+    if (carriesMemo.size > 64) carriesMemo.clear();
+    carriesMemo.set(entJson, v);
+  }
+  return v;
+}
+
 /** What the gate reads, fresh from the store, expiry judged now. */
 export function gateEntitlement(db: Db, keyFingerprint: string, nowMs: number): GateEntitlement {
   const r = stmt(db, 'SELECT ent_json, exp, key_fingerprint FROM entitlement WHERE id = 1').get() as Omit<EntitlementRow, 'token' | 'subject'> | undefined;
   if (!r) return { entitled: false, status: 'absent' };
   if (r.key_fingerprint !== keyFingerprint) return { entitled: false, status: 'invalid' };
   if (r.exp * 1000 <= nowMs) return { entitled: false, status: 'expired' };
-  const ent = JSON.parse(r.ent_json) as string[];
-  if (!ent.includes(ENTITLEMENT_NAME)) return { entitled: false, status: 'missing_ent' };
+  if (!carries(r.ent_json)) return { entitled: false, status: 'missing_ent' };
   return { entitled: true, status: 'valid' };
 }
 
