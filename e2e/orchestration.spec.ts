@@ -39,6 +39,15 @@ test('an orchestration hold: the card says orchestration asks for hop 2; approve
   const lead = (await served.call('runsList', {})).find((r) => r.agent === 'lead')!;
   expect(lead.final_answer).toContain('lead read: mid finished');
   await shot(page, testInfo, 'recent-chains-approved');
+
+  // The lead's run shows the delegated task with its acceptance-check evidence.
+  await page.getByRole('link', { name: 'Runs' }).click();
+  await page.getByRole('list', { name: 'Runs' }).getByRole('button').filter({ has: page.locator('strong', { hasText: /^lead$/ }) }).click();
+  const evidence = page.locator('.evidence');
+  await expect(evidence).toContainText('Delegated to mid');
+  await expect(evidence).toContainText('completed');
+  await expect(evidence).toContainText('passed');
+  await shot(page, testInfo, 'run-detail-delegation-evidence');
 });
 
 test('Recent chains updates live while a hop waits, and switches the moment it is answered', async ({ app: page, served }, testInfo) => {

@@ -112,7 +112,7 @@ export function RunDetailView({ run }: { run: RunFull }) {
             {run.agent ?? 'Standalone run'} <span className={`status-pill ${run.status}`}>{run.status}</span>
           </h1>
           <p className="muted">
-            mode <strong>{run.mode}</strong> · started {ago(run.created_at, now)} · {run.rows.length} rows
+            mode <strong>{run.mode}</strong> · started {ago(run.created_at, now)} · {run.rows.length} row{run.rows.length === 1 ? "" : "s"}
             {run.chain_id ? <> · chain <code>{run.chain_id.slice(0, 8)}</code></> : null}
           </p>
         </div>
