@@ -1,29 +1,26 @@
-// Rounds and fans (DESIGN §2): the kernel sends the conversation to the model; each tool call of the reply
-// becomes a model row (gate hook, then the approval stage); granted rows run in parallel, parked rows wait;
-// when every row of the fan has ended, their results go to the model in the next round. A reply without tool
-// calls is the candidate final answer: stop hooks, then finalizers, then the turn ends.
+// The turn engine (DESIGN §2, §4): startTurn / continueRun / addFinalizer and the loop that drives a run
+// through rounds (rounds.ts), the candidate final answer (finish.ts), compaction and lifecycle hooks.
 //
 // The loop is resumable from the stored conversation: what to do next is read from the last live message
 // (assistant with calls -> collect the fan; assistant without -> finish; else -> call the model).
 import { getAgent, type AgentRow } from '../../store/queries/agents.js';
 import { insertRunEvent } from '../../store/queries/events.js';
-import { createProvider, ProviderError, type KeyStore, type ModelProvider, type ModelToolResult, type ProviderOptions } from '../../providers/index.js';
+import { createProvider, ProviderError, type KeyStore, type ModelProvider, type ProviderOptions } from '../../providers/index.js';
 import { RunnerPool } from '../../runners/pool.js';
 import type { Mode } from '../../../shared/types.js';
 import { DEFAULT_SETTINGS } from '../../../shared/types.js';
 import { KernelError, notFound } from '../errors.js';
 import type { Kernel } from '../kernel.js';
-import { resultText } from '../results.js';
 import type { Row, Run } from '../types.js';
 import { Questions } from './ask.js';
 import { Compactor } from './compaction.js';
-import { appendMessage, getTurnState, initTurnState, liveMessages, updateMessage, updateTurnState, type MessageKind } from './conversation-store.js';
+import { appendMessage, getTurnState, initTurnState, liveMessages, updateTurnState, type MessageKind } from './conversation-store.js';
 import { HookRunner } from './hooks.js';
-import { systemPrompt } from './policy.js';
 import { createAgentRun } from '../agents.js';
 import { continuationTool } from './internal-tools.js';
-import { concreteWireName, offeredTools, prepareRunTools } from './run-tools.js';
+import { prepareRunTools } from './run-tools.js';
 import { finishTurn, type Finalizer } from './finish.js';
+import { collectFan, modelRound, type RoundContext } from './rounds.js';
 
 export type { Finalizer, FinalizerVerdict } from './finish.js';
 
@@ -240,7 +237,7 @@ export class TurnEngine {
       const live = liveMessages(this.kernel.db, run_id);
       const last = live[live.length - 1]?.message;
       if (last?.role === 'assistant' && last.toolCalls?.length) {
-        await this.collectFan(run, live[live.length - 1]!.round ?? 0, last.toolCalls);
+        await collectFan(this.roundContext(), run, live[live.length - 1]!.round ?? 0, last.toolCalls);
         continue;
       }
       if (this.pendingContinuations.get(run_id)?.length) {
@@ -259,75 +256,19 @@ export class TurnEngine {
         return;
       }
       if (!this.running(run_id)) return;
-      await this.modelRound(run);
+      await modelRound(this.roundContext(), run);
     }
   }
 
-  private async modelRound(run: Run): Promise<void> {
-    const st = getTurnState(this.kernel.db, run.id)!;
-    const round = st.round + 1;
-    updateTurnState(this.kernel.db, run.id, { round }, this.kernel.clock.now());
-    let reply;
-    try {
-      const provider = await this.providerFor(run);
-      const agent = getAgent(this.kernel.db, run.agent!)!;
-      this.event(run.id, 'model_request', { round });
-      reply = await provider.complete({
-        system: systemPrompt({ agent: agent.name, instructions: agent.instructions, workspace: run.workspace }),
-        messages: liveMessages(this.kernel.db, run.id).map((m) => m.message),
-        tools: offeredTools(this.kernel, agent, run),
-        signal: AbortSignal.any([this.kernel.runSignal(run.id), this.shutdown.signal]),
-      });
-    } catch (e) {
-      if (!this.running(run.id)) return; // stopped: the stop already ended the run
-      const reason = e instanceof ProviderError ? `${e.code}: ${e.message}` : msg(e);
-      this.failRun(run.id, `The model call failed (round ${round}): ${reason}`);
-      return;
-    }
-    if (!this.running(run.id)) return;
-    const now = this.kernel.clock.now();
-    updateTurnState(this.kernel.db, run.id, { input_tokens: st.input_tokens + reply.usage.input_tokens, output_tokens: st.output_tokens + reply.usage.output_tokens }, now);
-    const calls = reply.toolCalls.map((c) => ({ ...c }));
-    const message = { role: 'assistant' as const, text: reply.text, ...(calls.length ? { toolCalls: calls } : {}) };
-    const messageId = appendMessage(this.kernel.db, { run_id: run.id, turn: st.turn, round, message, now });
-    this.event(run.id, 'model_reply', { round, text: reply.text.slice(0, 2000), tool_calls: reply.toolCalls.map((c) => c.name), stop_reason: reply.stop_reason, usage: reply.usage });
-    if (!reply.toolCalls.length) return;
-    // The fan: every call becomes a model row now, in order; the stage decides each. Each call notes its
-    // row, so the results pair with the calls whatever happens to one of them.
-    for (const call of calls) {
-      if (!this.running(run.id)) break;
-      try {
-        call.row_id = this.kernel.submitRow(run.id, { tool: concreteWireName(this.kernel, run, call.name), input: call.input, origin: 'model', round }).id;
-      } catch (e) {
-        if (!this.running(run.id)) break;
-        this.event(run.id, 'row_refused', { round, tool: call.name, error: msg(e) });
-      }
-    }
-    updateMessage(this.kernel.db, messageId, message);
-  }
-
-  /** Wait for every row of the fan, then record their results as one tool message. */
-  private async collectFan(run: Run, round: number, calls: Array<{ id: string; name: string; row_id?: string }>): Promise<void> {
-    // Calls note their rows; a reply recorded just before a crash may not have, then the round's rows pair in order.
-    const ofRound = this.kernel.listRows(run.id).filter((r) => r.origin === 'model' && r.round === round);
-    const noted = calls.some((c) => c.row_id);
-    const rowIds = calls.map((c, i) => (noted ? c.row_id : ofRound[i]?.id));
-    let ended: Array<Row | null>;
-    try {
-      ended = await Promise.all(rowIds.map((id) => (id ? this.kernel.waitRow(id) : Promise.resolve(null))));
-    } catch (e) {
-      if (!this.running(run.id)) return;
-      throw e;
-    }
-    const results: ModelToolResult[] = calls.map((c, i) => {
-      const row = ended[i];
-      if (!row) return { id: c.id, name: c.name, text: 'This tool call was not recorded, so it was not performed.', isError: true };
-      const text = row.result ? resultText(row.result) : row.error ? `${row.error.code}: ${row.error.detail}` : '(no result)';
-      return { id: c.id, name: c.name, text, ...(row.state !== 'succeeded' || row.result?.isError ? { isError: true } : {}) };
-    });
-    const st = getTurnState(this.kernel.db, run.id)!;
-    appendMessage(this.kernel.db, { run_id: run.id, turn: st.turn, round, message: { role: 'tool', results }, now: this.kernel.clock.now() });
-    this.event(run.id, 'fan_ended', { round, rows: ended.filter((r): r is Row => r !== null).map((r) => ({ row_id: r.id, tool: r.tool, state: r.state })) });
+  private roundContext(): RoundContext {
+    return {
+      kernel: this.kernel,
+      provider: (run) => this.providerFor(run),
+      shutdown: this.shutdown.signal,
+      event: (run_id, type, data) => this.event(run_id, type, data),
+      failRun: (run_id, reason) => this.failRun(run_id, reason),
+      running: (run_id) => this.running(run_id),
+    };
   }
 
   /** Continuations planted while the model was busy become user messages (via their kernel rows). */
