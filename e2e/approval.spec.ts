@@ -92,3 +92,19 @@ test('a question from an agent (the ask tool) is answered from the inbox and the
   await expect(page.getByTestId('pending-count')).toHaveText('0 pending');
   await expect.poll(async () => (await served.call('runsList', {}))[0]?.final_answer, { timeout: 15_000 }).toBe('deploying release-2.4');
 });
+
+test('a standalone run: rows appended through the tasks door are granted by origin; Stop run cancels it', async ({ app: page }, testInfo) => {
+  await page.getByRole('link', { name: 'Runs' }).click();
+  await page.getByRole('combobox', { name: 'Standalone run mode' }).selectOption('rules');
+  await page.getByRole('button', { name: 'New standalone run' }).click();
+  await expect(page.locator('.run-detail h1')).toContainText('Standalone run');
+  await page.getByRole('textbox', { name: 'Input (JSON)' }).fill('{"command": "echo from the tasks door"}');
+  await page.getByRole('button', { name: 'Append row' }).click();
+  const rows = page.locator('.rows');
+  await expect(rows).toContainText('author');
+  await expect(rows).toContainText('succeeded');
+  await expect(rows).toContainText('granted by origin');
+  await shot(page, testInfo, 'standalone-run');
+  await page.getByRole('button', { name: 'Stop run' }).click();
+  await expect(page.locator('.run-detail h1')).toContainText('canceled');
+});

@@ -31,3 +31,24 @@ test('the rules editor rejects a bad list with the located error, and the tester
   await expect(outcome).toContainText('no approval rule allows wrte');
   await shot(page, testInfo, 'rules-editor-tester');
 });
+
+test('an agent is created, edited and removed from the Agents view', async ({ app: page, served }, testInfo) => {
+  await page.getByRole('link', { name: 'Agents' }).click();
+  await page.getByRole('button', { name: 'New agent' }).click();
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill('reviewer');
+  await page.getByRole('textbox', { name: 'Base URL' }).fill('http://127.0.0.1:11434/v1');
+  await page.getByRole('radio', { name: /rules/ }).check();
+  await page.getByRole('textbox', { name: 'Approval rules (JSON)' }).fill('[{"tool": "read|list", "verdict": "allow"}]');
+  await expect(page.getByText(/Valid rule list \(1 rule\)/)).toBeVisible();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Agents' })).toContainText('reviewer');
+  const saved = await served.call('agentsGet', { name: 'reviewer' });
+  expect(saved).toMatchObject({ mode: 'rules', approval_rules: [{ tool: 'read|list', verdict: 'allow' }] });
+  await shot(page, testInfo, 'agents-editor');
+
+  await page.getByRole('button', { name: 'Remove' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Remove agent' }).click();
+  await expect(page.getByRole('list', { name: 'Agents' })).not.toContainText('reviewer');
+  expect((await served.call('agentsList', {})).filter((a) => a.status === 'active')).toEqual([]);
+});

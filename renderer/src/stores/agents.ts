@@ -14,6 +14,8 @@ interface AgentsState {
   error: string | null;
   /** The profile open in the editor: a name, 'new', or null. */
   editing: string | null;
+  /** The last save's outcome, kept across the editor re-opening on the saved name. */
+  notice: string | null;
   refresh(): Promise<void>;
   edit(name: string | null): void;
   save(input: AgentInput): Promise<{ warnings: { index: number; kind: string; message: string }[] }>;
@@ -34,11 +36,13 @@ export const useAgents = create<AgentsState>((set) => {
     loaded: false,
     error: null,
     editing: null,
+    notice: null,
     refresh,
-    edit: (editing) => set({ editing }),
+    edit: (editing) => set({ editing, notice: null }),
     async save(input) {
       const r = await call('agentsSave', input);
-      set({ editing: r.agent.name });
+      const n = r.warnings.length;
+      set({ editing: r.agent.name, notice: n ? `Saved, with ${n} warning${n > 1 ? 's' : ''}.` : 'Saved.' });
       await refresh();
       return { warnings: r.warnings };
     },

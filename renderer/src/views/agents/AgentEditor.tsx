@@ -22,7 +22,7 @@ const blank = (): AgentInput => ({
 });
 
 export function AgentEditor({ agent }: { agent: Agent | null }) {
-  const { save, remove, edit } = useAgents();
+  const { save, remove, edit, notice } = useAgents();
   const initial = useMemo<AgentInput>(() => (agent ? { ...agent } : blank()), [agent]);
   const [draft, setDraft] = useState<AgentInput>(initial);
   const [rulesText, setRulesText] = useState(() => JSON.stringify(initial.approval_rules ?? [], null, 2));
@@ -40,8 +40,7 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
     setMessage(null);
     try {
       const tools = toolsText.split(',').map((t) => t.trim()).filter(Boolean);
-      const { warnings } = await save({ ...draft, approval_rules: check.rules, tools: tools.length ? tools : undefined, instructions: draft.instructions || undefined });
-      setMessage({ ok: true, text: warnings.length ? `Saved, with ${warnings.length} warning${warnings.length > 1 ? 's' : ''}.` : 'Saved.' });
+      await save({ ...draft, approval_rules: check.rules, tools: tools.length ? tools : undefined, instructions: draft.instructions || undefined });
     } catch (e) {
       setMessage({ ok: false, text: messageOf(e) });
     } finally {
@@ -71,6 +70,11 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
           </button>
         </div>
       </header>
+      {notice && !message ? (
+        <div className="banner ok" role="status">
+          {notice}
+        </div>
+      ) : null}
       {message ? (
         <div className={`banner ${message.ok ? 'ok' : 'error'}`} role={message.ok ? 'status' : 'alert'}>
           {message.text}
