@@ -17,11 +17,11 @@ import { readSetting } from './settings.js';
 import type { Governance } from './service.js';
 import type { FinalizerVerdict } from './turns-port.js';
 
-const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+export const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const OUTPUT_TAIL = 4000;
 const DEFAULT_CHECK_TIMEOUT_S = 120;
 
-const toolError = (text: string, code: string, extra: Record<string, unknown> = {}): ToolResult => ({
+export const toolError = (text: string, code: string, extra: Record<string, unknown> = {}): ToolResult => ({
   isError: true,
   content: [{ type: 'text', text }],
   structuredContent: { code, ...extra },
@@ -85,22 +85,7 @@ export class Delegation {
     run: (input, ctx) => this.delegate(input, ctx),
   };
 
-  readonly messageTool: ExecutorTool = {
-    name: 'message_agent',
-    description: "Send a message to another agent: it starts that agent's turn; the result is its answer when the turn ends.",
-    inputSchema: {
-      type: 'object',
-      properties: { agent: { type: 'string', description: 'The agent to message.' }, message: { type: 'string' } },
-      required: ['agent', 'message'],
-    },
-    target: (input) => {
-      const a = (input as { agent?: unknown } | null)?.agent;
-      return typeof a === 'string' ? a : '(no agent)';
-    },
-    run: (input, ctx) => this.message(input, ctx),
-  };
-
-  private checkRecipient(ctx: ToolContext, agent: string): string | null {
+  checkRecipient(ctx: ToolContext, agent: string): string | null {
     if (!ctx.run.agent) return 'Only an agent can hand work to another agent.';
     const a = getAgent(this.gov.db, agent);
     if (!a || a.status !== 'active') return `There is no active agent named "${agent}".`;
@@ -150,62 +135,6 @@ export class Delegation {
       ctx.signal.removeEventListener('abort', onAbort);
       this.waiters.delete(id);
     }
-  }
-
-  /** message_agent: a hand-off too. Returns when the other agent's turn ends, with its answer. */
-  private async message(input: unknown, ctx: ToolContext): Promise<ToolResult> {
-    const i = (input ?? {}) as Record<string, unknown>;
-    if (typeof i.agent !== 'string' || !NAME_RE.test(i.agent)) return toolError('message_agent needs "agent": the name of the agent to message.', 'invalid_input');
-    if (typeof i.message !== 'string' || !i.message.trim()) return toolError('message_agent needs "message": the text to send.', 'invalid_input');
-    const bad = this.checkRecipient(ctx, i.agent);
-    if (bad) return toolError(bad, 'unknown_agent');
-    const from = ctx.run.agent!;
-    const place = placeHandoff(this.gov, ctx, from, i.agent, 'message_agent', i.agent);
-    let run: Run;
-    try {
-      run = await this.gov.turns().startTurn({
-        agent: i.agent,
-        prompt: `Message from agent "${from}":\n\n${i.message}\n\nYour final answer is sent back to "${from}".`,
-        chain: { chain_id: place.chain_id, depth: place.position.depth },
-        parent: { run_id: ctx.run.id, row_id: ctx.row.id },
-      });
-    } catch (e) {
-      return toolError(`The message could not be delivered to "${i.agent}": ${(e as Error).message}`, 'delegation_failed');
-    }
-    bindMemberRun(this.gov.db, ctx.row.id, run.id);
-    const ended = await this.waitRunEnd(run.id, ctx.signal);
-    if (!ended) {
-      this.gov.kernel.stopRun(run.id, { reason: 'the messaging run was stopped' });
-      return toolError(`The conversation with "${i.agent}" was stopped.`, 'canceled');
-    }
-    if (ended.status === 'succeeded') {
-      return { content: [{ type: 'text', text: ended.final_answer ?? '' }], structuredContent: { agent: i.agent, run_id: run.id, status: 'succeeded' } };
-    }
-    return toolError(`"${i.agent}" did not answer: its turn ${ended.status}${ended.error ? ` (${ended.error})` : ''}.`, 'agent_turn_failed', { agent: i.agent, run_id: run.id, status: ended.status });
-  }
-
-  /** Resolves with the run once it is not running (null if `signal` aborts first). */
-  private waitRunEnd(run_id: string, signal: AbortSignal): Promise<Run | null> {
-    return new Promise((resolve) => {
-      let off = () => {};
-      const check = () => {
-        const r = this.gov.kernel.getRun(run_id);
-        if (r && r.status !== 'running') {
-          off();
-          signal.removeEventListener('abort', onAbort);
-          resolve(r);
-        }
-      };
-      const onAbort = () => {
-        off();
-        resolve(null);
-      };
-      off = this.gov.kernel.on((e) => {
-        if ((e.type === 'run_event' && e.run_id === run_id) || e.type === 'runs_changed') check();
-      });
-      signal.addEventListener('abort', onAbort, { once: true });
-      check();
-    });
   }
 
   // ── the recipient's answer: the acceptance check ─────────────────────────────────────────────────────────

@@ -4,6 +4,7 @@
 import type { Nexus } from '../app.js';
 import { Governance } from './service.js';
 import { Delegation } from './delegation.js';
+import { MessageAgent } from './message-agent.js';
 import type { TurnsPort } from './turns-port.js';
 import { ApiFailure } from '../api/dispatch.js';
 
@@ -27,7 +28,7 @@ export async function setupGovernance(nexus: Nexus): Promise<void> {
     deny: (item, o) => gov.answer(item.id, false, o.by, o.reason),
   });
   nexus.kernel.registerTool(delegation.delegateTool);
-  nexus.kernel.registerTool(delegation.messageTool);
+  nexus.kernel.registerTool(new MessageAgent(gov, delegation).tool);
   nexus.probes.stopAll = () => gov.stopAllInEffect();
 
   // A task's run that ends without its task closing (stopped, failed) answers its delegator.
