@@ -7,9 +7,15 @@ import { join } from 'node:path';
 import { writeSetting } from '../../governance/settings.js';
 import { listRunEvents } from '../../store/queries/events.js';
 import { turnsHarness, type TurnsHarness } from './testing.js';
+import { startHttpMcpServer, type HttpMcpServer } from '../../../test/fixtures/mcp-http-server.js';
 
 let h: TurnsHarness;
-afterEach(async () => h?.cleanup());
+let mcp: HttpMcpServer | null = null;
+afterEach(async () => {
+  await h?.cleanup();
+  await mcp?.close();
+  mcp = null;
+});
 
 const types = (run_id: string) => listRunEvents(h.nexus.db, run_id).map((e) => e.type);
 const bashHook = (command: string, timeout_s?: number) => ({ tool: 'bash', input: { command }, ...(timeout_s ? { timeout_s } : {}) });
@@ -154,5 +160,39 @@ describe('lifecycle hooks', () => {
     expect(items[0]!.message).toContain('no kernel shells here');
     await h.api('inboxAbandon', { id: items[0]!.id });
     expect(await h.ended(run.id)).toMatchObject({ status: 'succeeded', final_answer: 'ok' });
+  });
+
+  it("a stop hook may be any executor tool — here an MCP server's — answering the JSON decision; a hook past its timeout_s is a failure", async () => {
+    let reviews = 0;
+    let release: () => void = () => {};
+    mcp = await startHttpMcpServer({
+      review: { handler: () => (++reviews === 1 ? JSON.stringify({ decision: 'continue', feedback: 'mention the risks' }) : '{"decision":"accept"}') },
+      stall: { handler: () => new Promise<string>((r) => (release = () => r('late'))) },
+    });
+    h = await turnsHarness({ script: [{ text: 'plan v1' }, { text: 'plan v2 with risks' }] });
+    h.agent({
+      name: 'reviewed',
+      mcpServers: { reviewer: { url: mcp.url } },
+      lifecycle_hooks: { stop: [{ tool: 'review', input: { message: 'check' } }], turn_start: [{ tool: 'stall', input: { message: 'x' }, timeout_s: 5 }] },
+    });
+    const run = h.turns.startTurn({ agent: 'reviewed', prompt: 'plan it' });
+    // turn_start: the stalled hook fails when its timeout passes on the kernel clock.
+    await h.row(run.id, (r) => r.tool === 'stall' && r.state === 'running');
+    for (let i = 0; i < 50 && !types(run.id).includes('hook_started'); i++) await new Promise((r) => setTimeout(r, 10));
+    h.clock.advance(5000);
+    let items: Array<{ id: string; kind: string; message?: string }> = [];
+    for (let i = 0; i < 300 && !items.length; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      items = (await h.api('inboxList', {})).value;
+    }
+    expect(items[0]!.message).toMatch(/did not finish within 5 s/);
+    release();
+    await h.api('inboxAbandon', { id: items[0]!.id });
+    const ended = await h.ended(run.id);
+    expect(ended).toMatchObject({ status: 'succeeded', final_answer: 'plan v2 with risks' });
+    expect(h.model.requests[1]!.userText).toContain('mention the risks');
+    expect(mcp.calls.filter((c) => c.tool === 'review')).toHaveLength(2);
+    const hookRows = h.nexus.kernel.listRows(run.id).filter((r) => r.tool === 'review');
+    expect(hookRows.every((r) => r.origin === 'kernel' && r.runner !== null)).toBe(true);
   });
 });

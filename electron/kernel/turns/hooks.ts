@@ -10,6 +10,7 @@ import { newId } from '../ids.js';
 import type { Run } from '../types.js';
 import { readHookRow, type HookOutcome } from './hook-outcome.js';
 import type { HookEvent } from './policy.js';
+import { concreteWireName } from './run-tools.js';
 
 export type HookResult = HookOutcome | { kind: 'abandoned' };
 type Decision = 'retry' | 'abandon' | 'stopped';
@@ -74,7 +75,7 @@ export class HookRunner {
       let outcome: HookOutcome;
       let rowId: string | null = null;
       try {
-        const row = this.kernel.submitRow(run.id, { tool: spec.tool, input, origin: 'kernel', round: null });
+        const row = this.kernel.submitRow(run.id, { tool: concreteWireName(this.kernel, run, spec.tool), input, origin: 'kernel', round: null });
         rowId = row.id;
         this.event(run.id, 'hook_started', { event, tool: spec.tool, row_id: row.id, attempt });
         const ended = await this.waitWithTimeout(row.id, spec.tool === 'bash' ? undefined : spec.timeout_s);
