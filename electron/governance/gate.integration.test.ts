@@ -216,6 +216,26 @@ describe('the gate in the kernel', () => {
     expect(code(bash(t, mid, 'echo x'))).toBe('orchestration_not_entitled');
   });
 
+  it('settings_changed on every settings change, Stop all, Resume and an entitlement import; chains_changed on every recorded hop', async () => {
+    const t = await start();
+    const events: string[] = [];
+    t.nexus.onEvent((e) => events.push(e.type));
+    await t.call('settingsSet', { key: 'orchestration.maxDepth', value: 4 });
+    await t.call('stopAll');
+    await t.call('resume');
+    await t.call('entitlementsImport', { token: await t.account.token() });
+    expect(events.filter((e) => e === 'settings_changed')).toHaveLength(4);
+    // A refused setting changes nothing and announces nothing.
+    await expect(t.call('settingsSet', { key: 'orchestration.maxDepth', value: 0 })).rejects.toThrow(/invalid_setting/);
+    expect(events.filter((e) => e === 'settings_changed')).toHaveLength(4);
+    expect((await t.call<Record<string, unknown>>('settingsGet'))['orchestration.maxDepth']).toBe(4);
+    const lead = t.nexus.kernel.createRun({ agent: 'lead', mode: 'bypass' });
+    const { run: mid } = chainOf(t, lead, 'mid');
+    const before = events.filter((e) => e === 'chains_changed').length;
+    bash(t, mid, 'echo x');
+    expect(events.filter((e) => e === 'chains_changed').length).toBe(before + 1);
+  });
+
   it('a run claiming a chain with no recorded position fails closed', async () => {
     const t = await start();
     const r = t.nexus.kernel.createRun({ agent: 'mid', mode: 'bypass', chain_id: 'chain_ghost' });
