@@ -19,8 +19,9 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 export async function run(): Promise<void> {
   const root = join(import.meta.dirname, '..');
   if (!existsSync(join(root, 'dist', 'renderer', 'index.html'))) {
-    console.log('window: dist/renderer is missing — run `npm run build` first (vite build).');
-    return;
+    // `npm run bench` compiles the main process only; the window needs its vite build too.
+    const { build } = await import('vite');
+    await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'nexus-bench-window-'));
   const nexus = await createNexus({ dataDir });

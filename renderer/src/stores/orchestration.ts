@@ -16,6 +16,7 @@ interface OrchestrationState {
   chains: ChainView[];
   chainsLoaded: boolean;
   error: string | null;
+  chainsError: string | null;
   saving: Partial<Record<SettingName, boolean>>;
   refreshSettings(): Promise<void>;
   refreshChains(): Promise<void>;
@@ -34,9 +35,9 @@ export const useOrchestration = create<OrchestrationState>((set) => {
   });
   const refreshChains = coalesce(async () => {
     try {
-      set({ chains: await call('chainsList', {}), chainsLoaded: true });
+      set({ chains: await call('chainsList', {}), chainsLoaded: true, chainsError: null });
     } catch (e) {
-      set({ error: messageOf(e), chainsLoaded: true });
+      set({ chainsError: messageOf(e), chainsLoaded: true });
     }
   });
   return {
@@ -45,6 +46,7 @@ export const useOrchestration = create<OrchestrationState>((set) => {
     chains: [],
     chainsLoaded: false,
     error: null,
+    chainsError: null,
     saving: {},
     refreshSettings,
     refreshChains,
@@ -60,7 +62,11 @@ export const useOrchestration = create<OrchestrationState>((set) => {
       }
     },
     async clearChains() {
-      await call('chainsClear', {});
+      try {
+        await call('chainsClear', {});
+      } catch (e) {
+        set({ chainsError: messageOf(e) });
+      }
       await refreshChains();
     },
   };

@@ -61,7 +61,7 @@ function Chain({ chain, now }: { chain: ChainView; now: number }) {
 }
 
 export function RecentChains() {
-  const { chains, chainsLoaded, clearChains } = useOrchestration();
+  const { chains, chainsLoaded, chainsError, clearChains } = useOrchestration();
   const now = useNow(15_000);
   return (
     <section className="panel" aria-labelledby="recent-chains">
@@ -76,6 +76,7 @@ export function RecentChains() {
         has more than one hop; refusals and denials are listed like admissions. Clearing forgets the list: it stops nothing and changes no
         limit.
       </p>
+      {chainsError ? <div className="banner error" role="alert">{chainsError}</div> : null}
       {!chainsLoaded ? (
         <p className="muted">Loading…</p>
       ) : chains.length === 0 ? (

@@ -1,0 +1,77 @@
+// The web bridge's own logic with an in-memory socket: calls queue until the socket opens, answers match
+// their calls, a drop answers what was in flight with `disconnected` and reconnects, events reach listeners.
+import { describe, it, expect } from 'vitest';
+import { createWebBridge, resolveApi, type SocketLike } from './web-bridge.js';
+import type { NexusApi } from '../../../shared/api/index.js';
+
+class FakeSocket implements SocketLike {
+  readyState = 0;
+  sent: string[] = [];
+  onopen: ((ev: unknown) => void) | null = null;
+  onclose: ((ev: unknown) => void) | null = null;
+  onerror: ((ev: unknown) => void) | null = null;
+  onmessage: ((ev: { data: unknown }) => void) | null = null;
+  send(data: string) {
+    this.sent.push(data);
+  }
+  close() {
+    this.drop();
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+  drop() {
+    this.readyState = 3;
+    this.onclose?.({});
+  }
+  reply(id: number, value: unknown) {
+    this.onmessage?.({ data: JSON.stringify({ id, result: { ok: true, value } }) });
+  }
+}
+
+describe('web bridge', () => {
+  it('exposes one function per API method plus onEvent, and queues calls until the socket opens', async () => {
+    const sockets: FakeSocket[] = [];
+    const bridge = createWebBridge({ url: 'ws://x/api', socket: () => (sockets.push(new FakeSocket()), sockets.at(-1)!), retryMs: 1 });
+    expect(typeof bridge.inboxApprove).toBe('function');
+    expect(typeof bridge.chainsList).toBe('function');
+    const pending = bridge.status({});
+    expect(sockets[0].sent).toEqual([]);
+    sockets[0].open();
+    const frame = JSON.parse(sockets[0].sent[0]);
+    expect(frame).toMatchObject({ method: 'status', input: {} });
+    sockets[0].reply(frame.id, { pending: 4 });
+    expect(await pending).toEqual({ ok: true, value: { pending: 4 } });
+
+    const events: unknown[] = [];
+    const off = bridge.onEvent((e) => events.push(e));
+    sockets[0].onmessage?.({ data: JSON.stringify({ event: { type: 'chains_changed' } }) });
+    off();
+    sockets[0].onmessage?.({ data: JSON.stringify({ event: { type: 'runs_changed' } }) });
+    expect(events).toEqual([{ type: 'chains_changed' }]);
+    bridge.close();
+  });
+
+  it('answers calls in flight with `disconnected` when the socket drops, then reconnects', async () => {
+    const sockets: FakeSocket[] = [];
+    const states: string[] = [];
+    const bridge = createWebBridge({ url: 'ws://x/api', socket: () => (sockets.push(new FakeSocket()), sockets.at(-1)!), retryMs: 1 });
+    bridge.onConnection((s) => states.push(s));
+    sockets[0].open();
+    const inFlight = bridge.inboxList({});
+    sockets[0].drop();
+    const r = await inFlight;
+    expect(r.ok ? null : r.error.code).toBe('disconnected');
+    await new Promise((res) => setTimeout(res, 10));
+    expect(sockets.length).toBe(2);
+    sockets[1].open();
+    expect(states).toEqual(['open', 'closed', 'connecting', 'open']);
+    bridge.close();
+  });
+
+  it('prefers the preload API when the page runs in Electron', () => {
+    const nexus = { status: async () => ({ ok: true, value: {} }) } as unknown as NexusApi;
+    expect(resolveApi({ nexus, location: { protocol: 'file:', host: '' } })).toBe(nexus);
+  });
+});
