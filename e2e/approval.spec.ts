@@ -108,3 +108,18 @@ test('a standalone run: rows appended through the tasks door are granted by orig
   await page.getByRole('button', { name: 'Stop run' }).click();
   await expect(page.locator('.run-detail h1')).toContainText('canceled');
 });
+
+test('Trust for this session approves the card and grants that agent\'s later autonomy prompts', async ({ app: page, served }) => {
+  await served.agent('helper', (req, i) => (i === 0 ? { toolCalls: [bash('echo one')] } : i === 1 ? { toolCalls: [bash('echo two')] } : { text: 'both done' }), 'ask');
+  await served.call('runsStart', { agent: 'helper', prompt: 'Two steps.' });
+  const card = page.getByRole('article');
+  await expect(card).toContainText('echo one');
+  await card.getByRole('button', { name: 'Trust for this session' }).click();
+  await expect.poll(async () => (await served.call('runsList', {}))[0]?.status, { timeout: 15_000 }).toBe('succeeded');
+  await expect(page.getByTestId('pending-count')).toHaveText('0 pending');
+  const run = await served.call('runsShow', { id: (await served.call('runsList', {}))[0].id });
+  expect(run.rows.map((r) => [(r.input as { command: string }).command, r.state, r.granted_by])).toEqual([
+    ['echo one', 'succeeded', expect.stringMatching(/person|trust/)],
+    ['echo two', 'succeeded', 'trust'],
+  ]);
+});
