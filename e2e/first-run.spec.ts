@@ -34,6 +34,8 @@ test('a newcomer plays the offline demo: a card to answer, then a chain to read'
   await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Abandon' })).toBeVisible();
   await shot(page, testInfo, 'inbox-attention');
+  await page.getByRole('button', { name: 'Abandon' }).click();
+  await expect(page.getByTestId('pending-count')).toHaveText('0 pending');
 
   await banner.getByRole('button', { name: 'Remove the demo agents' }).click();
   await expect(banner).toHaveCount(0);
