@@ -123,6 +123,22 @@ describe('rounds and fans', () => {
   });
 });
 
+describe('runsStart', () => {
+  it('the request tightens, never loosens, the profile: a stricter mode and extra deny rules apply; an extra allow is refused', async () => {
+    h = await turnsHarness({ script: [{ toolCalls: [{ name: 'bash', input: { command: 'echo hi' } }] }, { text: 'refused, as expected' }] });
+    h.agent({ name: 'tight', mode: 'bypass' });
+    const loose = await h.api('runsStart', { agent: 'tight', prompt: 'x', extra_rules: [{ tool: 'bash', verdict: 'allow' }] });
+    expect(loose.ok).toBe(false);
+    expect(loose.error!.code).toBe('invalid_rules');
+    const started = await h.api('runsStart', { agent: 'tight', prompt: 'go', mode: 'rules', extra_rules: [{ tool: 'bash', verdict: 'deny', reason: 'not in this run' }] });
+    expect(started.value).toMatchObject({ agent: 'tight', mode: 'rules', status: 'running' });
+    const ended = await h.ended(started.value.id);
+    expect(ended.status).toBe('succeeded');
+    expect(h.nexus.kernel.listRows(ended.id)[0]).toMatchObject({ state: 'failed', error: { code: 'approval_denied', detail: 'not in this run' } });
+    expect((await h.api('runsStart', { agent: 'nobody', prompt: 'x' })).error!.code).toBe('not_found');
+  });
+});
+
 describe('after a restart', () => {
   it('a run parked when NEXUS closed picks up its fan: approve after the restart and the turn finishes', async () => {
     h = await turnsHarness({ script: [{ toolCalls: [{ name: 'bash', input: { command: 'echo survived' } }] }, { text: 'Finished after the restart.' }] });
