@@ -59,6 +59,24 @@ describe('rounds and fans', () => {
     expect(shown.value.events.map((e: { type: string }) => e.type)).toEqual(expect.arrayContaining(['run_created', 'approval_required', 'approval_granted', 'model_reply', 'fan_ended']));
   });
 
+  it('granted rows of a fan run in parallel: the first call waits for a file only the second call creates', async () => {
+    h = await turnsHarness({
+      script: [
+        {
+          toolCalls: [
+            { name: 'bash', input: { command: 'for i in $(seq 200); do [ -f second.flag ] && echo saw-second && exit 0; sleep 0.05; done; exit 1', timeout_s: 30 } },
+            { name: 'bash', input: { command: 'touch second.flag && echo made-it' } },
+          ],
+        },
+        { text: 'both ran' },
+      ],
+    });
+    h.agent({ name: 'parallel' });
+    const ended = await h.ended(h.turns.startTurn({ agent: 'parallel', prompt: 'go' }).id, 30_000);
+    expect(ended.status).toBe('succeeded');
+    expect(h.model.requests[1]!.toolResults.map((r) => r.text.split('\n')[0])).toEqual(['saw-second', 'made-it']);
+  });
+
   it(`a parked call that expires: the next round reads exactly "${APPROVAL_EXPIRED_TEXT}"`, async () => {
     h = await turnsHarness({ script: [{ toolCalls: [{ name: 'bash', input: { command: 'echo needs-a-person' } }] }, { text: 'Nobody answered, so I stopped.' }] });
     h.agent({ name: 'waiter', mode: 'ask' });
