@@ -24,6 +24,7 @@ import {
   patchRow,
   patchedRow,
   insertedRow,
+  maxSeq,
   listParkedRowsAddressedTo,
   type RowPatch,
 } from '../store/queries/rows.js';
@@ -61,6 +62,8 @@ export interface RecoveryReport {
 
 /** Effects to run once the transaction that decided them has committed. */
 type After = Array<() => void>;
+/** The default hop gate: every hop proceeds (GOVERNANCE installs the real one). */
+const PROCEED: HopGate = () => ({ proceed: true });
 type Waiter = { resolve: (row: Row) => void; reject: (e: Error) => void };
 const LIVE: readonly RowState[] = ['ready', 'needs_approval', 'running'];
 const isTerminal = (s: RowState) => TERMINAL_ROW_STATES.includes(s);
@@ -82,12 +85,13 @@ export class Kernel {
   private inFlight = new Map<string, { run_id: string; done: Promise<void> }>();
   /** Rows this process knows are running or parked (cleared when they end): waitRow skips the read. */
   private live = new Set<string>();
+  private seqs = new Map<string, number>();
   private pendingEnds: Array<{ row: Row; to: RowState; patch: RowPatch }> = [];
   private runAborts = new Map<string, AbortController>();
   /** "Trust for this session": agents whose own autonomy parks are granted until this process ends. */
   private trusted = new Set<string>();
   private removedAgents = new Set<string>();
-  private hopGate: HopGate = () => ({ proceed: true });
+  private hopGate: HopGate = PROCEED;
   private state: 'new' | 'started' | 'closing' | 'closed' = 'new';
 
   constructor(opts: KernelOptions) {
@@ -284,12 +288,19 @@ export class Kernel {
     const rows = tx(this.db, () =>
       prepared.map((c) => {
         const rec = { id: newId('row'), run_id, origin: c.opts.origin, wire_tool: c.opts.tool, tool: c.resolved.name, runner: c.resolved.runner, input: c.input, round: c.opts.round ?? null, on_failure: c.on_failure, now: this.clock.now() };
-        return this.cross(run, insertedRow(rec, insertRow(this.db, rec)), c.raw, after);
+        return this.cross(run, insertedRow(rec, insertRow(this.db, rec, this.nextSeq(run_id))), c.raw, after);
       }),
     );
     // Committed: the decisions are durable. Now their effects (execution, timers, events).
     for (const f of after) f();
     return rows;
+  }
+
+  /** The next row number of a run. This process is the only writer, so it is counted in memory after one read. */
+  private nextSeq(run_id: string): number {
+    const seq = (this.seqs.get(run_id) ?? maxSeq(this.db, run_id)) + 1;
+    this.seqs.set(run_id, seq);
+    return seq;
   }
 
   /**
@@ -417,8 +428,9 @@ export class Kernel {
   private cross(run: Run, row: Row, rawInput: unknown, after: After): Row {
     const mine: After = [];
     try {
-      // A savepoint: if deciding this row throws, its partial writes (and the gate's) roll back, not the fan's.
-      const decided = tx(this.db, () => this.decide(run, row, rawInput, mine));
+      // Only multi-write steps (a custom gate, a park) run in savepoints: if one throws, its partial writes roll
+      // back (not the fan's) and the row is refused below. A grant or a denial is one guarded UPDATE.
+      const decided = this.decide(run, row, rawInput, mine);
       after.push(...mine);
       return decided;
     } catch (e) {
@@ -431,7 +443,8 @@ export class Kernel {
 
   private decide(run: Run, row: Row, rawInput: unknown, after: After): Row {
     if (row.origin === 'model') {
-      const d = this.hopGate({ run, row_id: row.id, wire_tool: row.wire_tool, tool: row.tool, runner: row.runner, input: row.input, origin: row.origin });
+      const call = { run, row_id: row.id, wire_tool: row.wire_tool, tool: row.tool, runner: row.runner, input: row.input, origin: row.origin };
+      const d = this.hopGate === PROCEED ? PROCEED(call) : tx(this.db, () => this.hopGate(call));
       if (!d || typeof d !== 'object' || typeof (d as unknown as PromiseLike<unknown>).then === 'function') throw new Error('the hop gate gave no synchronous decision');
       if (d.proceed === false) {
         const result = checkResult(d.result);
@@ -480,22 +493,24 @@ export class Kernel {
     const now = this.clock.now();
     const expires = now + PARK_DURATION_MS;
     const patch: RowPatch = { tool, matched, addressee, effect, expires_at: expires };
-    if (!transitionRow(this.db, row.id, ['ready'], 'needs_approval', patch, now)) throw new Error('the row changed while it was being parked');
-    insertInboxItem(this.db, {
-      id: row.id,
-      kind: 'autonomy',
-      run_id: run.id,
-      row_id: row.id,
-      agent: run.agent,
-      tool,
-      target: effect.target,
-      addressee,
-      expires_at: expires,
-      data: { effect, trustable: run.agent !== null, origin: row.origin },
-      now,
+    tx(this.db, () => {
+      if (!transitionRow(this.db, row.id, ['ready'], 'needs_approval', patch, now)) throw new Error('the row changed while it was being parked');
+      insertInboxItem(this.db, {
+        id: row.id,
+        kind: 'autonomy',
+        run_id: run.id,
+        row_id: row.id,
+        agent: run.agent,
+        tool,
+        target: effect.target,
+        addressee,
+        expires_at: expires,
+        data: { effect, trustable: run.agent !== null, origin: row.origin },
+        now,
+      });
+      insertRunEvent(this.db, { run_id: run.id, type: 'approval_required', data: { row_id: row.id, tool, target: effect.target, expires_at: new Date(expires).toISOString() }, now });
+      touchRun(this.db, run.id, now);
     });
-    insertRunEvent(this.db, { run_id: run.id, type: 'approval_required', data: { row_id: row.id, tool, target: effect.target, expires_at: new Date(expires).toISOString() }, now });
-    touchRun(this.db, run.id, now);
     const parked = patchedRow(row, 'needs_approval', patch, now);
     after.push(() => {
       this.armPark(row.id, PARK_DURATION_MS);

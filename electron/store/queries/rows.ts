@@ -72,9 +72,12 @@ export interface InsertRow {
   now: number;
 }
 
-/** Insert a row at `ready` (the stage has not decided yet). Returns its sequence number in the run. */
-export function insertRow(db: Db, a: InsertRow): number {
-  const seq = (stmt(db, 'SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM rows WHERE run_id = ?').get(a.run_id) as { n: number }).n;
+export function maxSeq(db: Db, run_id: string): number {
+  return (stmt(db, 'SELECT COALESCE(MAX(seq), 0) AS n FROM rows WHERE run_id = ?').get(run_id) as { n: number }).n;
+}
+
+/** Insert a row at `ready` (the stage has not decided yet) as number `seq` of its run (default: the next). */
+export function insertRow(db: Db, a: InsertRow, seq: number = maxSeq(db, a.run_id) + 1): number {
   stmt(
     db,
     `INSERT INTO rows (id, run_id, seq, origin, wire_tool, tool, runner, input_json, state, round, on_failure, created_at, updated_at)
