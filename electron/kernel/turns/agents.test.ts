@@ -188,4 +188,16 @@ describe('ask', () => {
     expect(h.model.requests[1]!.toolResults[0]!.text.split('\n')[0]).toBe('main, please');
     expect((await h.api('inboxList', {})).value).toEqual([]);
   });
+
+  it('a question left open by a restart is closed; the run goes on with the interrupted call', async () => {
+    h = await turnsHarness({ script: [{ toolCalls: [{ name: 'ask', input: { question: 'Still there?' } }] }, { text: 'Carried on without an answer.' }] });
+    h.agent({ name: 'asker2' });
+    const run = h.turns.startTurn({ agent: 'asker2', prompt: 'go' });
+    for (let i = 0; i < 300 && !(await h.api('inboxList', {})).value.length; i++) await new Promise((r) => setTimeout(r, 10));
+    await h.restart();
+    const ended = await h.ended(run.id);
+    expect(ended).toMatchObject({ status: 'succeeded', final_answer: 'Carried on without an answer.' });
+    expect((await h.api('inboxList', {})).value).toEqual([]);
+    expect(h.model.requests[1]!.toolResults[0]!.text).toMatch(/not re-run/);
+  });
 });

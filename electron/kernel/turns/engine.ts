@@ -14,8 +14,8 @@ import type { Kernel } from '../kernel.js';
 import type { Row, Run } from '../types.js';
 import { Questions } from './ask.js';
 import { Compactor } from './compaction.js';
-import { appendMessage, getTurnState, initTurnState, liveMessages, updateTurnState, type MessageKind } from './conversation-store.js';
-import { HookRunner } from './hooks.js';
+import { appendMessage, cancelQuestion, getTurnState, initTurnState, liveMessages, updateTurnState, type MessageKind } from './conversation-store.js';
+import { HOOK_SOURCE, HookRunner } from './hooks.js';
 import { createAgentRun } from '../agents.js';
 import { continuationTool } from './internal-tools.js';
 import { prepareRunTools } from './run-tools.js';
@@ -152,6 +152,14 @@ export class TurnEngine {
 
   /** Runs still 'running' after a restart pick up where their conversation stands. */
   recover(): string[] {
+    // Nobody waits on a question or a hook's attention card from before the restart: close them; the runs'
+    // loops ask again when they get there.
+    for (const item of this.kernel.inbox.pending()) {
+      if (item.kind === 'question' || (item.kind === 'attention' && (item.data.source ?? HOOK_SOURCE) === HOOK_SOURCE)) {
+        if (item.kind === 'question') cancelQuestion(this.kernel.db, item.id, this.kernel.clock.now());
+        this.kernel.inbox.resolve(item.id, 'canceled');
+      }
+    }
     const resumed: string[] = [];
     const rows = this.kernel.db.prepare("SELECT r.id FROM runs r JOIN turn_state t ON t.run_id = r.id WHERE r.status = 'running'").all() as { id: string }[];
     for (const { id } of rows) {
