@@ -55,4 +55,24 @@ describe('createNexus', () => {
     }
     h = null;
   });
+  it('inbox answers are routed to the card kind that registered them; unknown actions are refused', async () => {
+    h = await harness();
+    const seen: string[] = [];
+    h.nexus.kernel.inbox.register('attention', {
+      retry: (item) => {
+        seen.push(`retry ${item.id}`);
+        h!.nexus.kernel.inbox.resolve(item.id, 'retried');
+        return { state: 'retrying' };
+      },
+    });
+    const run = h.nexus.kernel.createRun({ agent: null, mode: 'ask' });
+    h.nexus.kernel.inbox.add({ id: 'att_1', kind: 'attention', run_id: run.id, agent: null, tool: 'bash', target: 'hook', data: { message: 'the stop hook failed' } });
+    const listed = await dispatch(h.nexus.handlers, 'inboxList', {}, { door: 'internal' });
+    expect(listed).toMatchObject({ ok: true, value: [{ id: 'att_1', kind: 'attention', message: 'the stop hook failed' }] });
+    expect(await dispatch(h.nexus.handlers, 'inboxApprove', { id: 'att_1' }, { door: 'internal' })).toMatchObject({ ok: false, error: { code: 'not_supported' } });
+    expect(await dispatch(h.nexus.handlers, 'inboxRetry', { id: 'att_1' }, { door: 'internal' })).toEqual({ ok: true, value: { id: 'att_1', state: 'retrying' } });
+    expect(seen).toEqual(['retry att_1']);
+    expect(await dispatch(h.nexus.handlers, 'inboxRetry', { id: 'att_1' }, { door: 'internal' })).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect(await dispatch(h.nexus.handlers, 'inboxDeny', { id: 'nope' }, { door: 'internal' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
 });
