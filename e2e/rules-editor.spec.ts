@@ -45,6 +45,8 @@ test('an agent is created, edited and removed from the Agents view', async ({ ap
   await expect(page.getByRole('list', { name: 'Agents' })).toContainText('reviewer');
   const saved = await served.call('agentsGet', { name: 'reviewer' });
   expect(saved).toMatchObject({ mode: 'rules', approval_rules: [{ tool: 'read|list', verdict: 'allow' }] });
+  // The browser host has no keychain: the editor says where the key comes from instead.
+  await expect(page.getByText(/browser host, which has no keychain/)).toBeVisible();
   await shot(page, testInfo, 'agents-editor');
 
   await page.getByRole('button', { name: 'Remove' }).click();

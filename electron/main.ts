@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createNexus, type Nexus } from './app.js';
 import { startIpcDoor } from './doors/ipc.js';
-import { createKeyFileStore } from './shell/key-file.js';
+import { createKeyFileStore, keysHandlers, type Cipher } from './shell/key-file.js';
 import { createNotifier, trayTooltip } from './shell/notify.js';
 
 // Bundled to dist/electron/main.cjs: the renderer is dist/renderer, the preload sits beside this file.
@@ -102,6 +102,11 @@ function setupBadge(nexus: Nexus) {
     tray?.setToolTip(trayTooltip(pending, stopAll));
   };
   show(0);
+  void Promise.resolve(nexus.handlers.status?.({}, { door: 'internal' })).then((s) => {
+    if (!s) return;
+    stopAll = s.stop_all;
+    show(s.pending);
+  }, () => {});
   nexus.onEvent((e) => {
     if (e.type === 'inbox_changed') show(e.pending);
     if (e.type === 'settings_changed') {
@@ -129,11 +134,18 @@ function setupNotifications(nexus: Nexus) {
 
 /** Provider keys through the OS keychain (safeStorage), for the KeyStore AGENTS' providers read. */
 function setupKeys(nexus: Nexus) {
-  nexus.services.keyStore = createKeyFileStore(nexus.dataDir, {
+  const cipher: Cipher = {
     available: () => safeStorage.isEncryptionAvailable(),
     encrypt: (s) => safeStorage.encryptString(s),
     decrypt: (b) => safeStorage.decryptString(b),
-  });
+  };
+  const store = createKeyFileStore(nexus.dataDir, cipher);
+  nexus.services.keyStore = store;
+  const exists = (agent: string) =>
+    Promise.resolve()
+      .then(() => nexus.handlers.agentsGet?.({ name: agent }, { door: 'internal' }))
+      .then((a) => Boolean(a), () => false);
+  Object.assign(nexus.handlers, keysHandlers(store, cipher, exists));
 }
 
 async function start() {

@@ -2,7 +2,7 @@ import { describe, it, expect, afterEach } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKeyFileStore, type Cipher } from './key-file.js';
+import { createKeyFileStore, keysHandlers, type Cipher } from './key-file.js';
 
 // A reversible stand-in for safeStorage (XOR with a fixed pad): enough to show nothing is written in clear.
 const xor: Cipher = {
@@ -34,5 +34,20 @@ describe('key file store (safeStorage-backed KeyStore)', () => {
     const store = createKeyFileStore(dir, { ...xor, available: () => false });
     expect(() => store.set('a', 'k')).toThrow(/keychain/);
     expect(store.get('a')).toBeUndefined();
+  });
+});
+
+describe('keysStatus / keysSet handlers', () => {
+  it('store a key for an existing agent, report only whether one is stored, forget it with null', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nexus-keys-'));
+    dirs.push(dir);
+    const store = createKeyFileStore(dir, xor);
+    const h = keysHandlers(store, xor, (a) => a === 'builder');
+    const ctx = { door: 'ipc' as const };
+    expect(await h.keysSet({ agent: 'builder', key: 'sk-live-abcdef' }, ctx)).toEqual({ agent: 'builder', stored: true, keychain: true });
+    expect(store.get('builder')).toBe('sk-live-abcdef');
+    expect(JSON.stringify(await h.keysStatus({ agent: 'builder' }, ctx))).not.toContain('sk-live');
+    await expect(h.keysSet({ agent: 'ghost', key: 'k' }, ctx)).rejects.toMatchObject({ code: 'not_found' });
+    expect(await h.keysSet({ agent: 'builder', key: null }, ctx)).toMatchObject({ stored: false });
   });
 });

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, writeFileSync, renameSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeyStore } from '../providers/keys.js';
+import { ApiFailure, type Handlers } from '../api/dispatch.js';
 
 export interface Cipher {
   available(): boolean;
@@ -55,5 +56,21 @@ export function createKeyFileStore(dataDir: string, cipher: Cipher): KeyFileStor
       write(all);
     },
     has: (agent) => Boolean(read()[agent]),
+  };
+}
+
+/** The keysStatus / keysSet handlers over a key store (registered by the Electron shell only). */
+export function keysHandlers(store: KeyFileStore, cipher: Pick<Cipher, 'available'>, exists: (agent: string) => boolean | Promise<boolean>): Pick<Handlers, 'keysStatus' | 'keysSet'> {
+  return {
+    keysStatus: ({ agent }) => ({ agent, stored: store.has(agent), keychain: cipher.available() }),
+    async keysSet({ agent, key }) {
+      if (!(await exists(agent))) throw new ApiFailure('not_found', `No agent named ${agent}.`);
+      if (key === null) store.delete(agent);
+      else {
+        if (!cipher.available()) throw new ApiFailure('keychain_unavailable', 'The OS keychain is not available here; name an environment variable in the profile instead.');
+        store.set(agent, key);
+      }
+      return { agent, stored: store.has(agent), keychain: cipher.available() };
+    },
   };
 }

@@ -5,10 +5,11 @@ import { rulesMethods } from './rules.js';
 import { kernelMethods } from './kernel.js';
 import { orchestrationMethods } from './orchestration.js';
 import { demoMethods } from './demo.js';
+import { keysMethods } from './keys.js';
 
 export * from './contract.js';
 
-export const methods = { ...rulesMethods, ...kernelMethods, ...orchestrationMethods, ...demoMethods };
+export const methods = { ...rulesMethods, ...kernelMethods, ...orchestrationMethods, ...demoMethods, ...keysMethods };
 export type Methods = typeof methods;
 export type MethodName = keyof Methods;
 export const METHOD_NAMES = Object.keys(methods) as MethodName[];

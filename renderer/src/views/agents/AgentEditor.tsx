@@ -4,6 +4,7 @@ import { useAgents, type Agent, type AgentInput } from '../../stores/agents.js';
 import { messageOf } from '../../api/client.js';
 import { RulesEditor, type RulesCheckState } from './RulesEditor.js';
 import { RuleTester } from './RuleTester.js';
+import { KeyField } from './KeyField.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import type { Mode } from '../../../../shared/types.js';
 
@@ -109,6 +110,11 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
           Workspace folder
           <input className="input mono" value={draft.workspace ?? ''} placeholder="default: a folder in the data dir" onChange={(e) => setDraft({ ...draft, workspace: e.target.value || undefined })} />
         </label>
+        {!isNew ? (
+          <div className="wide">
+            <KeyField agent={agent.name} envVar={draft.model.apiKeyEnv} />
+          </div>
+        ) : null}
         <label className="wide">
           Instructions
           <textarea className="input" rows={3} value={draft.instructions ?? ''} onChange={(e) => setDraft({ ...draft, instructions: e.target.value })} />
