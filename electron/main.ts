@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createNexus, type Nexus } from './app.js';
 import { startIpcDoor } from './doors/ipc.js';
+import { startSocketDoor } from './doors/socket.js';
 import { createKeyFileStore, keysHandlers, type Cipher } from './shell/key-file.js';
 import { createNotifier, trayTooltip } from './shell/notify.js';
 
@@ -163,6 +164,11 @@ async function start() {
   }
   setupKeys(nexus);
   const closeIpc = setupIpc(nexus);
+  // The `nexus` command reaches this kernel through the control socket in the data dir, as with `nexus serve`.
+  const socket = await startSocketDoor(nexus).catch((e) => {
+    console.error('nexus: the control socket could not start:', e instanceof Error ? e.message : e);
+    return null;
+  });
   setupBadge(nexus);
   setupNotifications(nexus);
   setupWindow();
@@ -176,7 +182,10 @@ async function start() {
     closing = true;
     e.preventDefault();
     closeIpc();
-    void nexus.close().finally(() => app.exit(0));
+    void Promise.resolve(socket?.close())
+      .catch(() => {})
+      .then(() => nexus.close())
+      .finally(() => app.exit(0));
   });
 }
 
