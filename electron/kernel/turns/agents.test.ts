@@ -62,7 +62,7 @@ describe('MCP runners in a run', () => {
     const pid = h.turns.runners.get('removable', 'everything', cfg, ended.workspace).pid!;
     expect(alive(pid)).toBe(true);
     expect((await h.api('agentsRemove', { name: 'removable' })).ok).toBe(true);
-    for (let i = 0; i < 300 && alive(pid); i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 1000 && alive(pid); i++) await new Promise((r) => setTimeout(r, 20));
     expect(alive(pid)).toBe(false);
   });
 
@@ -178,7 +178,7 @@ describe('ask', () => {
     h.agent({ name: 'asker' });
     const run = h.turns.startTurn({ agent: 'asker', prompt: 'deploy' });
     let items: Array<{ id: string; kind: string; target: string; message?: string }> = [];
-    for (let i = 0; i < 300 && !items.length; i++) {
+    for (let i = 0; i < 1000 && !items.length; i++) {
       await new Promise((r) => setTimeout(r, 10));
       items = (await h.api('inboxList', {})).value;
     }
@@ -193,7 +193,7 @@ describe('ask', () => {
     h = await turnsHarness({ script: [{ toolCalls: [{ name: 'ask', input: { question: 'Still there?' } }] }, { text: 'Carried on without an answer.' }] });
     h.agent({ name: 'asker2' });
     const run = h.turns.startTurn({ agent: 'asker2', prompt: 'go' });
-    for (let i = 0; i < 300 && !(await h.api('inboxList', {})).value.length; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 1000 && !(await h.api('inboxList', {})).value.length; i++) await new Promise((r) => setTimeout(r, 10));
     await h.restart();
     const ended = await h.ended(run.id);
     expect(ended).toMatchObject({ status: 'succeeded', final_answer: 'Carried on without an answer.' });

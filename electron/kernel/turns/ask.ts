@@ -67,6 +67,11 @@ export class Questions {
     },
   };
 
+  /** Whether a call of this process waits on this question. */
+  waitsOn(id: string): boolean {
+    return this.waiting.has(id);
+  }
+
   get(id: string) {
     return getQuestion(this.kernel.db, id);
   }

@@ -50,7 +50,7 @@ describe('nexus run / inbox / approve against nexus serve', () => {
     let served = '';
     server.stdout!.on('data', (d) => (served += d));
     server.stderr!.on('data', (d) => (served += d));
-    for (let i = 0; i < 300 && !/control socket/.test(served); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 1000 && !/control socket/.test(served); i++) await new Promise((r) => setTimeout(r, 50));
     expect(served).toMatch(/control socket/);
 
     const agentFile = join(dir, 'agent.json');
@@ -70,7 +70,7 @@ describe('nexus run / inbox / approve against nexus serve', () => {
 
     const run = finished(nexus(['run', 'cli-agent', 'do the three things', '--wait', '--data-dir', dir]));
     let items: Array<{ id: string; kind: string; tool: string; target: string }> = [];
-    for (let i = 0; i < 100 && !items.length; i++) {
+    for (let i = 0; i < 1000 && !items.length; i++) {
       const r = await cli(['inbox', '--json', '--data-dir', dir]);
       expect(r.code).toBe(0);
       items = JSON.parse(r.out);

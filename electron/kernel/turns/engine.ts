@@ -155,7 +155,8 @@ export class TurnEngine {
     // Nobody waits on a question or a hook's attention card from before the restart: close them; the runs'
     // loops ask again when they get there.
     for (const item of this.kernel.inbox.pending()) {
-      if (item.kind === 'question' || (item.kind === 'attention' && (item.data.source ?? HOOK_SOURCE) === HOOK_SOURCE)) {
+      const mine = item.kind === 'question' ? !this.questions.waitsOn(item.id) : item.kind === 'attention' && (item.data.source ?? HOOK_SOURCE) === HOOK_SOURCE && !this.hooks.waitsOn(item.id);
+      if (mine) {
         if (item.kind === 'question') cancelQuestion(this.kernel.db, item.id, this.kernel.clock.now());
         this.kernel.inbox.resolve(item.id, 'canceled');
       }

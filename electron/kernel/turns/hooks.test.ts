@@ -85,7 +85,7 @@ describe('lifecycle hooks', () => {
     const run = h.turns.startTurn({ agent: 'retrier', prompt: 'go' });
     const failed = await h.row(run.id, (r) => r.state === 'failed');
     let items = (await h.api('inboxList', {})).value as Array<{ id: string; kind: string; target: string; message?: string; row_id?: string }>;
-    for (let i = 0; i < 100 && !items.length; i++) {
+    for (let i = 0; i < 1000 && !items.length; i++) {
       await new Promise((r) => setTimeout(r, 10));
       items = (await h.api('inboxList', {})).value;
     }
@@ -106,7 +106,7 @@ describe('lifecycle hooks', () => {
     h.agent({ name: 'abandoner', lifecycle_hooks: { stop: [bashHook('exit 7')] } });
     const run = h.turns.startTurn({ agent: 'abandoner', prompt: 'go' });
     let items: Array<{ id: string; kind: string }> = [];
-    for (let i = 0; i < 300 && !items.length; i++) {
+    for (let i = 0; i < 1000 && !items.length; i++) {
       await new Promise((r) => setTimeout(r, 10));
       items = (await h.api('inboxList', {})).value;
     }
@@ -152,7 +152,7 @@ describe('lifecycle hooks', () => {
     });
     const run = h.turns.startTurn({ agent: 'refused', prompt: 'go' });
     let items: Array<{ id: string; kind: string; message?: string }> = [];
-    for (let i = 0; i < 300 && !items.length; i++) {
+    for (let i = 0; i < 1000 && !items.length; i++) {
       await new Promise((r) => setTimeout(r, 10));
       items = (await h.api('inboxList', {})).value;
     }
@@ -181,7 +181,7 @@ describe('lifecycle hooks', () => {
     for (let i = 0; i < 50 && !types(run.id).includes('hook_started'); i++) await new Promise((r) => setTimeout(r, 10));
     h.clock.advance(5000);
     let items: Array<{ id: string; kind: string; message?: string }> = [];
-    for (let i = 0; i < 300 && !items.length; i++) {
+    for (let i = 0; i < 1000 && !items.length; i++) {
       await new Promise((r) => setTimeout(r, 10));
       items = (await h.api('inboxList', {})).value;
     }

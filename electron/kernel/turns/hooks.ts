@@ -53,6 +53,11 @@ export class HookRunner {
     return { state };
   }
 
+  /** Whether a turn of this process waits on this attention card. */
+  waitsOn(id: string): boolean {
+    return this.waiting.has(id);
+  }
+
   /** The run ended or was stopped: every attention wait of it ends, its cards are closed unasked. */
   cancelRun(run_id: string): void {
     for (const [id, w] of [...this.waiting.entries()]) {
