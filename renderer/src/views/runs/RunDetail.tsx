@@ -5,6 +5,8 @@ import { call, messageOf } from '../../api/client.js';
 import { ago, useNow } from '../../components/time.js';
 import { readableInput } from '../inbox/cards.js';
 import { TaskEvidence } from './TaskEvidence.js';
+import { useInbox } from '../../stores/inbox.js';
+import { useNav } from '../../stores/nav.js';
 
 type Row = RunFull['rows'][number];
 
@@ -44,7 +46,22 @@ function RowLine({ row }: { row: Row }) {
         <td>
           <span className={`state-pill ${row.state}`}>{row.state.replace('_', ' ')}</span>
         </td>
-        <td className="muted">{grantLine(row)}</td>
+        <td className="muted">
+          {row.state === 'needs_approval' ? (
+            <button
+              type="button"
+              className="link"
+              onClick={() => {
+                useInbox.getState().select(row.id);
+                useNav.getState().go('inbox');
+              }}
+            >
+              Answer in the Inbox
+            </button>
+          ) : (
+            grantLine(row)
+          )}
+        </td>
         <td className="err-cell">{row.error ? <span title={row.error.detail}><code>{row.error.code}</code> {row.error.detail}</span> : null}</td>
       </tr>
       {open ? (
