@@ -41,7 +41,7 @@ export function toAnthropicMessages(messages: ConvMessage[]): Msg[] {
     } else {
       push(
         'user',
-        m.results.map((r) => ({ type: 'tool_result', tool_use_id: r.id, content: r.text, ...(r.isError ? { is_error: true } : {}) })),
+        m.results.map((r) => ({ type: 'tool_result', tool_use_id: r.id, content: r.text || '(no output)', ...(r.isError ? { is_error: true } : {}) })),
       );
     }
   }

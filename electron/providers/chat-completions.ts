@@ -117,7 +117,9 @@ async function aggregate(stream: AsyncIterable<ChatCompletionChunk>, touch: () =
       const d = choice.delta ?? {};
       if (typeof d.content === 'string') text += d.content;
       for (const tc of d.tool_calls ?? []) {
-        const idx = tc.index ?? 0;
+        // Some servers (older Ollama, llama.cpp) omit `index`: a new id starts a new call, else it continues the last.
+        const byId = tc.id ? [...calls.entries()].find(([, c]) => c.id === tc.id)?.[0] : undefined;
+        const idx = typeof tc.index === 'number' ? tc.index : (byId ?? (tc.id || calls.size === 0 ? calls.size : calls.size - 1));
         const cur = calls.get(idx) ?? { id: '', name: '', args: '' };
         if (tc.id) cur.id = tc.id;
         if (tc.function?.name) cur.name += tc.function.name;

@@ -130,6 +130,13 @@ describe('provider failures and keys', () => {
     }
   });
 
+  it('tool calls streamed whole and without an index (older Ollama, llama.cpp) stay separate calls', async () => {
+    model.push({ toolCalls: [{ name: 'bash', input: { command: 'one' } }, { name: 'bash', input: { command: 'two' } }], omitToolCallIndex: true });
+    const p = await createProvider(cfg('chat-completions'), 'a1');
+    const res = await p.complete({ system: '', messages: [{ role: 'user', text: 'x' }], tools: TOOLS });
+    expect(res.toolCalls.map((c) => c.input)).toEqual([{ command: 'one' }, { command: 'two' }]);
+  });
+
   it('a server that is down is provider_unreachable', async () => {
     const url = model.baseURL;
     await model.close();
