@@ -187,7 +187,7 @@ describe('nexus run AGENT PROMPT --wait (a real turn against a scripted model)',
       expect(inbox[0]).toMatchObject({ agent: 'turner', tool: 'bash', target: 'echo parked-by-mode' });
       expect((await nexus('approve', inbox[0].id)).code).toBe(0);
       const done = await waiting;
-      expect(done.err).toBe('');
+      expect(done.err).toBe(`waiting for approval: bash echo parked-by-mode — nexus approve ${inbox[0].id} | nexus deny ${inbox[0].id}\n`);
       expect(done.code).toBe(0);
       expect(done.out.trim()).toBe('all done');
       expect(model.requests[1].toolResults[0].text).toContain('parked-by-mode');

@@ -86,13 +86,32 @@ export const agentsCommand: CliCommand = async (argv, io) => {
 const RUN_USAGE = `usage: nexus run create --mode bypass|ask|rules [--rules FILE] [--workspace DIR] [--json]
        nexus run AGENT PROMPT [--mode M] [--rules FILE] [--wait] [--json]   (--rules: extra deny/ask rules)`;
 
-function waitForRunEnd(k: KernelConnection, runId: () => string | null): { ready: Promise<void>; ended: Promise<void> } {
+function waitForRunEnd(
+  k: KernelConnection,
+  runId: () => string | null,
+  onApproval: (data: { row_id: string; tool: string; target: string }) => void,
+): { ready: Promise<void>; ended: Promise<void>; known: (id: string) => void } {
   let resolveEnded!: () => void;
   const ended = new Promise<void>((r) => (resolveEnded = r));
+  // Events can arrive before runsStart answers with the id: keep them until it is known.
+  const early: Extract<NexusEvent, { type: 'run_event' }>[] = [];
+  const handle = (e: Extract<NexusEvent, { type: 'run_event' }>) => {
+    if (['run_ended', 'run_stopped', 'run_failed'].includes(e.event)) resolveEnded();
+    else if (e.event === 'approval_required') onApproval(e.data as { row_id: string; tool: string; target: string });
+  };
   const ready = k.subscribe((e: NexusEvent) => {
-    if (e.type === 'run_event' && e.run_id === runId() && ['run_ended', 'run_stopped', 'run_failed'].includes(e.event)) resolveEnded();
+    if (e.type !== 'run_event') return;
+    const id = runId();
+    if (id === null) early.push(e);
+    else if (e.run_id === id) handle(e);
   });
-  return { ready, ended };
+  return {
+    ready,
+    ended,
+    known: (id: string) => {
+      for (const e of early.splice(0)) if (e.run_id === id) handle(e);
+    },
+  };
 }
 
 export const runCommand: CliCommand = async (argv, io) => {
@@ -120,11 +139,15 @@ export const runCommand: CliCommand = async (argv, io) => {
   if (!agent || !prompt || extra.length) return usageError(io, RUN_USAGE, 'run needs AGENT and PROMPT (quote the prompt)');
   return withKernel(p.values, io, async (k) => {
     let id: string | null = null;
-    const waiter = p.values.wait ? waitForRunEnd(k, () => id) : null;
+    // While waiting, say what the run is waiting on (stderr, so stdout stays the answer).
+    const waiter = p.values.wait
+      ? waitForRunEnd(k, () => id, (d) => io.err(`waiting for approval: ${d.tool} ${oneLine(String(d.target ?? ''))} — nexus approve ${d.row_id} | nexus deny ${d.row_id}`))
+      : null;
     if (waiter) await waiter.ready;
     const r = await call<RunSummary>(k, io, 'runsStart', { agent, prompt, ...(mode ? { mode } : {}), ...(rules ? { extra_rules: rules.value } : {}) });
     if (!r) return 1;
     id = r.value.id;
+    waiter?.known(id);
     if (!waiter) {
       if (p.values.json) printJson(io, r.value);
       else io.out(r.value.id);
