@@ -51,6 +51,7 @@ export async function run(): Promise<void> {
       if (!t.pending?.includes(String(CARDS))) throw new Error(`expected ${CARDS} pending, the page says ${t.pending}`);
       paints.push(t.painted - t.data);
       totals.push(t.painted);
+      if (process.env.BENCH_DEBUG) console.log(`  data at ${t.data.toFixed(0)} ms, painted at ${t.painted.toFixed(0)} ms`);
       await page.close();
     }
     const paint = pct(paints, 50);
