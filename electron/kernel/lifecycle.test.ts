@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { harness, probe, type Harness } from './testing/harness.js';
 import { createNexus } from '../app.js';
 import { dispatch } from '../api/dispatch.js';
+import { rmSync } from 'node:fs';
 
 let h: Harness | null = null;
 afterEach(async () => {
@@ -52,6 +53,7 @@ describe('createNexus', () => {
       expect(h2.nexus.recovery.parked).toEqual([parked.id]);
     } finally {
       await h2.cleanup();
+      rmSync(dir, { recursive: true, force: true });
     }
     h = null;
   });
