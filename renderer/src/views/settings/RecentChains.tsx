@@ -80,7 +80,14 @@ export function RecentChains() {
       {!chainsLoaded ? (
         <p className="muted">Loading…</p>
       ) : chains.length === 0 ? (
-        <p className="muted empty-inline">No chains yet in this session. When one agent hands work to another and that agent acts, the chain appears here live.</p>
+        <div className="muted empty-inline">
+          <p>No chains yet in this session. When one agent hands work to another and that agent acts, the chain appears here live, hop by hop.</p>
+          <p>
+            To let chains form, both keys must be on: the <code>nexus.orchestration</code> entitlement from your account, and the
+            Cross-Agent Orchestration switch above; the agent that hands work on must be on the Orchestrators allowlist. A chain that is
+            denied still shows here, with the reason.
+          </p>
+        </div>
       ) : (
         <ol className="chains">
           {chains.map((c) => (
