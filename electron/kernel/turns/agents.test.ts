@@ -187,6 +187,11 @@ describe('ask', () => {
     expect(await h.ended(run.id)).toMatchObject({ status: 'succeeded', final_answer: 'Using main.' });
     expect(h.model.requests[1]!.toolResults[0]!.text.split('\n')[0]).toBe('main, please');
     expect((await h.api('inboxList', {})).value).toEqual([]);
+    // The call is a model row; the await the kernel planted is a kernel row granted by its origin.
+    expect(h.nexus.kernel.listRows(run.id).map((r) => [r.origin, r.tool, r.state, r.granted_by])).toEqual([
+      ['model', 'ask', 'succeeded', 'mode'],
+      ['kernel', 'ask_await', 'succeeded', 'origin'],
+    ]);
   });
 
   it('a question left open by a restart is closed; the run goes on with the interrupted call', async () => {

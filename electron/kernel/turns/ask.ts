@@ -1,10 +1,19 @@
 // The `ask` tool: the model asks the person. The call (a model row) crosses the stage like any other; when
-// it runs, the kernel plants the await: an inbox card of kind `question`, answered with inboxAnswer. The
-// answer is the tool result the next round reads. A stop cancels the wait (and closes the card).
+// it runs, the kernel plants the await — a kernel row `ask_await` (seed 000: "the ask await" is a kernel
+// row, granted by its origin unless a rule naming kernel rows opts it back in) whose execution is an inbox
+// card of kind `question`, answered with inboxAnswer. The answer is the tool result the next round reads.
+// A stop cancels both rows and withdraws the card.
 import type { Kernel } from '../kernel.js';
 import { newId } from '../ids.js';
 import type { ExecutorTool } from '../types.js';
+import { resultText } from '../results.js';
+import { notForModels } from './internal-tools.js';
 import { answerQuestion, cancelQuestion, getQuestion, insertQuestion } from './conversation-store.js';
+
+const questionOf = (input: unknown): string => {
+  const q = (input as { question?: unknown } | null)?.question;
+  return typeof q === 'string' ? q.slice(0, 200) : '(no question)';
+};
 
 export class Questions {
   private waiting = new Map<string, (answer: string) => void>();
@@ -35,13 +44,28 @@ export class Questions {
     name: 'ask',
     description: 'Ask the person a question and wait for the answer (the answer is the result). Use it when you need a decision or information only they have.',
     inputSchema: { type: 'object', properties: { question: { type: 'string', description: 'The question, self-contained.' } }, required: ['question'] },
-    target: (input) => {
+    target: questionOf,
+    run: async (input, ctx) => {
       const q = (input as { question?: unknown } | null)?.question;
-      return typeof q === 'string' ? q.slice(0, 200) : '(no question)';
+      if (typeof q !== 'string' || !q.trim()) return { content: [{ type: 'text', text: 'ask needs a "question" (text).' }], isError: true };
+      const planted = this.kernel.submitRow(ctx.run.id, { tool: 'ask_await', input: { question: q, asked_by: ctx.row.id }, origin: 'kernel', round: null });
+      const ended = await this.kernel.waitRow(planted.id);
+      if (ended.state === 'succeeded' && ended.result) return ended.result;
+      const why = ended.result ? resultText(ended.result) : `${ended.error?.code ?? ended.state}: ${ended.error?.detail ?? ''}`;
+      return { content: [{ type: 'text', text: `The question could not be put to the person: ${why}` }], structuredContent: { code: ended.error?.code ?? ended.state }, isError: true };
     },
+  };
+
+  /** The await the kernel plants: the question card, open until answered or the run stops. */
+  readonly awaitTool: ExecutorTool = {
+    name: 'ask_await',
+    description: "The kernel's wait for a person's answer to an agent's question.",
+    inputSchema: { type: 'object', properties: { question: { type: 'string' }, asked_by: { type: 'string' } }, required: ['question'] },
+    target: questionOf,
     run: (input, ctx) => {
-      const q = (input as { question?: unknown } | null)?.question;
-      if (typeof q !== 'string' || !q.trim()) return Promise.resolve({ content: [{ type: 'text', text: 'ask needs a "question" (text).' }], isError: true });
+      if (ctx.row.origin !== 'kernel') return Promise.resolve(notForModels('ask_await'));
+      const { question: q, asked_by } = (input ?? {}) as { question?: unknown; asked_by?: unknown };
+      if (typeof q !== 'string' || !q.trim()) return Promise.resolve({ content: [{ type: 'text', text: 'ask_await needs a "question" (text).' }], isError: true });
       const id = newId('q');
       const k = this.kernel;
       insertQuestion(k.db, { id, run_id: ctx.run.id, row_id: ctx.row.id, question: q, now: k.clock.now() });
@@ -58,10 +82,10 @@ export class Questions {
         });
         ctx.signal.addEventListener('abort', onAbort, { once: true });
         k.inbox.add(
-          { id, kind: 'question', run_id: ctx.run.id, row_id: null, agent: ctx.run.agent, tool: 'ask', target: q.slice(0, 200), data: { message: q, question: q, row_id: ctx.row.id } },
+          { id, kind: 'question', run_id: ctx.run.id, row_id: null, agent: ctx.run.agent, tool: 'ask', target: q.slice(0, 200), data: { message: q, question: q, row_id: ctx.row.id, asked_by } },
           `${ctx.run.agent ?? 'A run'} asks: ${q.slice(0, 120)}`,
         );
-        this.event(ctx.run.id, 'question_asked', { question_id: id, row_id: ctx.row.id, question: q });
+        this.event(ctx.run.id, 'question_asked', { question_id: id, row_id: ctx.row.id, asked_by, question: q });
         if (ctx.signal.aborted) onAbort();
       });
     },

@@ -75,6 +75,7 @@ export class TurnEngine {
     this.questions = new Questions(this.kernel, ev);
     this.compactor = new Compactor(this.kernel, ev, (run) => this.providerFor(run), this.hooks);
     this.kernel.registerTool(this.questions.tool, { replace: true });
+    this.kernel.registerTool(this.questions.awaitTool, { replace: true });
     this.kernel.registerTool(continuationTool, { replace: true });
     this.kernel.registerTool(this.compactor.tool, { replace: true });
     this.unsubscribe = this.kernel.on((e) => {

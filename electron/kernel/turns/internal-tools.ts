@@ -1,8 +1,9 @@
 // Tools only the kernel plants (origin kernel): never offered to a model; a model row naming them is refused
-// at execution. `continuation` carries a planted message into the conversation; `summarize` is in compaction.ts.
+// at execution. `continuation` carries a planted message into the conversation; `summarize` is in
+// compaction.ts; `ask_await` in ask.ts.
 import type { ExecutorTool } from '../types.js';
 
-export const INTERNAL_TOOLS: readonly string[] = ['continuation', 'summarize'];
+export const INTERNAL_TOOLS: readonly string[] = ['continuation', 'summarize', 'ask_await'];
 
 export const notForModels = (name: string) => ({
   content: [{ type: 'text' as const, text: `${name} is planted by the kernel; a model cannot call it.` }],

@@ -138,6 +138,7 @@ describe('rounds and fans', () => {
     expect(h.model.requests[0]!.toolNames).toEqual(expect.arrayContaining(['bash', 'read', 'write', 'edit', 'list', 'ask']));
     expect(h.model.requests[0]!.toolNames).not.toContain('continuation');
     expect(h.model.requests[0]!.toolNames).not.toContain('summarize');
+    expect(h.model.requests[0]!.toolNames).not.toContain('ask_await');
   });
 });
 
