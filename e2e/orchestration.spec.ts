@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 
 async function openOrchestration(page: Page) {
   await page.getByRole('link', { name: 'Settings' }).click();
-  await expect(page.getByRole('heading', { name: 'Recent chains' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Recent chains', exact: true })).toBeVisible();
 }
 const recent = (page: Page) => page.getByRole('region', { name: 'Recent chains' });
 
@@ -93,7 +93,7 @@ test('switching orchestration off changes the next hop\'s verdict to orchestrati
   await expect(hops.nth(2)).toContainText('echo one');
   await expect(hops.nth(2)).toContainText('allowed');
 
-  const toggle = page.getByRole('switch', { name: 'Cross-Agent Orchestration' });
+  const toggle = page.getByRole('switch', { name: 'Cross-Agent Orchestration', exact: true });
   await expect(toggle).toHaveAttribute('aria-checked', 'true');
   await toggle.click();
   await expect(toggle).toHaveAttribute('aria-checked', 'false');
@@ -117,13 +117,13 @@ test('Stop all halts a running chain, shows it is engaged, and Resume lifts it',
     return mid ? (await served.call('runsShow', { id: mid.id })).rows.some((r) => r.tool === 'bash' && r.state === 'running') : false;
   }).toBe(true);
 
-  await page.getByRole('banner').getByRole('button', { name: 'Stop all' }).click();
+  await page.getByRole('banner').getByRole('button', { name: 'Stop all', exact: true }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Stop everything?' });
   await expect(dialog).toBeVisible();
   await shot(page, testInfo, 'stop-all-confirm');
   await dialog.getByRole('button', { name: 'Stop everything' }).click();
   await expect(page.getByRole('banner')).toContainText('Stop all engaged');
-  await expect(page.getByRole('button', { name: 'Resume' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Resume', exact: true })).toBeVisible();
   await expect.poll(async () => (await served.call('runsList', {})).filter((r) => r.status === 'running').length).toBe(0);
   const runs = await served.call('runsList', {});
   expect(runs.map((r) => r.status).sort()).toEqual(['canceled', 'canceled']);
@@ -131,20 +131,20 @@ test('Stop all halts a running chain, shows it is engaged, and Resume lifts it',
 
   await openOrchestration(page);
   await expect(page.getByText(/Stop all is engaged/)).toBeVisible();
-  await page.getByRole('button', { name: 'Resume' }).click();
-  await expect(page.getByRole('button', { name: 'Stop all' })).toBeVisible();
+  await page.getByRole('button', { name: 'Resume', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Stop all', exact: true })).toBeVisible();
   expect((await served.call('status', {})).stop_all).toBe(false);
 });
 
 test('the Orchestration page shows every control, whether orchestration is on or off', async ({ app: page }, testInfo) => {
   await openOrchestration(page);
-  await expect(page.getByRole('switch', { name: 'Cross-Agent Orchestration' })).toHaveAttribute('aria-checked', 'false');
-  await expect(page.getByRole('switch', { name: 'Per-hop approval' })).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByRole('switch', { name: 'Cross-Agent Orchestration', exact: true })).toHaveAttribute('aria-checked', 'false');
+  await expect(page.getByRole('switch', { name: 'Per-hop approval', exact: true })).toHaveAttribute('aria-checked', 'true');
   await expect(page.getByLabel('Entitlement: absent')).toHaveText('Not entitled');
   await expect(page.getByRole('spinbutton', { name: 'Maximum chain depth' })).toHaveValue('3');
   await expect(page.getByRole('spinbutton', { name: 'Maximum agents per chain' })).toHaveValue('4');
   await expect(page.getByText('Empty: no agent may orchestrate.')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Stop all' })).toHaveCount(1);
+  await expect(page.getByRole('button', { name: 'Stop all', exact: true })).toHaveCount(1);
   await page.getByRole('spinbutton', { name: 'Maximum chain depth' }).fill('5');
   await page.getByRole('spinbutton', { name: 'Maximum chain depth' }).press('Enter');
   await expect(page.getByRole('spinbutton', { name: 'Maximum chain depth' })).toHaveValue('5');
