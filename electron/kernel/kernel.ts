@@ -275,9 +275,13 @@ export class Kernel {
       if (typeof opts.tool !== 'string' || opts.tool.length === 0) throw new KernelError('invalid_input', 'a row needs a tool name');
       const on_failure = opts.on_failure ?? 'continue';
       if (on_failure !== 'continue' && on_failure !== 'fail_run') throw new KernelError('invalid_input', 'on_failure must be continue or fail_run');
-      const raw = opts.input ?? {};
+      // The input is normalized through JSON once: what the rules read, what is recorded and what runs are the
+      // same value (no undefined, no Dates, no later mutation by the caller).
+      let raw: unknown;
       try {
-        if (JSON.stringify(raw) === undefined) throw new Error('not JSON');
+        const text = JSON.stringify(opts.input ?? {});
+        if (text === undefined) throw new Error('not JSON');
+        raw = JSON.parse(text);
       } catch (e) {
         throw new KernelError('invalid_input', `a row's input must be JSON: ${message(e)}`);
       }

@@ -131,6 +131,18 @@ describe('The stage — every tool call crosses it, never skipped', () => {
     expect(row.result?.content[0].text).toContain('no approval rule allows bsah');
   });
 
+  it('what runs is exactly what was recorded and judged: the input is normalized once, later mutation changes nothing', async () => {
+    const run = h.nexus.kernel.createRun({ agent: null, mode: 'ask' });
+    const input: Record<string, unknown> = { a: 1, gone: undefined, at: new Date(0) };
+    const row = h.nexus.kernel.submitRow(run.id, { tool: 'probe', input, origin: 'model' });
+    input.a = 2;
+    h.nexus.kernel.approve(row.id, { by: 'p' });
+    await h.nexus.kernel.waitRow(row.id);
+    const recorded = { a: 1, at: '1970-01-01T00:00:00.000Z' };
+    expect(h.nexus.kernel.getRow(row.id)!.input).toEqual(recorded);
+    expect(p.calls[0].input).toEqual(recorded);
+  });
+
   it('a granted call of a tool nobody serves fails unknown_tool after the stage', async () => {
     const run = h.nexus.kernel.createRun({ agent: null, mode: 'bypass' });
     const row = h.nexus.kernel.submitRow(run.id, { tool: 'no_such_tool', input: {}, origin: 'model' });
