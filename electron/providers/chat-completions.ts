@@ -45,6 +45,7 @@ export function createChatCompletionsProvider(opts: ChatCompletionsOptions): Mod
   const timeoutMs = opts.timeoutMs ?? 120_000;
   const client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseURL, maxRetries: opts.maxRetries ?? 1, timeout: timeoutMs });
   const where = opts.baseURL;
+  let usageOption = true;
 
   async function complete(req: CompletionRequest): Promise<Completion> {
     const tools: ChatCompletionTool[] = req.tools.map((t) => ({
@@ -63,10 +64,15 @@ export function createChatCompletionsProvider(opts: ChatCompletionsOptions): Mod
         const res = (await client.chat.completions.create({ ...base, stream: false }, { signal: deadline.signal })) as unknown;
         return fromCompletion(res, where);
       }
-      const stream = await client.chat.completions.create(
-        { ...base, stream: true, stream_options: { include_usage: true } },
-        { signal: deadline.signal },
-      );
+      let stream;
+      try {
+        stream = await client.chat.completions.create({ ...base, stream: true, ...(usageOption ? { stream_options: { include_usage: true } } : {}) }, { signal: deadline.signal });
+      } catch (e) {
+        // Some servers refuse the (optional) usage option: ask again without it, and never again.
+        if (!usageOption || (e as { status?: number }).status !== 400 || !/stream_options|include_usage/i.test(String((e as Error).message))) throw e;
+        usageOption = false;
+        stream = await client.chat.completions.create({ ...base, stream: true }, { signal: deadline.signal });
+      }
       return await aggregate(stream, deadline.touch, where);
     } catch (e) {
       throw toProviderError(e, deadline, timeoutMs, where, opts.redact);

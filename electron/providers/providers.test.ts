@@ -137,6 +137,14 @@ describe('provider failures and keys', () => {
     expect(res.toolCalls.map((c) => c.input)).toEqual([{ command: 'one' }, { command: 'two' }]);
   });
 
+  it('a server that refuses stream_options is asked again without it', async () => {
+    model.setScript((req) => (req.body.stream_options ? { fault: 'http_error', status: 400, text: 'Unrecognized request argument supplied: stream_options' } : { text: 'no usage here' }));
+    const p = await createProvider(cfg('chat-completions'), 'a1');
+    expect((await p.complete({ system: '', messages: [{ role: 'user', text: 'x' }], tools: [] })).text).toBe('no usage here');
+    expect((await p.complete({ system: '', messages: [{ role: 'user', text: 'y' }], tools: [] })).text).toBe('no usage here');
+    expect(model.requests.map((r) => 'stream_options' in r.body)).toEqual([true, false, false]);
+  });
+
   it('a server that is down is provider_unreachable', async () => {
     const url = model.baseURL;
     await model.close();
