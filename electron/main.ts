@@ -151,6 +151,7 @@ function setupKeys(nexus: Nexus) {
 
 async function start() {
   if (!setupSingleInstance()) return;
+  if (process.platform === 'win32') app.setAppUserModelId('app.nexus.desktop'); // notifications need it on Windows
   await app.whenReady();
   setupSecurity();
   const dataDir = process.env.NEXUS_DATA_DIR || join(app.getPath('userData'), 'data');
