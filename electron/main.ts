@@ -8,6 +8,7 @@ import { startIpcDoor } from './doors/ipc.js';
 import { startSocketDoor } from './doors/socket.js';
 import { createKeyFileStore, keysHandlers, type Cipher } from './shell/key-file.js';
 import { createNotifier, trayTooltip } from './shell/notify.js';
+import { resolveDataDir } from './cli/data-dir.js';
 
 // Bundled to dist/electron/main.cjs: the renderer is dist/renderer, the preload sits beside this file.
 const RENDERER_INDEX = join(__dirname, '..', 'renderer', 'index.html');
@@ -115,7 +116,7 @@ function setupBadge(nexus: Nexus) {
         if (!s) return;
         stopAll = s.stop_all;
         show(s.pending);
-      });
+      }, () => {});
     }
   });
 }
@@ -154,7 +155,10 @@ async function start() {
   if (process.platform === 'win32') app.setAppUserModelId('app.nexus.desktop'); // notifications need it on Windows
   await app.whenReady();
   setupSecurity();
-  const dataDir = process.env.NEXUS_DATA_DIR || join(app.getPath('userData'), 'data');
+  // The same data dir the `nexus` command uses (--data-dir, NEXUS_DATA_DIR, else the platform's app-data
+  // folder), so the CLI reaches this window's kernel through its control socket.
+  const flag = process.argv.indexOf('--data-dir');
+  const dataDir = resolveDataDir(flag > 0 ? process.argv[flag + 1] : undefined);
   let nexus: Nexus;
   try {
     nexus = await createNexus({ dataDir });
