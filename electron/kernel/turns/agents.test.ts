@@ -84,6 +84,20 @@ describe('MCP runners in a run', () => {
   });
 });
 
+describe('runner tool names', () => {
+  it('a served tool whose name no model API accepts is skipped (reported), the others are offered', async () => {
+    servers.push(await startHttpMcpServer({ 'files.read': { handler: () => 'x' }, good_tool: { handler: () => 'y' } }));
+    h = await turnsHarness({ script: [{ text: 'ok' }] });
+    h.agent({ name: 'picky', mcpServers: { srv: { url: servers[0]!.url } } });
+    const run = h.turns.startTurn({ agent: 'picky', prompt: 'go' });
+    await h.ended(run.id);
+    expect(h.model.requests[0]!.toolNames).toContain('good_tool');
+    expect(h.model.requests[0]!.toolNames.some((n) => n.startsWith('files.read'))).toBe(false);
+    const shown = await h.api('runsShow', { id: run.id });
+    expect(shown.value.events.find((e: { type: string }) => e.type === 'runner_tool_skipped')?.data).toMatchObject({ server: 'srv', tool: 'files.read' });
+  });
+});
+
 describe('providers in a run', () => {
   for (const fault of ['close', 'garbage'] as const) {
     it(`a provider failure mid-run (${fault}) fails the run with the reason; earlier rows and messages stay`, async () => {
