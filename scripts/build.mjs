@@ -20,7 +20,14 @@ for (const e of entries) {
     target: 'node20',
     format: e.format,
     // The sandboxed preload can require only 'electron': bundle its npm imports (zod via shared/api).
-    ...(e.out.endsWith('preload.cjs') ? { external: ['electron'] } : { packages: 'external' }),
+    // The Electron main bundle takes its npm packages in too (some, like jose, are ESM-only and a CJS
+    // bundle must not depend on require() of ESM); only the native better-sqlite3 and electron stay out.
+    // The CLI runs on plain Node as ESM and resolves packages from node_modules.
+    ...(e.out.endsWith('preload.cjs')
+      ? { external: ['electron'] }
+      : e.out.endsWith('main.cjs')
+        ? { external: ['electron', 'better-sqlite3'] }
+        : { packages: 'external' }),
     sourcemap: true,
     logLevel: 'warning',
     banner: e.format === 'esm' ? { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" } : undefined,

@@ -65,6 +65,12 @@ export interface ModelConfig {
   baseURL: string;
   model: string;
   apiKeyEnv?: string;
+  /** Stream replies (default true). */
+  stream?: boolean;
+  /** Idle timeout per model call, seconds. */
+  timeout_s?: number;
+  /** Reply length cap. */
+  max_tokens?: number;
 }
 
 export interface McpServerConfig {
@@ -86,6 +92,8 @@ export interface AgentProfile {
   tools?: string[];
   workspace?: string;
   mcpServers?: Record<string, McpServerConfig>;
+  /** Conversation size (estimated tokens) past which compaction runs. */
+  context_budget_tokens?: number;
 }
 
 export type InboxKind = 'autonomy' | 'orchestration' | 'attention' | 'question';
