@@ -3,6 +3,7 @@
 // (an agent profile's `tools` list). A row's tool is looked up by its wire name, then its resolved name.
 import type { ExecutorTool, Row } from './types.js';
 import { KernelError } from './errors.js';
+import { resolveToolName } from '../../shared/rules/tool-names.js';
 
 export class ToolRegistry {
   private global = new Map<string, ExecutorTool>();
@@ -36,9 +37,15 @@ export class ToolRegistry {
     this.limits.delete(run_id);
   }
 
-  /** The tool a row executes, or undefined (the row then fails `unknown_tool`, after the stage). */
-  find(run_id: string, row: Pick<Row, 'wire_tool' | 'tool'> & { origin?: Row['origin'] }): ExecutorTool | undefined {
+  /**
+   * The tool a row executes, or undefined (the row then fails `unknown_tool`, after the stage). A runner-routed
+   * call (`NAME__<12 hex>`) executes only the run tool registered under that exact callable: never a kernel
+   * tool of the same name (the row keeps its concrete runner target; the rules judged the served NAME).
+   */
+  find(run_id: string, row: Pick<Row, 'wire_tool' | 'tool'> & { origin?: Row['origin']; runner?: string | null }): ExecutorTool | undefined {
     const own = this.perRun.get(run_id);
+    const runner = row.runner !== undefined ? row.runner : resolveToolName(row.wire_tool).runner;
+    if (runner) return own?.get(row.wire_tool);
     const hit = own?.get(row.wire_tool) ?? own?.get(row.tool);
     if (hit) return hit;
     const limit = this.limits.get(run_id);

@@ -123,6 +123,34 @@ describe('The stage — every tool call crosses it, never skipped', () => {
     expect(done.result?.content[0].text).toBe('aliased');
   });
 
+  it('a runner route NAME__<12 hex> is checked as the served NAME and keeps its concrete runner target', async () => {
+    const served: unknown[] = [];
+    const run = h.nexus.kernel.createRun({ agent: null, mode: 'rules', rules: [{ tool: 'bash', path: 'command', match: 'ls*', verdict: 'allow' }] });
+    h.nexus.kernel.tools.addRunTools(run.id, [
+      { name: 'bash__0123456789ab', description: 'served bash', inputSchema: {}, run: async (input) => (served.push(input), { content: [{ type: 'text', text: 'from the runner' }] }) },
+    ]);
+    const row = h.nexus.kernel.submitRow(run.id, { tool: 'bash__0123456789ab', input: { command: 'ls -la' }, origin: 'model' });
+    expect(row).toMatchObject({ tool: 'bash', runner: '0123456789ab', wire_tool: 'bash__0123456789ab', granted_by: 'rule' });
+    expect((await h.nexus.kernel.waitRow(row.id)).result!.content[0].text).toBe('from the runner');
+    expect(served).toEqual([{ command: 'ls -la' }]);
+    const refused = h.nexus.kernel.submitRow(run.id, { tool: 'bash__0123456789ab', input: { command: 'rm -rf /' }, origin: 'model' });
+    expect(refused.error).toEqual({ code: 'approval_denied', detail: 'no approval rule allows bash' });
+  });
+
+  it("a runner route never executes the kernel's own tool of that name when its runner is not there", async () => {
+    const run = h.nexus.kernel.createRun({ agent: null, mode: 'bypass' });
+    const row = h.nexus.kernel.submitRow(run.id, { tool: 'bash__ffffffffffff', input: { command: 'echo must-not-run' }, origin: 'model' });
+    const done = await h.nexus.kernel.waitRow(row.id);
+    expect(done.state).toBe('failed');
+    expect(done.error?.code).toBe('unknown_tool');
+  });
+
+  it('an agent wanting "unmatched allow" under rules authors {"tool": "*", "verdict": "allow"} last, explicitly', async () => {
+    const run = h.nexus.kernel.createRun({ agent: null, mode: 'rules', rules: [{ tool: 'probe', path: 'x', match: 'bad', verdict: 'deny' }, { tool: '*', verdict: 'allow' }] });
+    expect(h.nexus.kernel.submitRow(run.id, { tool: 'probe', input: { x: 'good' }, origin: 'model' }).granted_by).toBe('rule');
+    expect(h.nexus.kernel.submitRow(run.id, { tool: 'probe', input: { x: 'bad' }, origin: 'model' }).error?.code).toBe('approval_denied');
+  });
+
   it('a typo in a tool name under rules is a refusal the model reads, never a park', async () => {
     const run = h.nexus.kernel.createRun({ agent: null, mode: 'rules', rules: [{ tool: 'bash', verdict: 'allow' }] });
     const row = h.nexus.kernel.submitRow(run.id, { tool: 'bsah', input: { command: 'ls' }, origin: 'model' });
