@@ -44,9 +44,11 @@ export class ToolRegistry {
    */
   find(run_id: string, row: Pick<Row, 'wire_tool' | 'tool'> & { origin?: Row['origin']; runner?: string | null }): ExecutorTool | undefined {
     const own = this.perRun.get(run_id);
-    const runner = row.runner !== undefined ? row.runner : resolveToolName(row.wire_tool).runner;
+    const resolved = resolveToolName(row.wire_tool);
+    const runner = row.runner !== undefined ? row.runner : resolved.runner;
     if (runner) return own?.get(row.wire_tool);
-    const hit = own?.get(row.wire_tool) ?? own?.get(row.tool);
+    // A kernel alias (Bash, Read, shell, …) was judged as the kernel's tool: it runs the kernel's tool.
+    const hit = resolved.alias ? undefined : (own?.get(row.wire_tool) ?? own?.get(row.tool));
     if (hit) return hit;
     const limit = this.limits.get(run_id);
     for (const name of [row.wire_tool, row.tool]) {
