@@ -1,0 +1,79 @@
+// A real `nexus serve` in its own process (the built dist, as a user runs it) on a fresh temp data dir, and
+// the real `nexus` command run as separate processes against it. Not a test file itself.
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+const BIN = join(ROOT, 'bin', 'nexus.mjs');
+
+export interface Served {
+  dir: string;
+  out(): string;
+  /** Run `nexus ARGS --data-dir DIR` as its own process. */
+  nexus(...args: string[]): Promise<{ code: number; out: string; err: string }>;
+  /** `nexus ARGS --json`, asserting exit 0, parsed. */
+  json<T = any>(...args: string[]): Promise<T>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** Poll `f` until it returns something truthy. */
+  until<T>(what: string, f: () => Promise<T | null | undefined | false>, timeoutMs?: number): Promise<T>;
+  stop(): Promise<void>;
+}
+
+export function build(): void {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' });
+}
+
+export async function serve(env: NodeJS.ProcessEnv = {}): Promise<Served> {
+  const dir = mkdtempSync(join(tmpdir(), 'nexus-spec-'));
+  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--data-dir', dir, '--port', '0'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout!.on('data', (c) => (log += c));
+  child.stderr!.on('data', (c) => (log += c));
+  for (let i = 0; i < 400 && !log.includes('control socket:') && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 50));
+  if (!log.includes('control socket:')) {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`nexus serve did not start: ${log}`);
+  }
+  const nexus = (...args: string[]) =>
+    new Promise<{ code: number; out: string; err: string }>((resolve) => {
+      execFile(process.execPath, [BIN, ...args, '--data-dir', dir], { cwd: ROOT, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: stdout, err: stderr });
+      });
+    });
+  const served: Served = {
+    dir,
+    out: () => log,
+    nexus,
+    async json(...args) {
+      const r = await nexus(...args, '--json');
+      if (r.code !== 0) throw new Error(`nexus ${args.join(' ')} exited ${r.code}: ${r.err}`);
+      return JSON.parse(r.out);
+    },
+    async until(what, f, timeoutMs = 20_000) {
+      const end = Date.now() + timeoutMs;
+      for (;;) {
+        const v = await f();
+        if (v) return v;
+        if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return served;
+}
