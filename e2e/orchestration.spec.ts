@@ -27,6 +27,9 @@ test('an orchestration hold: the card says orchestration asks for hop 2; approve
   await expect(card).toContainText(/Asked by orchestration: hop 2 of chain/);
   await expect(card.getByText('Orchestration', { exact: true })).toBeVisible();
   await expect(card.getByRole('button', { name: 'Trust for this session' })).toHaveCount(0);
+  // What the hop would run is on the card, as on an autonomy card (it showed only tool and target).
+  await expect(card.getByRole('heading', { name: 'Command' })).toBeVisible();
+  await expect(card.locator('pre.code.command')).toHaveText('echo built');
   await shot(page, testInfo, 'inbox-orchestration-card');
   await card.getByRole('button', { name: 'Approve' }).click();
 
@@ -48,6 +51,16 @@ test('an orchestration hold: the card says orchestration asks for hop 2; approve
   await expect(evidence).toContainText('completed');
   await expect(evidence).toContainText('passed');
   await shot(page, testInfo, 'run-detail-delegation-evidence');
+
+  // mid's run: the held try reads "held" (not a red failure), its long sentence wraps inside the panel,
+  // and the acceptance check (a kernel row) is listed after the round it followed.
+  await page.getByRole('list', { name: 'Runs' }).getByRole('button').filter({ has: page.locator('strong', { hasText: /^mid$/ }) }).click();
+  await expect(page.locator('.run-detail .state-pill.held')).toHaveText('held');
+  await expect(page.locator('.run-detail h4').last()).toHaveText('Kernel rows');
+  const overflow = await page.locator('.run-detail .panel, .run-detail .round').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).length);
+  expect(overflow).toBe(0);
+  await expect(page.locator('.run-detail p.muted code')).toHaveText(/^chain_…[0-9a-f]{6}$/);
+  await shot(page, testInfo, 'run-detail-held-row');
 });
 
 test('Recent chains updates live while a hop waits, and switches the moment it is answered', async ({ app: page, served }, testInfo) => {

@@ -12,6 +12,20 @@ test('the rules editor rejects a bad list with the located error, and the tester
   await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
   await shot(page, testInfo, 'rules-editor-invalid');
 
+  // A line longer than the editor is wide scrolls instead of wrapping, so line N stays beside gutter number N.
+  const long = [{ tool: 'bash', path: 'command', match: `*${'x'.repeat(300)}*`, verdict: 'deny', reason: 'a long reason '.repeat(10) }, ...Array.from({ length: 8 }, () => ({ tool: 'read', verdict: 'allow' }))];
+  await editor.fill(JSON.stringify(long, null, 2).replace(/\{\n\s+"tool": "bash"[^}]*\}/, (m) => m.replace(/\n\s*/g, ' ')));
+  await expect(page.getByText(/Valid rule list \(9 rules\)/)).toBeVisible();
+  const fit = await editor.evaluate((el) => {
+    const ta = el as HTMLTextAreaElement;
+    const lines = ta.value.split('\n').length;
+    const lineHeight = parseFloat(getComputedStyle(ta).lineHeight);
+    const gutter = ta.parentElement!.querySelector('.gutter')!.children.length;
+    return { visualLines: Math.round((ta.scrollHeight - 16) / lineHeight), lines, gutter };
+  });
+  expect(fit.visualLines).toBe(fit.lines);
+  expect(fit.gutter).toBe(fit.lines);
+
   await editor.fill('[{"tool": "bash", "verdict": "allow",]');
   await expect(errors).toContainText(/Line 1, column \d+/);
 
@@ -22,7 +36,7 @@ test('the rules editor rejects a bad list with the located error, and the tester
   await page.getByRole('textbox', { name: 'Test input' }).fill('{"command": "git push --force origin main"}');
   const outcome = page.getByRole('status', { name: 'Test outcome' });
   await expect(outcome).toContainText('failed');
-  await expect(outcome).toContainText('matched rule 1');
+  await expect(outcome).toContainText('matched rule 0 (the 1st)');
   await expect(outcome).toContainText('force push rewrites history');
   await page.getByRole('textbox', { name: 'Test input' }).fill('{"command": "ls -la"}');
   await expect(outcome).toContainText('granted');

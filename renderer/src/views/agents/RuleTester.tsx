@@ -1,6 +1,7 @@
 // Try a call against the rules being edited: the outcome, who granted it, and which rules matched.
 import { useEffect, useState } from 'react';
 import { call, messageOf } from '../../api/client.js';
+import { matchedLine } from './rules-text.js';
 import type { Mode, Origin } from '../../../../shared/types.js';
 
 type Outcome = { outcome: 'granted' | 'parked' | 'failed'; granted_by: string | null; error: { code: string; detail: string } | null; tool: string; matched: number[] };
@@ -70,7 +71,7 @@ export function RuleTester({ mode, rules, rulesValid }: { mode: Mode; rules: unk
             {result.tool !== tool.trim() ? <span className="muted"> · resolved to <code>{result.tool}</code></span> : null}
             <span className="muted">
               {' '}
-              · {result.matched.length ? `matched rule${result.matched.length > 1 ? 's' : ''} ${result.matched.map((i) => i + 1).join(', ')}` : 'no rule matched'}
+              · {matchedLine(result.matched)}
             </span>
             {result.error ? <div className="deny-detail">{result.error.detail}</div> : null}
           </>

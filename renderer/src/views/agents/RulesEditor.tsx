@@ -30,7 +30,7 @@ export function RulesEditor({ text, onText, onCheck }: { text: string; onText(t:
             valid: r.valid,
             rules: parsed.value,
             errors: r.errors.map(locateIssue),
-            warnings: r.warnings.map((w) => (/^rule \d+/.test(w.message) ? w.message : `rule ${w.index}: ${w.message}`)),
+            warnings: r.warnings.map((w) => locateIssue({ index: w.index, message: w.message })),
           };
           setLines(r.errors.map((e) => (e.index === null ? null : ruleStartLine(text, e.index))).filter((l): l is number => l !== null));
         } catch (e) {

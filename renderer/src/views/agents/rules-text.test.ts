@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { parseRulesText, locateIssue, ruleStartLine } from './rules-text.js';
+import { parseRulesText, locateIssue, ruleStartLine, matchedLine } from './rules-text.js';
 
 describe('rules editor text', () => {
   it('locates a JSON syntax error by line and column', () => {
@@ -15,6 +15,14 @@ describe('rules editor text', () => {
     );
     expect(locateIssue({ index: null, message: 'rules must be a JSON array' })).toBe('The list: rules must be a JSON array');
     expect(locateIssue({ index: 10, message: 'x' })).toBe('rule 10 (the 11th): x');
+  });
+
+  it('names rules the same way in errors, warnings and the tester (was: "rule 1 (the 2nd)", "rule 0: rule 0:", "matched rules 2, 4")', () => {
+    // A lint warning whose message already carries the prefix twice names the rule once.
+    expect(locateIssue({ index: 0, message: 'rule 0: rule 0: allow "ls*" on bash command also allows …' })).toBe('rule 0 (the 1st): allow "ls*" on bash command also allows …');
+    expect(matchedLine([1, 3])).toBe('matched rule 1 (the 2nd), rule 3 (the 4th)');
+    expect(matchedLine([0])).toBe('matched rule 0 (the 1st)');
+    expect(matchedLine([])).toBe('no rule matched');
   });
 
   it('finds the line where rule N starts, ignoring braces inside strings', () => {

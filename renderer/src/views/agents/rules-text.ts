@@ -33,11 +33,22 @@ export interface RuleIssue {
 }
 const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
 
-/** "rule 1 (the 2nd), key "verdict": …" — the index as the CLI prints it, and the position people count. */
+/** "rule 1 (the 2nd)": the index as the CLI and the API print it, and the position people count. Every
+ *  place the editor names a rule (errors, warnings, the tester's matches) uses this one form. */
+export const ruleName = (index: number): string => `rule ${index} (the ${ordinal(index + 1)})`;
+
+/** "rule 1 (the 2nd), key "verdict": …". The API's messages may already start with "rule N:" (once or
+ *  twice); that prefix is dropped so the rule is named once, in the form above. */
 export function locateIssue(issue: RuleIssue): string {
-  const message = issue.message.replace(/^rule \d+:\s*/, '');
-  const where = issue.index === null ? 'The list' : `rule ${issue.index} (the ${ordinal(issue.index + 1)})`;
+  const message = issue.message.replace(/^(rule \d+:\s*)+/, '');
+  const where = issue.index === null ? 'The list' : ruleName(issue.index);
   return `${where}${issue.key ? `, key "${issue.key}"` : ''}: ${message}`;
+}
+
+/** The tester's "which rules matched", in the same words as the errors. */
+export function matchedLine(matched: readonly number[]): string {
+  if (!matched.length) return 'no rule matched';
+  return `matched ${matched.map(ruleName).join(', ')}`;
 }
 
 /** The line on which rule N starts in pretty-printed or hand-written JSON (best effort, for highlighting). */

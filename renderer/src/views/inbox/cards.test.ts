@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { askerLine, remedyLine, readableInput, diffLines } from './cards.js';
+import { askerLine, remedyLine, readableInput, diffLines, shortId } from './cards.js';
 import { timeLeft } from '../../components/time.js';
 
 const base = { id: 'x', agent: 'builder', tool: 'write', target: 'notes.md', run_id: 'r1', created_at: '' };
@@ -7,8 +7,23 @@ const base = { id: 'x', agent: 'builder', tool: 'write', target: 'notes.md', run
 describe('what a card says', () => {
   it('says which of the two asks: the agent autonomy mode, or orchestration for hop N of a chain', () => {
     expect(askerLine({ ...base, kind: 'autonomy', effect: { mode: 'ask' } })).toBe("Asked by builder's autonomy mode (ask): the call parked until you answer.");
-    expect(askerLine({ ...base, kind: 'orchestration', hop: 2, chain_id: 'chain_0123456789' })).toMatch(/^Asked by orchestration: hop 2 of chain chain_01/);
+    expect(askerLine({ ...base, kind: 'orchestration', hop: 2, chain_id: 'chain_0123456789abcdef' })).toMatch(/^Asked by orchestration: hop 2 of chain chain_…abcdef\./);
     expect(remedyLine({ ...base, kind: 'orchestration' })).toMatch(/never covers a hold/);
+  });
+
+  it('shortens ids to their prefix and the tail where they differ (time-ordered ids share their first characters)', () => {
+    // Two runs made a minute apart: the old short form showed "run_01a2" for both.
+    expect(shortId('run_01a22b1af66b5bc0a0dd60290acb')).toBe('run_…290acb');
+    expect(shortId('run_01a22b1c44a9481af80e1f889a53')).toBe('run_…889a53');
+    expect(shortId('chain_1f8e673bed85b3f8')).toBe('chain_…85b3f8');
+    expect(shortId('37b79e73277ff8ada8b5be59f54f7a8f')).toBe('…4f7a8f');
+    expect(shortId('r1')).toBe('r1');
+    expect(shortId(null)).toBe('—');
+  });
+
+  it('says in plain words what failed on an attention card', () => {
+    expect(askerLine({ ...base, kind: 'attention', tool: 'delegate_task' })).toBe('A task delegated to builder failed and waits for you. Retry gives it another go; Abandon gives up on it.');
+    expect(askerLine({ ...base, kind: 'attention', tool: 'bash', target: 'stop hook' })).toMatch(/^A lifecycle hook of builder's run failed/);
   });
 
   it('shows a shell command as text and anything else as JSON', () => {

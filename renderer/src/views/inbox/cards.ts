@@ -18,7 +18,9 @@ export function askerLine(item: InboxItem): string {
     case 'orchestration':
       return `Asked by orchestration: hop ${item.hop ?? '?'} of chain ${shortId(item.chain_id)}. Per-hop approval holds every governed hop.`;
     case 'attention':
-      return `Work ${agent} depends on failed (a lifecycle hook or a delegated task). Retry runs it again; Abandon gives up on it.`;
+      return item.tool === 'delegate_task'
+        ? `A task delegated to ${agent} failed and waits for you. Retry gives it another go; Abandon gives up on it.`
+        : `A lifecycle hook of ${agent}'s run failed and waits for you. Retry runs it again; Abandon gives up on it.`;
     case 'question':
       return `${agent} asked you a question and waits for your answer.`;
   }
@@ -31,7 +33,19 @@ export function remedyLine(item: InboxItem): string | null {
   return null;
 }
 
-export const shortId = (id: string | undefined | null): string => (id ? (id.length > 10 ? id.slice(0, 8) : id) : '—');
+/**
+ * A short form of an id that still tells ids apart: the readable prefix and the LAST six characters.
+ * Run and row ids start with a millisecond timestamp (time-ordered, like a ULID), so their first characters
+ * are the same for every id made in the same weeks; chain and request ids are random after the prefix.
+ * The tail is where ids differ. The full id is always in a title/tooltip beside it.
+ */
+export const shortId = (id: string | undefined | null): string => {
+  if (!id) return '—';
+  const cut = id.indexOf('_') + 1;
+  const prefix = id.slice(0, cut);
+  const rest = id.slice(cut);
+  return rest.length > 8 ? `${prefix}…${rest.slice(-6)}` : id;
+};
 
 /** The readable form of a tool's input: a shell command as text, everything else as indented JSON. */
 export function readableInput(tool: string, input: unknown): { kind: 'command' | 'json'; text: string } {

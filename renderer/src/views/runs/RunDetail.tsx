@@ -7,16 +7,8 @@ import { readableInput } from '../inbox/cards.js';
 import { TaskEvidence } from './TaskEvidence.js';
 import { useInbox } from '../../stores/inbox.js';
 import { useNav } from '../../stores/nav.js';
-
-type Row = RunFull['rows'][number];
-
-function grantLine(r: Row): string {
-  if (r.approved_by) return `approved by ${r.approved_by}`;
-  if (r.granted_by === 'person') return 'approved by you';
-  if (r.granted_by === 'trust') return 'granted by session trust';
-  if (r.granted_by) return `granted by ${r.granted_by}`;
-  return '';
-}
+import { shortId } from '../inbox/cards.js';
+import { grantLine, groupRows, stateLabel, type Row } from './rows.js';
 
 export const taskIdOf = (r: Row): string | null => {
   const sc = r.result?.structuredContent as Record<string, unknown> | undefined;
@@ -31,7 +23,7 @@ function RowLine({ row }: { row: Row }) {
   const resultText = row.result?.content?.map((c) => c.text).join('\n');
   return (
     <>
-      <tr className={`row-line state-${row.state}`} data-row-id={row.id}>
+      <tr className={`row-line state-${stateLabel(row).cls}`} data-row-id={row.id}>
         <td>
           <span className={`origin ${row.origin}`}>{row.origin}</span>
         </td>
@@ -44,7 +36,7 @@ function RowLine({ row }: { row: Row }) {
           </button>
         </td>
         <td>
-          <span className={`state-pill ${row.state}`}>{row.state.replace('_', ' ')}</span>
+          <span className={`state-pill ${stateLabel(row).cls}`}>{stateLabel(row).text}</span>
         </td>
         <td className="muted">
           {row.state === 'needs_approval' ? (
@@ -115,11 +107,7 @@ function AppendRow({ runId }: { runId: string }) {
 export function RunDetailView({ run }: { run: RunFull }) {
   const now = useNow();
   const [stopNote, setStopNote] = useState<string | null>(null);
-  const rounds = new Map<string, Row[]>();
-  for (const r of run.rows) {
-    const key = r.round === null || r.round === undefined ? 'other' : `Round ${r.round}`;
-    rounds.set(key, [...(rounds.get(key) ?? []), r]);
-  }
+  const groups = groupRows(run.rows);
   return (
     <div className="run-detail">
       <header className="page-head row">
@@ -130,7 +118,7 @@ export function RunDetailView({ run }: { run: RunFull }) {
           </h1>
           <p className="muted">
             mode <strong>{run.mode}</strong> · started {ago(run.created_at, now)} · {run.rows.length} row{run.rows.length === 1 ? "" : "s"}
-            {run.chain_id ? <> · chain <code>{run.chain_id.slice(0, 8)}</code></> : null}
+            {run.chain_id ? <> · chain <code title={run.chain_id}>{shortId(run.chain_id)}</code></> : null}
           </p>
         </div>
         {run.status === 'running' ? (
@@ -166,12 +154,12 @@ export function RunDetailView({ run }: { run: RunFull }) {
       <section className="panel">
         <h3>Rows</h3>
         {run.rows.length === 0 ? <p className="muted">No tool calls yet.</p> : null}
-        {[...rounds].map(([label, rows]) => (
-          <div key={label} className="round">
-            {rounds.size > 1 || label !== 'other' ? <h4>{label === 'other' ? 'Appended and kernel rows' : label}</h4> : null}
+        {groups.map((g) => (
+          <div key={g.key} className="round">
+            {groups.length > 1 || g.label.startsWith('Round') ? <h4>{g.label}</h4> : null}
             <table className="rows">
               <tbody>
-                {rows.map((r) => (
+                {g.rows.map((r) => (
                   <RowLine key={r.id} row={r} />
                 ))}
               </tbody>

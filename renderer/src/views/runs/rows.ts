@@ -1,0 +1,52 @@
+// What the Runs view says about a run's rows, as plain functions (unit-tested): who let a row through, how rows
+// group in the order they happened, and what a row's state reads as.
+import type { RunFull } from '../../stores/runs.js';
+
+export type Row = RunFull['rows'][number];
+
+/** The door a person answered through, in words (approved_by is `person:<door>` from the API). */
+const DOOR: Record<string, string> = {
+  web: 'in the window',
+  ipc: 'in the window',
+  socket: 'with the nexus command',
+  internal: 'inside NEXUS',
+};
+
+export function grantLine(r: Pick<Row, 'approved_by' | 'granted_by'>): string {
+  const by = r.approved_by ?? null;
+  if (by) {
+    const m = /^person:(.+)$/.exec(by);
+    if (m) return `approved by you ${DOOR[m[1]!] ?? `(${m[1]})`}`;
+    return `approved by ${by}`;
+  }
+  if (r.granted_by === 'person') return 'approved by you';
+  if (r.granted_by === 'trust') return 'granted by session trust';
+  if (r.granted_by === 'origin') return 'granted by origin';
+  if (r.granted_by === 'mode') return 'granted by the mode';
+  if (r.granted_by === 'rule') return 'granted by a rule';
+  return '';
+}
+
+/**
+ * Rows grouped in the order they happened: each run of consecutive rows of one model round is a "Round N"
+ * group, and kernel/appended rows (no round) sit where they happened between rounds. (Grouping every
+ * roundless row into one bucket put an acceptance check that ran after round 3 above round 3.)
+ */
+export function groupRows(rows: readonly Row[]): { key: string; label: string; rows: Row[] }[] {
+  const groups: { key: string; label: string; rows: Row[] }[] = [];
+  for (const r of rows) {
+    const round = r.round === null || r.round === undefined ? null : r.round;
+    const label = round === null ? (r.origin === 'author' ? 'Appended rows' : 'Kernel rows') : `Round ${round}`;
+    const last = groups.at(-1);
+    if (last && last.label === label) last.rows.push(r);
+    else groups.push({ key: `${groups.length}-${label}`, label, rows: [r] });
+  }
+  return groups;
+}
+
+/** The state pill's words: a hop held by orchestration (not performed, the agent retries once approved)
+ *  is not a failure a person must fix. */
+export function stateLabel(r: Pick<Row, 'state' | 'error'>): { text: string; cls: string } {
+  if (r.state === 'failed' && r.error?.code === 'hop_held') return { text: 'held', cls: 'held' };
+  return { text: r.state.replace('_', ' '), cls: r.state };
+}
