@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CliCommand, CliIo } from './io.js';
 import { call, oneLine, parse, printJson, table, usageError, withKernel, type Parsed } from './common.js';
+import { SettingKey } from '../../shared/api/orchestration.js';
 
 type SettingsView = Record<string, unknown>;
 type EntitlementView = { entitled: boolean; entitlements: string[]; subject: string | null; expires_at: string | null; status: string; message: string };
@@ -43,15 +44,18 @@ export const settingsCommand: CliCommand = async (argv, io) => {
     if (value !== undefined) return usageError(io, SETTINGS_USAGE, 'settings get takes at most a KEY');
   } else if (sub === 'set') {
     if (!key || value === undefined || extra.length) return usageError(io, SETTINGS_USAGE, 'settings set takes KEY VALUE');
+    // A misspelt key is a usage error (exit 2) that lists the keys, not the API's schema message (exit 1).
+    if (key === 'orchestration.stopAll') {
+      io.err('nexus: orchestration.stopAll is not set with settings set: use `nexus stop-all` and `nexus resume`.');
+      return 1;
+    }
+    if (!SettingKey.safeParse(key).success) return usageError(io, SETTINGS_USAGE, `unknown setting ${JSON.stringify(key)}`);
   } else return usageError(io, SETTINGS_USAGE, sub ? `unknown subcommand ${sub}` : 'a subcommand is required');
   return withKernel(p.values, io, async (k) => {
     const r = sub === 'set' ? await call<SettingsView>(k, io, 'settingsSet', { key, value }) : await call<SettingsView>(k, io, 'settingsGet');
     if (!r) return 1;
     if (sub === 'get' && key) {
-      if (!(key in r.value)) {
-        io.err(`nexus: unknown setting ${JSON.stringify(key)}`);
-        return 1;
-      }
+      if (!(key in r.value)) return usageError(io, SETTINGS_USAGE, `unknown setting ${JSON.stringify(key)}`);
       if (p.values.json) printJson(io, r.value[key]);
       else io.out(settingsText({ [key]: r.value[key] }));
       return 0;
@@ -166,7 +170,8 @@ export const tasksCommand: CliCommand = async (argv, io) => {
       return 0;
     }
     io.out(`${t.id}  ${t.status}  ${t.delegator} → ${t.recipient}  (refusals: ${t.refusals})\ntask: ${oneLine(t.task, 100)}\ncheck: ${t.acceptance_check.command}`);
-    for (const e of t.evidence) io.out(`  ${e.at}  ${e.passed ? 'PASSED' : 'FAILED'}  exit ${e.exit_code ?? '-'}  ${Math.round(e.duration_ms)} ms  ${oneLine(e.output, 80)}`);
+    if (!t.evidence.length) io.out('  no acceptance check has run yet');
+    for (const e of t.evidence) io.out(`  ${e.at}  ${e.passed ? 'PASSED' : 'FAILED'}  exit ${e.exit_code ?? '-'}  ${Math.round(e.duration_ms)} ms  ${oneLine(e.output, 80) || '(no output)'}`);
     if (t.answer) io.out(`answer: ${oneLine(t.answer, 200)}`);
     return 0;
   });

@@ -51,8 +51,15 @@ describe('nexus settings / stop-all / resume / entitlements / chains / tasks', (
     const bad = await cli('settings', 'set', 'orchestration.maxDepth', 'deep');
     expect(bad.code).toBe(1);
     expect(bad.err).toMatch(/orchestration\.maxDepth must be a whole number.*invalid_setting/);
-    const unknown = await cli('settings', 'set', 'orchestration.stopAll', 'true');
-    expect(unknown.code).toBe(1);
+    const stopAll = await cli('settings', 'set', 'orchestration.stopAll', 'true');
+    expect(stopAll.code).toBe(1);
+    expect(stopAll.err).toMatch(/nexus stop-all/);
+    // A misspelt key is a usage error that lists the keys (it was exit 1 with a zod enum dump).
+    const typo = await cli('settings', 'set', 'orchestration.maxdepth', '2');
+    expect(typo.code).toBe(2);
+    expect(typo.err).toMatch(/unknown setting "orchestration\.maxdepth"[\s\S]*orchestration\.maxDepth N/);
+    expect((await cli('settings', 'get', 'orchestration.nope')).code).toBe(2);
+    expect(await json('settings', 'get', 'orchestration.maxDepth')).toBe(3); // nothing changed
     expect((await cli('settings', 'set', 'orchestration.enabled')).code).toBe(2);
     expect((await cli('settings', 'get')).out).toMatch(/orchestration\.allowlist = lead,mid/);
   });
@@ -107,6 +114,7 @@ describe('nexus settings / stop-all / resume / entitlements / chains / tasks', (
     const taskId = (t!.gov.db.prepare('SELECT id FROM tasks').get() as { id: string }).id;
     const task = await json('tasks', 'show', taskId);
     expect(task).toMatchObject({ id: taskId, status: 'completed', evidence: [{ command: 'echo checked', exit_code: 0, passed: true, output: 'checked\n', at: expect.any(String) }] });
+    expect((await cli('tasks', 'show', taskId)).out).toMatch(/PASSED {2}exit 0 .* checked/);
     expect((await cli('tasks', 'show', 'task_nope')).code).toBe(1);
     expect(await json('chains', 'clear')).toEqual({ cleared: 1 });
     expect(await json('chains')).toEqual([]);

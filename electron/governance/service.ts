@@ -56,7 +56,7 @@ export class Governance {
         keyFingerprint: this.key.fingerprint,
         recent: this.recent,
         targetOf: (tool, input, workspace) => targetOf(this.kernel.tools.find(call.run.id, { wire_tool: call.wire_tool, tool }), input, workspace),
-        onHeld: (h) => this.cardFor(h),
+        onHeld: (h) => this.cardFor(h, call),
         onHoldCanceled: (h) => this.kernel.inbox.resolve(h.request_id, 'canceled'),
       },
       call,
@@ -64,7 +64,7 @@ export class Governance {
   }
 
   /** The inbox card of a hold: the same place as autonomy cards, saying that orchestration is asking. */
-  private cardFor(h: Hold): void {
+  private cardFor(h: Hold, call?: HopGateCall): void {
     this.kernel.inbox.add(
       {
         id: h.request_id,
@@ -80,12 +80,34 @@ export class Governance {
           asking: 'orchestration',
           message: `Orchestration per-hop approval: agent "${h.agent}" wants ${h.tool} on ${JSON.stringify(h.target)} — hop ${h.hop} of chain ${h.chain_id}. Not the agent's own autonomy mode: this is a policy about the chain.`,
           input: h.input,
+          effect: this.holdEffect(h, call),
           request_id: h.request_id,
           trustable: false,
         },
       },
       `Orchestration: ${h.agent} wants ${h.tool} ${h.target} (hop ${h.hop})`,
     );
+  }
+
+  /**
+   * What the person reads on a hold's card, like an autonomy card's effect profile: the input the hop would
+   * run with (the command, the file content), the workspace, and for write/edit the diff. Without it the card
+   * named only the tool and the target: "demo-builder wants write on hello.md", but not what it would write.
+   * No autonomy mode and no matching rules: this card is orchestration asking, not the agent's own mode.
+   * Best effort: a preview that fails leaves the card without a diff, never fails the gate.
+   */
+  private holdEffect(h: Hold, call?: HopGateCall): Record<string, unknown> {
+    const effect: Record<string, unknown> = { agent: h.agent, tool: h.tool, target: h.target, input: h.input, matched_rules: [] };
+    if (!call) return effect;
+    effect.workspace = call.run.workspace;
+    if (call.runner) effect.runner = call.runner;
+    try {
+      const diff = this.kernel.tools.find(call.run.id, { wire_tool: call.wire_tool, tool: call.tool })?.preview?.(h.input, call.run.workspace);
+      if (diff !== undefined) effect.diff = diff;
+    } catch {
+      /* no diff: the input is still shown */
+    }
+    return effect;
   }
 
   /**

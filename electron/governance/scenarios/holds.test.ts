@@ -109,6 +109,26 @@ describe('per-hop approval (on by default)', () => {
   });
 });
 
+describe('what an orchestration card shows', () => {
+  it('a held write carries its input, workspace and diff, like an autonomy card (not only the tool and target)', async () => {
+    s = await scenario({
+      lead: (req, i) => (i === 0 ? { toolCalls: [delegate('mid')] } : { text: `lead read: ${last(req)}` }),
+      mid: (_req, i) => (i === 0 ? { toolCalls: [{ name: 'write', input: { path: 'hello.md', content: 'hi there\n' } }] } : { text: 'waiting' }),
+    });
+    await s.open(['lead'], true);
+    s.start('lead');
+    const [hold] = await waitCards(s, 1);
+    expect(hold).toMatchObject({ kind: 'orchestration', agent: 'mid', tool: 'write', target: 'hello.md', hop: 2 });
+    const effect = hold.effect as { input?: unknown; workspace?: string; diff?: string; mode?: string } | undefined;
+    expect(effect?.input).toEqual({ path: 'hello.md', content: 'hi there\n' });
+    expect(effect?.workspace).toBe(s.runsOf('mid')[0]!.workspace);
+    expect(effect?.diff).toMatch(/\+hi there/);
+    // Orchestration asks, not the agent's autonomy mode: no mode on this card.
+    expect(effect?.mode).toBeUndefined();
+    await s.call('inboxDeny', { id: hold.id });
+  });
+});
+
 async function waitCards(sc: Scenario, n: number, kind = 'orchestration'): Promise<InboxItem[]> {
   const end = Date.now() + 15_000;
   for (;;) {
