@@ -271,3 +271,37 @@ describe('nexus chains clear', () => {
     expect((await s.nexus('chains')).out).toMatch(/No multi-agent chains/);
   });
 });
+
+describe('nexus agents add FILE (DESIGN §5 agent file: every field)', () => {
+  it('an agent file with name, model{provider, baseURL, model, apiKeyEnv}, instructions, mode, approval_rules, lifecycle_hooks, tools, workspace, mcpServers is saved as written', async () => {
+    const file = join(s.dir, 'full.json');
+    const profile = {
+      name: 'full',
+      model: { provider: 'anthropic', baseURL: models.lead.anthropicBaseURL, model: 'scripted-full', apiKeyEnv: 'FULL_AGENT_KEY' },
+      instructions: 'Be brief.',
+      mode: 'rules',
+      approval_rules: [{ tool: 'bash', path: 'command', match: 'ls*', verdict: 'allow' }, { tool: 'write', path: 'path', match: '*.env', verdict: 'deny', reason: 'secrets' }],
+      lifecycle_hooks: { turn_start: [{ tool: 'bash', input: { command: 'true' } }], stop: [{ tool: 'bash', input: { command: 'true' }, timeout_s: 5 }] },
+      tools: ['bash', 'read'],
+      workspace: 'full-ws',
+      mcpServers: { docs: { url: 'http://127.0.0.1:9/mcp' } },
+    };
+    writeFileSync(file, JSON.stringify(profile));
+    const saved = await s.json<{ agent: Record<string, unknown> }>('agents', 'add', file);
+    expect(saved.agent).toMatchObject({ name: 'full', mode: 'rules' });
+    const shown = await s.json<Record<string, unknown>>('agents', 'show', 'full');
+    expect(shown).toMatchObject({
+      name: 'full',
+      model: { provider: 'anthropic', baseURL: profile.model.baseURL, model: 'scripted-full', apiKeyEnv: 'FULL_AGENT_KEY' },
+      instructions: 'Be brief.',
+      mode: 'rules',
+      approval_rules: profile.approval_rules,
+      lifecycle_hooks: profile.lifecycle_hooks,
+      tools: ['bash', 'read'],
+      workspace: join(s.dir, 'full-ws'),
+      mcpServers: profile.mcpServers,
+    });
+    expect((await s.json<Array<{ name: string }>>('agents', 'list')).map((a) => a.name)).toContain('full');
+    expect(await s.json('agents', 'remove', 'full')).toMatchObject({ removed: true });
+  });
+});
