@@ -1,0 +1,95 @@
+// The kernel's in-process state, shared by the modules that make up the Kernel class (kernel.ts is the thin
+// public face; stage.ts, parking.ts, row-endings.ts, run-lifecycle.ts, tool-execution.ts and recovery.ts are
+// plain functions of this state). Nothing outside electron/kernel/ should reach for it: use the Kernel API.
+import { setMaxListeners } from 'node:events';
+import type { Db } from '../store/db.js';
+import { countPendingInbox } from '../store/queries/inbox.js';
+import type { RowPatch } from '../store/queries/rows.js';
+import type { CompiledRules } from '../../shared/rules/index.js';
+import { TERMINAL_ROW_STATES, type RowState } from '../../shared/types.js';
+import type { NexusEvent } from '../../shared/api/index.js';
+import type { Clock, TimerHandle } from './clock.js';
+import type { EventBus } from './events.js';
+import { KernelError } from './errors.js';
+import type { ToolRegistry } from './registry.js';
+import type { HopGate, Row } from './types.js';
+
+/** Effects to run once the transaction that decided them has committed. */
+export type After = Array<() => void>;
+/** The default hop gate: every hop proceeds (GOVERNANCE installs the real one). */
+export const PROCEED: HopGate = () => ({ proceed: true });
+export type Waiter = { resolve: (row: Row) => void; reject: (e: Error) => void };
+export const LIVE: readonly RowState[] = ['ready', 'needs_approval', 'running'];
+export const isTerminal = (s: RowState) => TERMINAL_ROW_STATES.includes(s);
+export const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export interface KernelState {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly events: EventBus;
+  readonly dataDir: string;
+  readonly tools: ToolRegistry;
+  readonly compiledByRun: Map<string, CompiledRules>;
+  readonly waiters: Map<string, Waiter[]>;
+  readonly parkTimers: Map<string, TimerHandle>;
+  readonly inFlight: Map<string, { run_id: string; done: Promise<void> }>;
+  /** Rows this process knows are running or parked (cleared when they end): waitRow skips the read. */
+  readonly live: Set<string>;
+  readonly seqs: Map<string, number>;
+  /** Tool completions waiting for the next group commit (row-endings.ts). */
+  pendingEnds: Array<{ row: Row; to: RowState; patch: RowPatch }>;
+  readonly runAborts: Map<string, AbortController>;
+  /** "Trust for this session": agents whose own autonomy parks are granted until this process ends. */
+  readonly trusted: Set<string>;
+  readonly removedAgents: Set<string>;
+  hopGate: HopGate;
+  phase: 'new' | 'started' | 'closing' | 'closed';
+}
+
+export function createKernelState(base: Pick<KernelState, 'db' | 'clock' | 'events' | 'dataDir' | 'tools'>): KernelState {
+  return {
+    ...base,
+    compiledByRun: new Map(),
+    waiters: new Map(),
+    parkTimers: new Map(),
+    inFlight: new Map(),
+    live: new Set(),
+    seqs: new Map(),
+    pendingEnds: [],
+    runAborts: new Map(),
+    trusted: new Set(),
+    removedAgents: new Set(),
+    hopGate: PROCEED,
+    phase: 'new',
+  };
+}
+
+export const isOpen = (k: KernelState): boolean => k.phase === 'new' || k.phase === 'started';
+
+export function assertOpen(k: KernelState): void {
+  if (!isOpen(k)) throw new KernelError('closed', 'the kernel is closed');
+}
+
+export function emit(k: KernelState, event: NexusEvent): void {
+  k.events.emit(event);
+}
+
+export function emitRow(k: KernelState, row: Row, extra: Record<string, unknown> = {}): void {
+  if (k.events.size === 0) return;
+  emit(k, { type: 'run_event', run_id: row.run_id, event: 'row_state', data: { row_id: row.id, state: row.state, tool: row.tool, origin: row.origin, ...extra } });
+}
+
+/** Announce a change of the inbox (modules that add or close cards of their own call this). */
+export function emitInbox(k: KernelState): void {
+  emit(k, { type: 'inbox_changed', pending: countPendingInbox(k.db) });
+}
+
+/** The run's abort controller: aborted when the run is stopped or ends. */
+export function runAbort(k: KernelState, run_id: string): AbortController {
+  let c = k.runAborts.get(run_id);
+  if (!c) {
+    k.runAborts.set(run_id, (c = new AbortController()));
+    setMaxListeners(0, c.signal); // a wide fan of tools listens to one run signal
+  }
+  return c;
+}

@@ -1,0 +1,120 @@
+// Parks: a row the stage held waits at `needs_approval` with an effect profile, a 24 h deadline and an autonomy
+// card (inbox id = row id). It ends by approve (recorded `running` before it runs), deny, or the clock.
+import { tx } from '../store/db.js';
+import { getRun, touchRun } from '../store/queries/runs.js';
+import { getRow, transitionRow, patchedRow, type RowPatch } from '../store/queries/rows.js';
+import { insertInboxItem, resolveInboxForRow } from '../store/queries/inbox.js';
+import { insertRunEvent } from '../store/queries/events.js';
+import { getAgent } from '../store/queries/agents.js';
+import { PARK_DURATION_MS } from '../../shared/types.js';
+import { conflict, notFound } from './errors.js';
+import * as results from './results.js';
+import { buildEffect } from './effect.js';
+import { endParked } from './row-endings.js';
+import { executeRow } from './tool-execution.js';
+import { assertOpen, emit, emitInbox, emitRow, type After, type KernelState } from './kernel-state.js';
+import type { Row, Run } from './types.js';
+
+/** The stage held the row: parked in one transaction (inside the caller's); timer and events go to `after`. */
+export function parkRow(k: KernelState, run: Run, row: Row, tool: string, matched: number[], after: After): Row {
+  const effect = buildEffect(run, row, k.tools.find(run.id, row), tool, matched);
+  const revoked = run.agent ? getAgent(k.db, run.agent)?.executor_revoked === true : false;
+  const addressee = run.agent && !revoked ? `executor:${run.agent}` : null;
+  const now = k.clock.now();
+  const expires = now + PARK_DURATION_MS;
+  const patch: RowPatch = { tool, matched, addressee, effect, expires_at: expires };
+  tx(k.db, () => {
+    if (!transitionRow(k.db, row.id, ['ready'], 'needs_approval', patch, now)) throw new Error('the row changed while it was being parked');
+    insertInboxItem(k.db, {
+      id: row.id,
+      kind: 'autonomy',
+      run_id: run.id,
+      row_id: row.id,
+      agent: run.agent,
+      tool,
+      target: effect.target,
+      addressee,
+      expires_at: expires,
+      data: { effect, trustable: run.agent !== null, origin: row.origin },
+      now,
+    });
+    insertRunEvent(k.db, { run_id: run.id, type: 'approval_required', data: { row_id: row.id, tool, target: effect.target, expires_at: new Date(expires).toISOString() }, now });
+    touchRun(k.db, run.id, now);
+  });
+  const parked = patchedRow(row, 'needs_approval', patch, now);
+  after.push(() => {
+    armPark(k, row.id, PARK_DURATION_MS);
+    emitRow(k, parked);
+    emit(k, { type: 'run_event', run_id: run.id, event: 'approval_required', data: { row_id: row.id, tool, target: effect.target } });
+    emit(k, { type: 'work_available', kind: 'approval', item_id: row.id, agent: run.agent, title: `${run.agent ?? 'Your run'} asks to run ${tool}: ${effect.target}` });
+    emitInbox(k);
+  });
+  return parked;
+}
+
+/** Approve a parked row: recorded `running` (granted_by person) before it runs. */
+export function approveRow(k: KernelState, row_id: string, opts: { by: string; trust_session?: boolean }): Row {
+  assertOpen(k);
+  const row = parkedRow(k, row_id);
+  const run = getRun(k.db, row.run_id)!;
+  const now = k.clock.now();
+  const won = tx(k.db, () => {
+    if (!transitionRow(k.db, row_id, ['needs_approval'], 'running', { granted_by: 'person', approved_by: opts.by, started_at: now }, now)) return false;
+    resolveInboxForRow(k.db, { row_id, status: 'approved', by: opts.by, now });
+    insertRunEvent(k.db, { run_id: run.id, type: 'approval_granted', data: { row_id, by: opts.by, trust_session: !!opts.trust_session }, now });
+    return true;
+  });
+  if (!won) throw conflict(`Row ${row_id} is no longer waiting for approval.`);
+  disarmPark(k, row_id);
+  if (opts.trust_session && run.agent) k.trusted.add(run.agent);
+  const running = getRow(k.db, row_id)!;
+  emitRow(k, running, { by: opts.by });
+  emitInbox(k);
+  executeRow(k, run, running);
+  return running;
+}
+
+/** Deny a parked row: failed approval_denied, the reason as error.detail. */
+export function denyRow(k: KernelState, row_id: string, opts: { by: string; reason?: string }): Row {
+  assertOpen(k);
+  const row = parkedRow(k, row_id);
+  const reason = opts.reason?.trim() ? opts.reason.trim() : undefined;
+  const ended = endParked(k, row, 'failed', { error: { code: 'approval_denied', detail: reason ?? 'Denied by a person.' }, result: results.deniedByPerson(reason) }, 'denied', opts.by, 'approval_denied');
+  if (!ended) throw conflict(`Row ${row_id} is no longer waiting for approval.`);
+  return ended;
+}
+
+/** The park clock ran out: timed_out approval_expired; the next round reads exactly APPROVAL_EXPIRED_TEXT. */
+export function expireRow(k: KernelState, row_id: string): Row | null {
+  const row = getRow(k.db, row_id);
+  if (!row || row.state !== 'needs_approval') return null;
+  return endParked(k, row, 'timed_out', { error: { code: 'approval_expired', detail: results.expired().content[0].text }, result: results.expired() }, 'expired', null, 'approval_expired');
+}
+
+function parkedRow(k: KernelState, row_id: string): Row {
+  const row = getRow(k.db, row_id);
+  if (!row) throw notFound('row', row_id);
+  if (row.state !== 'needs_approval') throw conflict(`Row ${row_id} is not waiting for approval (it is ${row.state}).`);
+  return row;
+}
+
+/** (Re)start a parked row's deadline timer. */
+export function armPark(k: KernelState, row_id: string, ms: number): void {
+  disarmPark(k, row_id);
+  k.live.add(row_id);
+  k.parkTimers.set(
+    row_id,
+    k.clock.setTimeout(() => {
+      k.parkTimers.delete(row_id);
+      if (k.phase === 'started' || k.phase === 'new') expireRow(k, row_id);
+    }, ms),
+  );
+}
+
+export function disarmPark(k: KernelState, row_id: string): void {
+  const h = k.parkTimers.get(row_id);
+  if (h !== undefined) {
+    k.clock.clearTimeout(h);
+    k.parkTimers.delete(row_id);
+  }
+}

@@ -1,0 +1,59 @@
+// Crash recovery at start and the graceful close. Rows that were running (or never decided) when the process
+// died are marked interrupted and never re-run; parked rows keep their deadline; what expired while closed
+// expires now. A close does the same for tools still running; parks stay for the next start.
+import { getRow, listRowsInState } from '../store/queries/rows.js';
+import { KernelError } from './errors.js';
+import * as results from './results.js';
+import { armPark, expireRow } from './parking.js';
+import { endRow, flushEnds } from './row-endings.js';
+import type { KernelState } from './kernel-state.js';
+
+export interface RecoveryReport {
+  interrupted: string[];
+  expired: string[];
+  parked: string[];
+}
+
+export function recoverAtStart(k: KernelState): RecoveryReport {
+  if (k.phase !== 'new') throw new Error('kernel already started');
+  k.phase = 'started';
+  const report: RecoveryReport = { interrupted: [], expired: [], parked: [] };
+  for (const state of ['running', 'ready'] as const) {
+    for (const row of listRowsInState(k.db, state)) {
+      if (endRow(k, row, [state], 'failed', { error: { code: 'interrupted', detail: 'NEXUS stopped while this call was in flight; not re-run' }, result: results.interrupted() }, 'row_interrupted'))
+        report.interrupted.push(row.id);
+    }
+  }
+  const now = k.clock.now();
+  for (const row of listRowsInState(k.db, 'needs_approval')) {
+    const due = row.expires_at ? Date.parse(row.expires_at) : now;
+    if (due <= now) {
+      expireRow(k, row.id);
+      report.expired.push(row.id);
+    } else {
+      armPark(k, row.id, due - now);
+      report.parked.push(row.id);
+    }
+  }
+  return report;
+}
+
+/** Stop everything this process runs: timers cleared, tools aborted (their rows marked interrupted). Parks stay. */
+export async function closeKernel(k: KernelState): Promise<void> {
+  if (k.phase === 'closing' || k.phase === 'closed') return;
+  k.phase = 'closing';
+  for (const h of k.parkTimers.values()) k.clock.clearTimeout(h);
+  k.parkTimers.clear();
+  flushEnds(k);
+  const pending = [...k.inFlight.entries()];
+  for (const [rowId] of pending) {
+    const row = getRow(k.db, rowId);
+    if (row) endRow(k, row, ['running'], 'failed', { error: { code: 'interrupted', detail: 'NEXUS closed while this call was running' }, result: results.interrupted() }, 'row_interrupted');
+  }
+  for (const c of k.runAborts.values()) c.abort();
+  const settle = Promise.allSettled(pending.map(([, f]) => f.done));
+  await Promise.race([settle, new Promise((r) => setTimeout(r, 3000).unref())]);
+  for (const list of k.waiters.values()) for (const w of list) w.reject(new KernelError('closed', 'the kernel closed'));
+  k.waiters.clear();
+  k.phase = 'closed';
+}

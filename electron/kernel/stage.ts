@@ -1,0 +1,148 @@
+// The submit path (DESIGN §2, §7; seed 000):
+//
+//   submitRows → each row inserted at `ready` (durable) → [model rows: the hop gate] → the stage (evaluateCall on
+//   the run's frozen mode + compiled rules, the row's origin) → granted: recorded `running`, THEN executed
+//                                                              → parked: parking.ts, in the same transaction
+//                                                              → failed: `approval_denied`, never executed.
+//   Fail closed: an exception in the gate or the stage refuses the row (`approval_error`); it is never executed.
+import { tx } from '../store/db.js';
+import { getRun } from '../store/queries/runs.js';
+import { insertRow, getRow, transitionRow, patchedRow, insertedRow, maxSeq, type RowPatch } from '../store/queries/rows.js';
+import { compileRules, evaluateCall, validateRules, type CompiledRules } from '../../shared/rules/index.js';
+import { resolveInput, resolveToolName } from '../../shared/rules/tool-names.js';
+import { ORIGINS } from '../../shared/types.js';
+import { KernelError, notFound } from './errors.js';
+import { newId } from './ids.js';
+import * as results from './results.js';
+import { parkRow } from './parking.js';
+import { endRow } from './row-endings.js';
+import { checkResult, executeRow } from './tool-execution.js';
+import { PROCEED, assertOpen, emitRow, message, type After, type KernelState } from './kernel-state.js';
+import type { CreateRunOptions, Row, RowGrantedBy, Run, SubmitRowOptions } from './types.js';
+
+/**
+ * A round's fan: every call recorded and decided in ONE transaction (one commit for the fan), then the granted
+ * ones start. Each row still crosses the gate and the stage on its own, and an exception deciding one row
+ * refuses that row only (approval_error), never the others and never by running it.
+ */
+export function submitRows(k: KernelState, run_id: string, calls: readonly SubmitRowOptions[]): Row[] {
+  assertOpen(k);
+  const run = getRun(k.db, run_id);
+  if (!run) throw notFound('run', run_id);
+  if (run.status !== 'running') throw new KernelError('run_ended', `Run ${run_id} is ${run.status}; it takes no more rows.`);
+  const prepared = calls.map((opts) => {
+    if (!ORIGINS.includes(opts.origin)) throw new KernelError('invalid_input', `origin must be one of ${ORIGINS.join(', ')}`);
+    if (typeof opts.tool !== 'string' || opts.tool.length === 0) throw new KernelError('invalid_input', 'a row needs a tool name');
+    const on_failure = opts.on_failure ?? 'continue';
+    if (on_failure !== 'continue' && on_failure !== 'fail_run') throw new KernelError('invalid_input', 'on_failure must be continue or fail_run');
+    // The input is normalized through JSON once: what the rules read, what is recorded and what runs are the
+    // same value (no undefined, no Dates, no later mutation by the caller).
+    let raw: unknown;
+    try {
+      const text = JSON.stringify(opts.input ?? {});
+      if (text === undefined) throw new Error('not JSON');
+      raw = JSON.parse(text);
+    } catch (e) {
+      throw new KernelError('invalid_input', `a row's input must be JSON: ${message(e)}`);
+    }
+    const resolved = resolveToolName(opts.tool);
+    return { opts, raw, on_failure, resolved, input: resolveInput(resolved, raw) };
+  });
+  const after: After = [];
+  const rows = tx(k.db, () =>
+    prepared.map((c) => {
+      const rec = { id: newId('row'), run_id, origin: c.opts.origin, wire_tool: c.opts.tool, tool: c.resolved.name, runner: c.resolved.runner, input: c.input, round: c.opts.round ?? null, on_failure: c.on_failure, now: k.clock.now() };
+      return cross(k, run, insertedRow(rec, insertRow(k.db, rec, nextSeq(k, run_id))), c.raw, after);
+    }),
+  );
+  // Committed: the decisions are durable. Now their effects (execution, timers, events).
+  for (const f of after) f();
+  return rows;
+}
+
+/** The next row number of a run. This process is the only writer, so it is counted in memory after one read. */
+function nextSeq(k: KernelState, run_id: string): number {
+  const seq = (k.seqs.get(run_id) ?? maxSeq(k.db, run_id)) + 1;
+  k.seqs.set(run_id, seq);
+  return seq;
+}
+
+/** The gate and the stage for one recorded row. Writes now (inside the caller's transaction); effects to `after`. */
+function cross(k: KernelState, run: Run, row: Row, rawInput: unknown, after: After): Row {
+  const mine: After = [];
+  try {
+    // Only multi-write steps (a custom gate, a park) run in savepoints: if one throws, its partial writes roll
+    // back (not the fan's) and the row is refused below. A grant or a denial is one guarded UPDATE.
+    const decided = decide(k, run, row, rawInput, mine);
+    after.push(...mine);
+    return decided;
+  } catch (e) {
+    // Fail closed: whatever went wrong, the call is refused and never executed.
+    const detail = message(e);
+    const ended = endRow(k, row, ['ready'], 'failed', { error: { code: 'approval_error', detail }, result: results.stageError(detail) }, 'approval_error', after);
+    return ended ?? getRow(k.db, row.id) ?? row;
+  }
+}
+
+function decide(k: KernelState, run: Run, row: Row, rawInput: unknown, after: After): Row {
+  if (row.origin === 'model') {
+    const call = { run, row_id: row.id, wire_tool: row.wire_tool, tool: row.tool, runner: row.runner, input: row.input, origin: row.origin };
+    const d = k.hopGate === PROCEED ? PROCEED(call) : tx(k.db, () => k.hopGate(call));
+    if (!d || typeof d !== 'object' || typeof (d as unknown as PromiseLike<unknown>).then === 'function') throw new Error('the hop gate gave no synchronous decision');
+    if (d.proceed === false) {
+      const result = checkResult(d.result);
+      const sc = result.structuredContent;
+      const code = sc && typeof sc.code === 'string' ? sc.code : 'hop_denied';
+      const ended = endRow(k, row, ['ready'], 'failed', { error: { code, detail: result.content.map((c) => c.text).join('\n').slice(0, 1024) }, result }, 'hop_not_performed', after);
+      return ended ?? getRow(k.db, row.id)!;
+    }
+    if (d.proceed !== true) throw new Error('the hop gate decision is neither proceed: true nor proceed: false');
+  }
+  const decision = evaluateCall(compiledFor(k, run), run.mode, { tool: row.wire_tool, input: rawInput, origin: row.origin });
+  if (!decision || typeof decision.tool !== 'string' || !Array.isArray(decision.matched)) throw new Error('the stage returned no decision');
+  switch (decision.outcome) {
+    case 'granted':
+      return grant(k, run, row, decision.granted_by, decision.tool, decision.matched, after);
+    case 'failed': {
+      const detail = decision.error.detail;
+      const ended = endRow(k, row, ['ready'], 'failed', { tool: decision.tool, matched: decision.matched, error: { code: 'approval_denied', detail }, result: results.deniedByStage(detail) }, undefined, after);
+      return ended ?? getRow(k.db, row.id)!;
+    }
+    case 'parked':
+      // Session trust relaxes this agent's OWN autonomy parks; deny rules were already applied above.
+      if (run.agent && k.trusted.has(run.agent)) return grant(k, run, row, 'trust', decision.tool, decision.matched, after);
+      return parkRow(k, run, row, decision.tool, decision.matched, after);
+    default:
+      throw new Error(`the stage returned an unknown outcome ${JSON.stringify((decision as { outcome: unknown }).outcome)}`);
+  }
+}
+
+function grant(k: KernelState, run: Run, row: Row, by: RowGrantedBy, tool: string, matched: number[], after: After): Row {
+  const now = k.clock.now();
+  const patch: RowPatch = { granted_by: by, tool, matched, started_at: now };
+  if (!transitionRow(k.db, row.id, ['ready'], 'running', patch, now)) return getRow(k.db, row.id)!;
+  const running = patchedRow(row, 'running', patch, now);
+  after.push(() => {
+    emitRow(k, running);
+    executeRow(k, run, running);
+  });
+  return running;
+}
+
+/** Validate and compile the rules a run is created with (already compiled rules are taken as they are). */
+export function compileRunRules(rules: CreateRunOptions['rules']): CompiledRules {
+  if (rules && !Array.isArray(rules) && (rules as CompiledRules).kind === 'nexus.compiled-rules') return rules as CompiledRules;
+  const v = validateRules(rules ?? []);
+  if (!v.ok) throw new KernelError('invalid_rules', `The approval rules are invalid: ${v.errors.map((e) => e.message).join('; ')}`, v.errors);
+  return compileRules(v.rules);
+}
+
+/** The run's compiled rules: compiled at creation, or once from the stored JSON after a restart. */
+function compiledFor(k: KernelState, run: Run): CompiledRules {
+  let c = k.compiledByRun.get(run.id);
+  if (!c) {
+    c = compileRules(run.rules);
+    k.compiledByRun.set(run.id, c);
+  }
+  return c;
+}

@@ -1,0 +1,52 @@
+// Executing a granted row: the tool runs with the run's abort signal; its completion is queued for the next
+// group commit (row-endings.ts). A tool that throws or returns something that is not a tool result fails.
+import type { RowPatch } from '../store/queries/rows.js';
+import type { RowState, ToolResult } from '../../shared/types.js';
+import * as results from './results.js';
+import { queueEnd } from './row-endings.js';
+import { message, runAbort, type KernelState } from './kernel-state.js';
+import type { Row, Run } from './types.js';
+
+export function executeRow(k: KernelState, run: Run, row: Row): void {
+  k.live.add(row.id);
+  const signal = runAbort(k, run.id).signal;
+  const tool = k.tools.find(run.id, row);
+  const done = (async () => {
+    let result: ToolResult;
+    let state: RowState = 'succeeded';
+    let error: RowPatch['error'] = null;
+    try {
+      if (!tool) {
+        const text = `No tool named ${row.tool} is available to this run.`;
+        result = results.toolError(text, 'unknown_tool');
+        state = 'failed';
+        error = { code: 'unknown_tool', detail: text };
+      } else {
+        result = checkResult(await tool.run(row.input, { run, row, workspace: run.workspace, signal }));
+        if (result.isError) {
+          const sc = result.structuredContent ?? {};
+          state = sc.timed_out === true ? 'timed_out' : 'failed';
+          const code = typeof sc.code === 'string' ? sc.code : state === 'timed_out' ? 'tool_timeout' : 'tool_error';
+          error = { code, detail: result.content.map((c) => c.text).join('\n').slice(0, 1024) };
+        }
+      }
+    } catch (e) {
+      result = results.toolError(`The tool ${row.tool} failed: ${message(e)}`);
+      state = 'failed';
+      error = { code: 'tool_error', detail: message(e) };
+    }
+    k.inFlight.delete(row.id);
+    if (k.phase === 'closed') return;
+    queueEnd(k, row, state, { result, error });
+  })();
+  k.inFlight.set(row.id, { run_id: run.id, done });
+}
+
+/** A tool result must be MCP CallToolResult-shaped; anything else is an error (never trusted as success). */
+export function checkResult(r: unknown): ToolResult {
+  const x = r as ToolResult;
+  if (!x || typeof x !== 'object' || !Array.isArray(x.content) || !x.content.every((c) => c && c.type === 'text' && typeof c.text === 'string')) {
+    throw new Error('the tool returned something that is not a tool result');
+  }
+  return x;
+}
