@@ -232,3 +232,78 @@ describe('seed 003 "The recorded evidence ... stays queryable per task, so a com
     }
   });
 });
+
+describe('seed 003 "closing either one is a real, immediate stop, not a suggestion the other side can override" (an approval is not a standing grant)', () => {
+  const closers: Array<[string, string, unknown, string]> = [
+    ['the switch turned off', 'orchestration.enabled', false, 'orchestration_disabled'],
+    ['the orchestrator taken off the allowlist', 'orchestration.allowlist', [], 'orchestrator_not_allowed'],
+    ['Maximum chain depth lowered', 'orchestration.maxDepth', 1, 'chain_depth_exceeded'],
+  ];
+  for (const [what, key, value, code] of closers) {
+    it(`a hold approved after ${what}: the identical retry still crosses the gate first and is denied ${code}`, async () => {
+      s = await scenario({
+        lead: queue([{ toolCalls: [delegate('mid')] }, { text: 'lead done' }]),
+        mid: (req: ScriptedRequest): ScriptedReply =>
+          /APPROVED/.test(req.userText) ? { toolCalls: [bash('echo hi')] } : req.toolResults.length ? { text: `mid: ${last(req)}` } : { toolCalls: [bash('echo hi')] },
+      });
+      await s.open(['lead'], true);
+      s.start('lead');
+      const card = await waitCard('orchestration');
+      await s.until('mid waiting', () => s!.runsOf('mid')[0]?.status === 'succeeded');
+      await s.call('settingsSet', { key, value });
+      await s.call('inboxApprove', { id: card.id });
+      await s.until('mid to retry and report', () => s!.requests('mid').length >= 4 && s!.runsOf('mid')[0]?.status !== 'running');
+      expect(s.rowsOf('mid').filter((r) => r.origin === 'model').map((r) => [r.state, r.error?.code])).toEqual([
+        ['failed', 'hop_held'],
+        ['failed', code],
+      ]);
+      const [chain] = await s.call<ChainView[]>('chainsList');
+      expect(chain.hops[1]).toMatchObject({ hop: 2, verdict: 'denied', code });
+    });
+  }
+});
+
+describe('DESIGN §3 Stop all with a hold waiting', () => {
+  it('Stop all closes the waiting orchestration card (it can no longer be answered) and the chain says orchestration_stopped; the model is asked nothing', async () => {
+    s = await scenario({
+      lead: queue([{ toolCalls: [delegate('mid')] }, { text: 'lead done' }]),
+      mid: (req: ScriptedRequest): ScriptedReply => (req.toolResults.length ? { text: 'waiting' } : { toolCalls: [bash('echo hi')] }),
+    });
+    await s.open(['lead'], true);
+    s.start('lead');
+    const card = await waitCard('orchestration');
+    await s.until('mid waiting', () => s!.runsOf('mid')[0]?.status === 'succeeded');
+    const asked = s.requests('mid').length;
+    await s.call('stopAll');
+    expect(await s.call('inboxList')).toEqual([]);
+    await expect(s.call('inboxApprove', { id: card.id })).rejects.toThrow(/conflict/);
+    const [chain] = await s.call<ChainView[]>('chainsList');
+    expect(chain.hops[1]).toMatchObject({ hop: 2, verdict: 'denied', code: 'orchestration_stopped' });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(s.requests('mid')).toHaveLength(asked);
+  });
+});
+
+describe('DESIGN §3 "a further hop (2, 3, …, numbered in the order recorded)"', () => {
+  it('two governed calls in one fan are two hops, two holds, two cards, each awaiting approval', async () => {
+    s = await scenario({
+      lead: queue([{ toolCalls: [delegate('mid')] }, { text: 'lead done' }]),
+      mid: queue([{ toolCalls: [bash('echo a'), bash('echo b')] }, { text: 'waiting' }]),
+    });
+    await s.open(['lead'], true);
+    s.start('lead');
+    await s.until('mid waiting', () => s!.runsOf('mid')[0]?.status === 'succeeded');
+    const holds = await cards('orchestration');
+    expect(holds.map((c) => [c.hop, c.target])).toEqual([
+      [2, 'echo a'],
+      [3, 'echo b'],
+    ]);
+    expect(new Set(holds.map((c) => c.id)).size).toBe(2);
+    const [chain] = await s.call<ChainView[]>('chainsList');
+    expect(chain.hops.map((h) => [h.hop, h.target, h.verdict])).toEqual([
+      [1, 'mid', 'allowed'],
+      [2, 'echo a', 'awaiting_approval'],
+      [3, 'echo b', 'awaiting_approval'],
+    ]);
+  });
+});
