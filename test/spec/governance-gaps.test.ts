@@ -307,3 +307,32 @@ describe('DESIGN §3 "a further hop (2, 3, …, numbered in the order recorded)"
     ]);
   });
 });
+
+describe('DESIGN §3 Chain: "Every action an agent then takes because of the chain — each tool call in a run the chain started — is a further hop"', () => {
+  it('the starter acting on its own after a hand-off is not a hop (never gated); its next hand-off begins a new chain at hop 1', async () => {
+    s = await scenario({
+      lead: queue([{ toolCalls: [delegate('mid')] }, { toolCalls: [bash('echo lead-own')] }, { toolCalls: [delegate('mid')] }, { text: 'lead done' }]),
+      mid: queue([{ toolCalls: [bash('echo m1')] }, { text: 'mid 1' }, { toolCalls: [bash('echo m2')] }, { text: 'mid 2' }]),
+    });
+    // The closed defaults: every governed hop is denied, so anything not denied was not governed.
+    const ended = await s.ended(s.start('lead').id);
+    expect(ended.status).toBe('succeeded');
+    expect(s.rowsOf('lead').map((r) => [r.tool, r.state])).toEqual([
+      ['delegate_task', 'succeeded'],
+      ['bash', 'succeeded'],
+      ['delegate_task', 'succeeded'],
+    ]);
+    const chains = await s.call<ChainView[]>('chainsList');
+    expect(chains.map((c) => c.hops.map((h) => [h.hop, h.agent, h.target, h.verdict]))).toEqual([
+      [
+        [1, 'lead', 'mid', 'allowed'],
+        [2, 'mid', 'echo m2', 'denied'],
+      ],
+      [
+        [1, 'lead', 'mid', 'allowed'],
+        [2, 'mid', 'echo m1', 'denied'],
+      ],
+    ]);
+    expect(new Set(s.runsOf('mid').map((r) => r.chain_id)).size).toBe(2);
+  });
+});
