@@ -336,3 +336,25 @@ describe('DESIGN §3 Chain: "Every action an agent then takes because of the cha
     expect(new Set(s.runsOf('mid').map((r) => r.chain_id)).size).toBe(2);
   });
 });
+
+describe('seed 003 "An approval covers exactly that hop. It is consumed the moment the call proceeds and grants nothing standing"', () => {
+  it('two identical retries in one fan after one approval: exactly one proceeds, the other is a new hold', async () => {
+    s = await scenario({
+      lead: queue([{ toolCalls: [delegate('mid')] }, { text: 'lead done' }]),
+      mid: (req: ScriptedRequest): ScriptedReply =>
+        /APPROVED/.test(req.userText) ? { toolCalls: [bash('echo x'), bash('echo x')] } : req.toolResults.length ? { text: 'mid: done' } : { toolCalls: [bash('echo x')] },
+    });
+    await s.open(['lead'], true);
+    s.start('lead');
+    const card = await waitCard('orchestration');
+    await s.until('mid waiting', () => s!.runsOf('mid')[0]?.status === 'succeeded');
+    await s.call('inboxApprove', { id: card.id });
+    await s.until('mid to retry twice and stop', () => s!.requests('mid').length >= 4 && s!.runsOf('mid')[0]?.status !== 'running');
+    const retried = s.rowsOf('mid').filter((r) => r.origin === 'model').slice(1);
+    expect(retried.map((r) => r.state).sort()).toEqual(['failed', 'succeeded']);
+    expect(retried.find((r) => r.state === 'failed')?.error?.code).toBe('hop_held');
+    const holds = await cards('orchestration');
+    expect(holds).toHaveLength(1);
+    expect(holds[0]!.id).not.toBe(card.id);
+  });
+});
