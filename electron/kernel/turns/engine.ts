@@ -8,17 +8,19 @@ import { insertRunEvent } from '../../store/queries/events.js';
 import { createProvider, ProviderError, type KeyStore, type ModelProvider, type ProviderOptions } from '../../providers/index.js';
 import { RunnerPool } from '../../runners/pool.js';
 import type { Mode } from '../../../shared/types.js';
-import { DEFAULT_SETTINGS } from '../../../shared/types.js';
 import { KernelError, notFound } from '../errors.js';
 import type { Kernel } from '../kernel.js';
-import type { Row, Run } from '../types.js';
+import type { Run } from '../types.js';
 import { Questions } from './ask.js';
 import { Compactor } from './compaction.js';
-import { appendMessage, cancelQuestion, getTurnState, initTurnState, liveMessages, updateTurnState, type MessageKind } from './conversation-store.js';
-import { HOOK_SOURCE, HookRunner } from './hooks.js';
+import { appendMessage, getTurnState, initTurnState, liveMessages, updateTurnState, type MessageKind } from './conversation-store.js';
+import { HookRunner } from './hooks.js';
 import { createAgentRun } from '../agents.js';
 import { continuationTool } from './internal-tools.js';
 import { prepareRunTools } from './run-tools.js';
+import { deliverContinuations } from './continuations.js';
+import { closeOrphanedCards, runningTurnRuns } from './restart.js';
+import { activeAgent, stopHookCap, tokenBudget } from './turn-limits.js';
 import { finishTurn, type Finalizer } from './finish.js';
 import { collectFan, modelRound, type RoundContext } from './rounds.js';
 
@@ -66,6 +68,8 @@ export class TurnEngine {
   /** Aborted when NEXUS closes: in-flight model calls end at once instead of at their timeout. */
   private readonly shutdown = new AbortController();
   private closed = false;
+  /** What the round, fan, continuation and finish steps get from the engine. */
+  private readonly loop: RoundContext;
 
   constructor(private readonly opts: TurnEngineOptions) {
     this.kernel = opts.kernel;
@@ -74,6 +78,14 @@ export class TurnEngine {
     this.hooks = new HookRunner(this.kernel, ev);
     this.questions = new Questions(this.kernel, ev);
     this.compactor = new Compactor(this.kernel, ev, (run) => this.providerFor(run), this.hooks);
+    this.loop = {
+      kernel: this.kernel,
+      provider: (run) => this.providerFor(run),
+      shutdown: this.shutdown.signal,
+      event: ev,
+      failRun: (run_id, reason) => this.failRun(run_id, reason),
+      running: (run_id) => this.running(run_id),
+    };
     this.kernel.registerTool(this.questions.tool, { replace: true });
     this.kernel.registerTool(this.questions.awaitTool, { replace: true });
     this.kernel.registerTool(continuationTool, { replace: true });
@@ -153,18 +165,9 @@ export class TurnEngine {
 
   /** Runs still 'running' after a restart pick up where their conversation stands. */
   recover(): string[] {
-    // Nobody waits on a question or a hook's attention card from before the restart: close them; the runs'
-    // loops ask again when they get there.
-    for (const item of this.kernel.inbox.pending()) {
-      const mine = item.kind === 'question' ? !this.questions.waitsOn(item.id) : item.kind === 'attention' && (item.data.source ?? HOOK_SOURCE) === HOOK_SOURCE && !this.hooks.waitsOn(item.id);
-      if (mine) {
-        if (item.kind === 'question') cancelQuestion(this.kernel.db, item.id, this.kernel.clock.now());
-        this.kernel.inbox.resolve(item.id, 'canceled');
-      }
-    }
+    closeOrphanedCards(this.kernel, this.questions, this.hooks);
     const resumed: string[] = [];
-    const rows = this.kernel.db.prepare("SELECT r.id FROM runs r JOIN turn_state t ON t.run_id = r.id WHERE r.status = 'running'").all() as { id: string }[];
-    for (const { id } of rows) {
+    for (const id of runningTurnRuns(this.kernel.db)) {
       if (this.active.has(id)) continue;
       this.launch(id, false);
       resumed.push(id);
@@ -247,82 +250,37 @@ export class TurnEngine {
       const live = liveMessages(this.kernel.db, run_id);
       const last = live[live.length - 1]?.message;
       if (last?.role === 'assistant' && last.toolCalls?.length) {
-        await collectFan(this.roundContext(), run, live[live.length - 1]!.round ?? 0, last.toolCalls);
+        await collectFan(this.loop, run, live[live.length - 1]!.round ?? 0, last.toolCalls);
         continue;
       }
       if (this.pendingContinuations.get(run_id)?.length) {
         // Planted text comes before finishing: a continuation after an answer starts more work.
-        if (!(await this.deliverContinuations(run))) return;
+        const say = (run_id: string, turn: number, text: string) => this.say(run_id, turn, 'continuation', text);
+        if (!(await deliverContinuations({ ...this.loop, say }, run, this.pendingContinuations.get(run_id)))) return;
         continue;
       }
       if (last?.role === 'assistant') {
         if ((await this.finish(run, last.text)) === 'ended') return;
         continue;
       }
-      const compacted = await this.compactor.maybeCompact(run, this.budgetFor(run));
+      const compacted = await this.compactor.maybeCompact(run, tokenBudget(this.kernel.db, run, this.opts.tokenBudget));
       if (compacted === 'canceled') return;
       if (compacted !== 'ok') {
         this.failRun(run_id, compacted.failed);
         return;
       }
       if (!this.running(run_id)) return;
-      await modelRound(this.roundContext(), run);
+      await modelRound(this.loop, run);
     }
-  }
-
-  private roundContext(): RoundContext {
-    return {
-      kernel: this.kernel,
-      provider: (run) => this.providerFor(run),
-      shutdown: this.shutdown.signal,
-      event: (run_id, type, data) => this.event(run_id, type, data),
-      failRun: (run_id, reason) => this.failRun(run_id, reason),
-      running: (run_id) => this.running(run_id),
-    };
-  }
-
-  /** Continuations planted while the model was busy become user messages (via their kernel rows). */
-  private async deliverContinuations(run: Run): Promise<boolean> {
-    const queue = this.pendingContinuations.get(run.id);
-    while (queue && queue.length) {
-      const text = queue.shift()!;
-      const st = getTurnState(this.kernel.db, run.id)!;
-      let row: Row;
-      try {
-        row = await this.kernel.waitRow(this.kernel.submitRow(run.id, { tool: continuationTool.name, input: { text }, origin: 'kernel', round: null }).id);
-      } catch (e) {
-        if (!this.running(run.id)) return false;
-        throw e;
-      }
-      if (!this.running(run.id)) return false;
-      if (row.state !== 'succeeded') {
-        this.event(run.id, 'continuation_refused', { row_id: row.id, state: row.state, error: row.error });
-        continue;
-      }
-      this.say(run.id, st.turn, 'continuation', text);
-      this.event(run.id, 'continuation_delivered', { row_id: row.id });
-    }
-    return true;
-  }
-
-  private finish(run: Run, answer: string): Promise<'ended' | 'continue'> {
-    return finishTurn(
-      {
-        kernel: this.kernel,
-        hooks: this.hooks,
-        finalizers: this.finalizers,
-        stopHookCap: () => this.stopHookCap(),
-        say: (run_id, turn, text) => this.say(run_id, turn, 'feedback', text),
-        failRun: (run_id, reason) => this.failRun(run_id, reason),
-        event: (run_id, type, data) => this.event(run_id, type, data),
-        running: (run_id) => this.running(run_id),
-      },
-      run,
-      answer,
-    );
   }
 
   // ── helpers ──────────────────────────────────────────────────────────────────────────────────────────────
+
+  /** The candidate final answer: stop hooks, then the finalizers (finish.ts). */
+  private finish(run: Run, answer: string): Promise<'ended' | 'continue'> {
+    const say = (run_id: string, turn: number, text: string) => this.say(run_id, turn, 'feedback', text);
+    return finishTurn({ ...this.loop, hooks: this.hooks, finalizers: this.finalizers, stopHookCap: () => stopHookCap(this.opts.stopHookCap), say }, run, answer);
+  }
 
   private say(run_id: string, turn: number, kind: MessageKind, text: string): void {
     appendMessage(this.kernel.db, { run_id, turn, round: null, kind, message: { role: 'user', text }, now: this.kernel.clock.now() });
@@ -340,25 +298,7 @@ export class TurnEngine {
   }
 
   private activeAgent(name: string): AgentRow {
-    const agent = getAgent(this.kernel.db, name);
-    if (!agent) throw notFound('agent', name);
-    if (agent.status === 'removed') throw new KernelError('agent_removed', `Agent ${name} was removed.`);
-    return agent;
-  }
-
-  private stopHookCap(): number {
-    try {
-      const v = this.opts.stopHookCap?.();
-      return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : DEFAULT_SETTINGS['approval.stopHookCap'];
-    } catch {
-      return DEFAULT_SETTINGS['approval.stopHookCap'];
-    }
-  }
-
-  private budgetFor(run: Run): number {
-    const agent = run.agent ? getAgent(this.kernel.db, run.agent) : null;
-    const own = (agent as { context_budget_tokens?: unknown } | null)?.context_budget_tokens;
-    return typeof own === 'number' && own > 0 ? own : (this.opts.tokenBudget ?? 24_000);
+    return activeAgent(this.kernel.db, name);
   }
 
   async providerFor(run: Run): Promise<ModelProvider> {
