@@ -149,7 +149,7 @@ test('Stop all halts a running chain, shows it is engaged, and Resume lifts it',
   expect((await served.call('status', {})).stop_all).toBe(false);
 });
 
-test('the Orchestration page shows every control, whether orchestration is on or off', async ({ app: page }, testInfo) => {
+test('the Orchestration page shows every control, whether orchestration is on or off', async ({ app: page, served }, testInfo) => {
   await openOrchestration(page);
   await expect(page.getByRole('switch', { name: 'Cross-Agent Orchestration', exact: true })).toHaveAttribute('aria-checked', 'false');
   await expect(page.getByRole('switch', { name: 'Per-hop approval', exact: true })).toHaveAttribute('aria-checked', 'true');
@@ -162,4 +162,17 @@ test('the Orchestration page shows every control, whether orchestration is on or
   await page.getByRole('spinbutton', { name: 'Maximum chain depth' }).press('Enter');
   await expect(page.getByRole('spinbutton', { name: 'Maximum chain depth' })).toHaveValue('5');
   await shot(page, testInfo, 'settings-orchestration');
+
+  // A value out of range says what is wanted and that nothing was saved (it was a silent red box).
+  await page.getByRole('spinbutton', { name: 'Maximum agents per chain' }).fill('0');
+  await page.getByRole('spinbutton', { name: 'Maximum agents per chain' }).press('Enter');
+  await expect(page.getByRole('alert').filter({ hasText: 'Enter a whole number from 1 to 100. Not saved: the limit stays 4.' })).toBeVisible();
+  await expect(page.getByRole('spinbutton', { name: 'Maximum agents per chain' })).toHaveAccessibleDescription(/whole number from 1 to 100/);
+  expect((await served.call('settingsGet', {}))['orchestration.maxAgents']).toBe(4);
+  // An allowlist name that matches no agent is flagged, not silently accepted as if it allowed someone.
+  await page.getByLabel('Agent to allow as an orchestrator').fill('leda');
+  await expect(page.getByRole('status').filter({ hasText: 'No agent is named leda' })).toBeVisible();
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(page.getByRole('list', { name: 'Orchestrators allowlist' })).toContainText('leda (no such agent)');
+  await shot(page, testInfo, 'settings-orchestration-invalid');
 });

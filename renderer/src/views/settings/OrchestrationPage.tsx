@@ -12,23 +12,33 @@ function NumberSetting({ label, value, min, onSave, help }: { label: string; val
   const [text, setText] = useState(String(value));
   useEffect(() => setText(String(value)), [value]);
   const n = Number(text);
-  const valid = Number.isInteger(n) && n >= min && n <= 100;
+  const valid = text.trim() !== '' && Number.isInteger(n) && n >= min && n <= 100;
+  // ids hold no spaces (aria-describedby is a space-separated list of ids).
+  const id = `num-${label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  const errId = `${id}-error`;
   return (
     <div className="setting-row">
       <div className="setting-text">
-        <label className="setting-label" htmlFor={`num-${label}`}>
+        <label className="setting-label" htmlFor={id}>
           {label}
         </label>
         <div className="setting-desc">{help}</div>
+        {/* A red box alone said nothing: say what is wanted, and that the old value still holds. */}
+        {valid ? null : (
+          <div className="field-error" id={errId} role="alert">
+            Enter a whole number from {min} to 100. Not saved: the limit stays {value}.
+          </div>
+        )}
       </div>
       <input
-        id={`num-${label}`}
+        id={id}
         className={`input num ${valid ? '' : 'invalid'}`}
         type="number"
         min={min}
         max={100}
         value={text}
         aria-invalid={!valid}
+        aria-describedby={valid ? undefined : errId}
         onChange={(e) => setText(e.target.value)}
         onBlur={() => valid && n !== value && onSave(n)}
         onKeyDown={(e) => e.key === 'Enter' && valid && n !== value && onSave(n)}
@@ -41,6 +51,10 @@ function Allowlist({ value, onSave }: { value: string[]; onSave(v: string[]): vo
   const agents = useAgents((s) => s.agents);
   const [pick, setPick] = useState('');
   const candidates = agents.map((a) => a.name).filter((n) => !value.includes(n));
+  // A typo here would silently allow nobody: names that match no agent are flagged (still kept: an agent
+  // with that name may be added later, and the kernel checks names when a hop happens).
+  const known = new Set(agents.filter((a) => a.status !== 'removed').map((a) => a.name));
+  const typed = pick.trim();
   return (
     <div className="setting-row column">
       <div className="setting-text">
@@ -54,8 +68,9 @@ function Allowlist({ value, onSave }: { value: string[]; onSave(v: string[]): vo
       <ul className="chips" aria-labelledby="allowlist-label">
         {value.length === 0 ? <li className="muted">Empty: no agent may orchestrate.</li> : null}
         {value.map((name) => (
-          <li key={name} className="chip">
+          <li key={name} className={`chip ${known.has(name) ? '' : 'unknown'}`} title={known.has(name) ? undefined : `No agent is named ${name}`}>
             {name}
+            {known.has(name) ? null : <span className="chip-warn"> (no such agent)</span>}
             <button type="button" aria-label={`Remove ${name} from the allowlist`} onClick={() => onSave(value.filter((v) => v !== name))}>
               ×
             </button>
@@ -64,7 +79,7 @@ function Allowlist({ value, onSave }: { value: string[]; onSave(v: string[]): vo
       </ul>
       <div className="inline-form">
         <input
-          className="input"
+          className="input allowlist-input"
           list="allowlist-agents"
           aria-label="Agent to allow as an orchestrator"
           placeholder={candidates.length ? 'Agent name' : 'Agent name (add agents first)'}
@@ -79,7 +94,7 @@ function Allowlist({ value, onSave }: { value: string[]; onSave(v: string[]): vo
         <button
           type="button"
           className="btn"
-          disabled={!pick.trim() || value.includes(pick.trim())}
+          disabled={!typed || value.includes(typed)}
           onClick={() => {
             onSave([...value, pick.trim()]);
             setPick('');
@@ -88,6 +103,12 @@ function Allowlist({ value, onSave }: { value: string[]; onSave(v: string[]): vo
           Add
         </button>
       </div>
+      {typed && !known.has(typed) ? (
+        <div className="field-warn" role="status">
+          No agent is named {typed}{candidates.length ? `; known: ${candidates.slice(0, 5).join(', ')}${candidates.length > 5 ? ', …' : ''}` : ''}. It can be added anyway, and
+          takes effect once an agent with that name exists.
+        </div>
+      ) : null}
     </div>
   );
 }
