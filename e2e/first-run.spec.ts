@@ -12,6 +12,8 @@ test('a newcomer plays the offline demo: a card to answer, then a chain to read'
   await expect(banner).toContainText('OFFLINE DEMO');
   await expect(banner).toContainText('not an AI');
   await expect(banner).toContainText('orchestration_not_entitled');
+  // The end of the denied path is announced up front (a failed task, a Needs attention card).
+  await expect(banner).toContainText('a Needs attention card appears');
 
   const card = page.getByRole('article');
   await expect(card).toContainText('demo-planner wants to use delegate_task');
@@ -35,6 +37,14 @@ test('a newcomer plays the offline demo: a card to answer, then a chain to read'
   await expect(page.getByRole('button', { name: 'Abandon' })).toBeVisible();
   await shot(page, testInfo, 'inbox-attention');
   await page.getByRole('button', { name: 'Abandon' }).click();
+  await expect(page.getByTestId('pending-count')).toHaveText('0 pending');
+
+  // The demo can be played again from the banner (the first-run panel is gone once the demo agents exist).
+  await banner.getByRole('button', { name: 'Got it' }).click();
+  await banner.getByRole('button', { name: 'Play the demo again' }).click();
+  await expect(banner).toContainText('What happens next');
+  await expect(page.getByRole('article')).toContainText('demo-planner wants to use delegate_task');
+  await page.getByRole('article').getByRole('button', { name: 'Deny' }).click();
   await expect(page.getByTestId('pending-count')).toHaveText('0 pending');
 
   await banner.getByRole('button', { name: 'Remove the demo agents' }).click();

@@ -41,6 +41,8 @@ describe('offline demo', () => {
     const started = await call<{ run_id: string; gate: { entitled: boolean }; expect: string }>('demoStart');
     expect(started.gate.entitled).toBe(false);
     expect(started.expect).toMatch(/DENIED with orchestration_not_entitled/);
+    // The end of the denied path (a failed task, a Needs attention card) is announced, not a surprise.
+    expect(started.expect).toMatch(/acceptance check \(test -s hello.md\) fails .* Needs attention card/);
 
     const card = await until('the planner card', async () => (await call<{ id: string; kind: string; agent: string; tool: string }[]>('inboxList')).find((c) => c.agent === 'demo-planner'));
     expect(card).toMatchObject({ kind: 'autonomy', tool: 'delegate_task' });
@@ -66,6 +68,7 @@ describe('offline demo', () => {
   it('says in advance which gate will answer hop 2', () => {
     const open = { entitled: true, enabled: true, allowlisted: true, per_hop_approval: true, stop_all: false };
     expect(expectation(open)).toMatch(/HELD: an Orchestration card/);
+    expect(expectation(open)).not.toMatch(/Needs attention/);
     expect(expectation({ ...open, enabled: false })).toMatch(/orchestration_disabled/);
     expect(expectation({ ...open, allowlisted: false })).toMatch(/orchestrator_not_allowed/);
     expect(expectation({ ...open, stop_all: true })).toMatch(/orchestration_stopped/);

@@ -32,7 +32,13 @@ export function expectation(gate: { entitled: boolean; enabled: boolean; allowli
   else if (!gate.allowlisted) then = `${DEMO_PLANNER} is not on the Orchestrators allowlist, so hop 2 will be denied (orchestrator_not_allowed). Add it to see a hold instead.`;
   else if (gate.per_hop_approval) then = `Per-hop approval is on, so hop 2 will be HELD: an Orchestration card appears. Approve it, and ${DEMO_BUILDER}'s own ask mode then parks the write: an Autonomy card with the diff.`;
   else then = `Per-hop approval is off, so hop 2 is allowed by orchestration; ${DEMO_BUILDER}'s own ask mode still parks the write: an Autonomy card with the diff.`;
-  return `${first} ${hop2} ${then}`;
+  // When hop 2 is denied, hello.md is never written, so the task's acceptance check fails and the task fails
+  // visibly: say so, or the red Needs attention card at the end looks like the demo broke.
+  const denied = gate.stop_all || !gate.entitled || !gate.enabled || !gate.allowlisted;
+  const end = denied
+    ? ` Because hello.md is never written, the task's acceptance check (test -s hello.md) fails and the task fails: a Needs attention card appears. That is the evidence gate working; press Abandon.`
+    : '';
+  return `${first} ${hop2} ${then}${end}`;
 }
 
 export function setupDemo(nexus: Nexus): void {

@@ -11,7 +11,7 @@ export const isDemoAgent = (a: { name: string; model: { model: string } }) => a.
 export function DemoBanner() {
   const agents = useAgents((s) => s.agents);
   const demoAgents = agents.filter(isDemoAgent);
-  const { expect: next, dismiss } = useDemo();
+  const { expect: next, dismiss, start, starting, error } = useDemo();
   const [note, setNote] = useState<string | null>(null);
   if (!demoAgents.length) return null;
   const remove = async () => {
@@ -30,6 +30,11 @@ export function DemoBanner() {
           The demo agents run on a scripted model inside NEXUS, not an AI. The approval stage, the orchestration gate and the cards are real.
         </span>
         <span className="demo-actions">
+          {/* The first-run panel that starts the demo is gone once the demo agents exist: play it again from
+              here (e.g. after switching orchestration on, to see a hold instead of a denial). */}
+          <button type="button" className="link" disabled={starting} onClick={() => void start()}>
+            {starting ? 'Starting…' : 'Play the demo again'}
+          </button>
           <button type="button" className="link" onClick={() => useNav.getState().go('settings', 'orchestration')}>
             Recent chains
           </button>
@@ -49,7 +54,7 @@ export function DemoBanner() {
           </button>
         </p>
       ) : null}
-      {note ? <p className="demo-next">{note}</p> : null}
+      {note || error ? <p className="demo-next" role="alert">{note ?? error}</p> : null}
     </div>
   );
 }
