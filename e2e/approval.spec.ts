@@ -98,8 +98,14 @@ test('a standalone run: rows appended through the tasks door are granted by orig
   await page.getByRole('combobox', { name: 'Standalone run mode' }).selectOption('rules');
   await page.getByRole('button', { name: 'New standalone run' }).click();
   await expect(page.locator('.run-detail h1')).toContainText('Standalone run');
+  // Input that is not JSON is named as such, below the form (the input keeps its width).
+  await page.getByRole('textbox', { name: 'Input (JSON)' }).fill('{"command": "echo');
+  await page.getByRole('button', { name: 'Append row' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: /^The input is not JSON: / })).toBeVisible();
   await page.getByRole('textbox', { name: 'Input (JSON)' }).fill('{"command": "echo from the tasks door"}');
   await page.getByRole('button', { name: 'Append row' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /^Appended row_…[0-9a-f]{6}: see it in the list above\.$/ })).toBeVisible();
+  expect((await page.getByRole('textbox', { name: 'Input (JSON)' }).boundingBox())!.width).toBeGreaterThan(250);
   const rows = page.locator('.rows');
   await expect(rows).toContainText('author');
   await expect(rows).toContainText('succeeded');

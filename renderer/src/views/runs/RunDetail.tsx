@@ -78,19 +78,28 @@ function RowLine({ row }: { row: Row }) {
 function AppendRow({ runId }: { runId: string }) {
   const [tool, setTool] = useState('bash');
   const [inputText, setInputText] = useState('{"command": "echo hello"}');
-  const [note, setNote] = useState<string | null>(null);
+  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
   return (
+    <>
     <form
       className="inline-form append"
       aria-label="Append a row"
       onSubmit={async (e) => {
         e.preventDefault();
+        let input: unknown = {};
         try {
-          const row = await call('runsAppend', { run_id: runId, tool, input: inputText.trim() ? JSON.parse(inputText) : {} });
-          setNote(`Appended row ${row.id}: ${row.state.replace('_', ' ')}.`);
+          input = inputText.trim() ? JSON.parse(inputText) : {};
+        } catch (err) {
+          setNote({ ok: false, text: `The input is not JSON: ${messageOf(err)}` });
+          return;
+        }
+        try {
+          // The row's state moves on at once (granted rows run): the list above shows it, not a stale word here.
+          const row = await call('runsAppend', { run_id: runId, tool, input });
+          setNote({ ok: true, text: `Appended ${shortId(row.id)}: see it in the list above.` });
           void useRuns.getState().refreshDetail();
         } catch (err) {
-          setNote(messageOf(err));
+          setNote({ ok: false, text: messageOf(err) });
         }
       }}
     >
@@ -99,8 +108,14 @@ function AppendRow({ runId }: { runId: string }) {
       <button type="submit" className="btn">
         Append row
       </button>
-      {note ? <span className="muted" role="status">{note}</span> : null}
     </form>
+    {/* Below the form, not inside it: a long note squeezed the input to a few characters. */}
+    {note ? (
+      <p className={note.ok ? 'muted append-note' : 'field-error append-note'} role={note.ok ? 'status' : 'alert'}>
+        {note.text}
+      </p>
+    ) : null}
+    </>
   );
 }
 
