@@ -358,3 +358,25 @@ describe('seed 003 "An approval covers exactly that hop. It is consumed the mome
     expect(holds[0]!.id).not.toBe(card.id);
   });
 });
+
+describe('seed 003 "neither a cloud-side entitlement flip nor a local misconfiguration … closing either one is a real, immediate stop"', () => {
+  it('an entitlement that expires between two hops of a running chain denies the next hop orchestration_not_entitled, with no restart', async () => {
+    s = await scenario({
+      lead: queue([{ toolCalls: [delegate('mid')] }, { text: 'lead done' }]),
+      mid: queue([]), // scripted below, once the expiry is known
+    });
+    await s.open(['lead'], false);
+    // Replace the hour-long token with one that expires in a few seconds.
+    const exp = Math.floor(Date.now() / 1000) + 4;
+    await s.call('entitlementsImport', { token: await s.account.token({ exp }) });
+    // mid's second call waits until the token has expired.
+    s.models.mid.setScript(
+      queue([{ toolCalls: [bash('echo before')] }, { delayMs: Math.max(0, exp * 1000 - Date.now()) + 300, toolCalls: [bash('echo after')] }, { text: 'mid done' }]),
+    );
+    await s.ended(s.start('lead').id, 20_000);
+    expect(s.rowsOf('mid').filter((r) => r.origin === 'model').map((r) => [(r.input as { command: string }).command, r.state, r.error?.code ?? null])).toEqual([
+      ['echo before', 'succeeded', null],
+      ['echo after', 'failed', 'orchestration_not_entitled'],
+    ]);
+  });
+});
