@@ -305,3 +305,10 @@ describe('nexus agents add FILE (DESIGN §5 agent file: every field)', () => {
     expect(await s.json('agents', 'remove', 'full')).toMatchObject({ removed: true });
   });
 });
+
+describe('nexus run AGENT PROMPT --wait --json', () => {
+  it('waits for the turn and prints the run in the runs show shape (id, agent, status, rows) with its answer', async () => {
+    const done = await s.json<Record<string, unknown>>('run', 'lead', 'just say something', '--wait');
+    expect(done).toMatchObject({ id: expect.stringMatching(/^run_/), agent: 'lead', status: 'succeeded', rows: [], final_answer: 'lead: nothing to do' });
+  });
+});
