@@ -66,9 +66,15 @@ test('keyboard: j/k move between cards, a approves, d denies', async ({ app: pag
   await expect(card).toContainText('echo two');
   await page.keyboard.press('k');
   await expect(card).toContainText('echo one');
+  await page.setViewportSize({ width: 1280, height: 600 }); // the answer buttons sit near the bottom edge
   await page.keyboard.press('a');
   await expect(page.getByTestId('pending-count')).toHaveText('2 pending');
   await expect(card).toContainText('echo two');
+  // The "Approved" toast does not cover the next card's answer buttons (it sat over them, bottom centre).
+  const toast = page.locator('.toast');
+  await expect(toast).toHaveText('Approved');
+  const [t, b] = [await toast.boundingBox(), await card.locator('.card-actions').boundingBox()];
+  expect(t!.y + t!.height <= b!.y || t!.y >= b!.y + b!.height || t!.x >= b!.x + b!.width || t!.x + t!.width <= b!.x).toBe(true);
   await page.keyboard.press('d');
   await expect(page.getByTestId('pending-count')).toHaveText('1 pending');
   const detail = await served.call('runsShow', { id: run.id });

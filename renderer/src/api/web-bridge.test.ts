@@ -70,6 +70,31 @@ describe('web bridge', () => {
     bridge.close();
   });
 
+  it('a call made while NEXUS is unreachable is answered "not sent" and is never sent later', async () => {
+    const sockets: FakeSocket[] = [];
+    const bridge = createWebBridge({ url: 'ws://x/api', socket: () => (sockets.push(new FakeSocket()), sockets.at(-1)!), retryMs: 1 });
+    sockets[0].open();
+    sockets[0].drop(); // the server went away
+    await new Promise((res) => setTimeout(res, 10));
+    const approve = bridge.inboxApprove({ id: 'row_1' }); // clicked while reconnecting: queued
+    sockets[1].drop(); // the reconnect attempt fails
+    const r = await approve;
+    expect(r.ok ? null : r.error).toEqual({ code: 'disconnected', message: expect.stringMatching(/^Not sent: .*nothing was done/) });
+    await new Promise((res) => setTimeout(res, 10));
+    sockets[2].open(); // the server is back: the refused approval must not go through now
+    expect(sockets[2].sent).toEqual([]);
+    // A call queued while connecting is sent when that attempt succeeds.
+    await new Promise((res) => setTimeout(res, 10));
+    sockets[2].drop();
+    await new Promise((res) => setTimeout(res, 10));
+    const later = bridge.status({});
+    sockets[3].open();
+    expect(JSON.parse(sockets[3].sent[0])).toMatchObject({ method: 'status' });
+    sockets[3].reply(JSON.parse(sockets[3].sent[0]).id, { pending: 0 });
+    expect(await later).toEqual({ ok: true, value: { pending: 0 } });
+    bridge.close();
+  });
+
   it('prefers the preload API when the page runs in Electron', () => {
     const nexus = { status: async () => ({ ok: true, value: {} }) } as unknown as NexusApi;
     expect(resolveApi({ nexus, location: { protocol: 'file:', host: '' } })).toBe(nexus);

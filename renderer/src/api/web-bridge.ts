@@ -1,6 +1,10 @@
 // The web bridge: implements NexusApi over the browser host's one WebSocket (electron/doors/web.ts) when the
 // page runs in a browser rather than in the Electron window (where the preload provides window.nexus).
 // Calls made while (re)connecting wait for the socket; a call in flight when it drops answers `disconnected`.
+// A call still waiting (never sent) when a connection attempt fails answers `disconnected` too, and is
+// DROPPED from the queue: it was answered "not sent", so it must never be sent later. (It used to stay
+// queued: an Approve clicked while NEXUS was unreachable was reported failed, then went through silently
+// minutes later when the connection came back.)
 import { METHOD_NAMES, type NexusApi, type NexusEvent, type Result } from '../../../shared/api/index.js';
 
 /** The part of the DOM WebSocket the bridge uses (so a test can hand it any conforming socket). */
@@ -38,7 +42,7 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
   const listeners = new Set<(e: NexusEvent) => void>();
   const connectionListeners = new Set<(s: ConnectionState) => void>();
   const inFlight = new Map<number, (r: Result<unknown>) => void>();
-  let queue: string[] = [];
+  let queue: { id: number; frame: string }[] = [];
   let nextId = 1;
   let socket: SocketLike | null = null;
   let closed = false;
@@ -54,7 +58,7 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
     ws.onopen = () => {
       const pending = queue;
       queue = [];
-      for (const frame of pending) ws.send(frame);
+      for (const { frame } of pending) ws.send(frame);
       setState('open');
     };
     ws.onmessage = (ev) => {
@@ -81,8 +85,18 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
     ws.onclose = () => {
       if (socket !== ws) return;
       socket = null;
+      const unsent = new Set(queue.map((q) => q.id));
+      queue = [];
       for (const [id, answer] of inFlight) {
-        answer({ ok: false, error: { code: 'disconnected', message: 'The connection to NEXUS dropped before it answered.' } });
+        answer({
+          ok: false,
+          error: {
+            code: 'disconnected',
+            message: unsent.has(id)
+              ? 'Not sent: NEXUS cannot be reached, so nothing was done. Try again once the connection is back.'
+              : 'The connection to NEXUS dropped before it answered: check whether it was done before trying again.',
+          },
+        });
         inFlight.delete(id);
       }
       setState('closed');
@@ -97,7 +111,7 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
       inFlight.set(id, resolve);
       const frame = JSON.stringify({ id, method, input: input ?? {} });
       if (socket && socket.readyState === OPEN) socket.send(frame);
-      else queue.push(frame);
+      else queue.push({ id, frame });
     });
 
   const api: Record<string, unknown> = {};
