@@ -63,6 +63,20 @@ test('an agent is created, edited and removed from the Agents view', async ({ ap
   await expect(page.getByText(/browser host, which has no keychain/)).toBeVisible();
   await shot(page, testInfo, 'agents-editor');
 
+  // "New agent" with the name of an existing one is refused: it used to replace reviewer's model and rules.
+  await page.getByRole('button', { name: 'New agent' }).click();
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill('reviewer');
+  await page.getByRole('textbox', { name: 'Model' }).fill('other-model');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('alert')).toContainText('An agent named reviewer already exists');
+  expect(await served.call('agentsGet', { name: 'reviewer' })).toMatchObject({ mode: 'rules', model: { model: 'llama3.1' }, approval_rules: [{ tool: 'read|list', verdict: 'allow' }] });
+  // API errors name the form's fields.
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill('second');
+  await page.getByRole('textbox', { name: 'Base URL' }).fill('not a url');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('alert')).toContainText('Base URL: Invalid URL');
+  await page.getByRole('list', { name: 'Agents' }).getByText('reviewer').click();
+
   await page.getByRole('button', { name: 'Remove' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Remove agent' }).click();
   await expect(page.getByRole('list', { name: 'Agents' })).not.toContainText('reviewer');

@@ -5,6 +5,7 @@ import { messageOf } from '../../api/client.js';
 import { RulesEditor, type RulesCheckState } from './RulesEditor.js';
 import { RuleTester } from './RuleTester.js';
 import { KeyField } from './KeyField.js';
+import { fieldNames, nameTaken } from './agent-form.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import type { Mode } from '../../../../shared/types.js';
 
@@ -37,13 +38,20 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
   const setModel = (k: keyof AgentInput['model'], v: string) => setDraft((d) => ({ ...d, model: { ...d.model, [k]: v || undefined } as AgentInput['model'] }));
 
   const onSave = async () => {
-    setSaving(true);
     setMessage(null);
+    // agentsSave replaces a profile of the same name: from "New agent" that silently overwrote an existing
+    // agent's model, rules and instructions with this blank form. Refuse, and say where to edit it.
+    const name = draft.name.trim();
+    if (isNew && nameTaken(useAgents.getState().agents, name)) {
+      setMessage({ ok: false, text: `An agent named ${name} already exists. Open it from the list to change it, or choose another name: nothing was saved.` });
+      return;
+    }
+    setSaving(true);
     try {
       const tools = toolsText.split(',').map((t) => t.trim()).filter(Boolean);
       await save({ ...draft, approval_rules: check.rules, tools: tools.length ? tools : undefined, instructions: draft.instructions || undefined });
     } catch (e) {
-      setMessage({ ok: false, text: messageOf(e) });
+      setMessage({ ok: false, text: fieldNames(messageOf(e)) });
     } finally {
       setSaving(false);
     }
