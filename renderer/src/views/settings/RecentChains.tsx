@@ -2,6 +2,7 @@
 import { useOrchestration, type ChainView } from '../../stores/orchestration.js';
 import { ago, useNow } from '../../components/time.js';
 import { shortId } from '../inbox/cards.js';
+import { denialWords } from './chain-text.js';
 
 const VERDICT_LABEL: Record<ChainView['hops'][number]['verdict'], string> = {
   allowed: 'allowed',
@@ -50,6 +51,7 @@ function Chain({ chain, now }: { chain: ChainView; now: number }) {
               <td className="target">{h.target || '—'}</td>
               <td>
                 <span className={`verdict-pill ${h.verdict}`}>{VERDICT_LABEL[h.verdict]}</span>
+                {denialWords(h.code) ? <span className="denial-words">: {denialWords(h.code)}</span> : null}
                 {h.code ? <code className="code-chip">{h.code}</code> : null}
               </td>
             </tr>
