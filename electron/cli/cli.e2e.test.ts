@@ -104,6 +104,8 @@ describe('kernel commands through the socket', () => {
       shown = await json('runs', 'show', run.id);
     }
     expect(shown).toMatchObject({ id: run.id, agent: null, status: 'running', rows: [{ id: row.id, origin: 'author', tool: 'bash', state: 'succeeded' }] });
+    // DESIGN §5 lists `error?`: a row that did not fail carries no error key at all.
+    expect(Object.hasOwn(shown.rows[0], 'error')).toBe(false);
   });
 
   it('deny ID --reason puts the reason in error.detail; runs stop cancels; runs list lists', async () => {

@@ -224,7 +224,7 @@ export const runsCommand: CliCommand = async (argv, io) => {
       if (!r) return 1;
       if (p.values.json) {
         const v = r.value;
-        printJson(io, { ...v, id: v.id, agent: v.agent, status: v.status, rows: v.rows.map((x) => ({ ...x, id: x.id, origin: x.origin, tool: x.tool, state: x.state, ...(x.error ? { error: x.error } : {}) })) });
+        printJson(io, { ...v, id: v.id, agent: v.agent, status: v.status, rows: v.rows.map(({ error, ...x }) => ({ ...x, id: x.id, origin: x.origin, tool: x.tool, state: x.state, ...(error ? { error } : {}) })) });
       } else {
         const v = r.value;
         io.out(`run ${v.id} — ${v.agent ?? '(person)'} — ${v.status} — mode ${v.mode}\nworkspace: ${v.workspace}`);
