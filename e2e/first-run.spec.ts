@@ -28,7 +28,7 @@ test('a newcomer plays the offline demo: a card to answer, then a chain to read'
   await expect(hop2).toContainText('demo-builder');
   await expect(hop2).toContainText('write');
   await expect(hop2).toContainText('orchestration_not_entitled');
-  await expect(hop2).toContainText('denied: no nexus.orchestration entitlement'); // the code in words, not only the code
+  await expect(hop2.locator('.denial-words')).toHaveText('no nexus.orchestration entitlement'); // the code in words, not only the code
   await shot(page, testInfo, 'demo-chain');
 
   // Without the entitlement the delegated task cannot be done: after its refusals it fails visibly.

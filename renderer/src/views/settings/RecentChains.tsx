@@ -51,8 +51,8 @@ function Chain({ chain, now }: { chain: ChainView; now: number }) {
               <td className="target">{h.target || '—'}</td>
               <td>
                 <span className={`verdict-pill ${h.verdict}`}>{VERDICT_LABEL[h.verdict]}</span>
-                {denialWords(h.code) ? <span className="denial-words">: {denialWords(h.code)}</span> : null}
                 {h.code ? <code className="code-chip">{h.code}</code> : null}
+                {denialWords(h.code) ? <span className="denial-words">{denialWords(h.code)}</span> : null}
               </td>
             </tr>
           ))}
