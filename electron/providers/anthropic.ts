@@ -1,19 +1,12 @@
 // Anthropic Messages through `@anthropic-ai/sdk`. Streaming by default: raw SSE events aggregated here
 // (text deltas, and tool_use input assembled from input_json_delta fragments, parsed at block end).
 import Anthropic from '@anthropic-ai/sdk';
-import { parseToolArguments, startDeadline, toProviderError } from './deadline.js';
-import type { Completion, CompletionRequest, ConvMessage, ModelProvider, ModelToolCall, StopReason } from './types.js';
+import { DEFAULT_MODEL_TIMEOUT_MS, parseToolArguments, underDeadline } from './deadline.js';
+import type { Completion, CompletionRequest, ConvMessage, ModelProvider, ModelToolCall, ProviderConnection, StopReason } from './types.js';
 import { ProviderError } from './types.js';
 
-export interface AnthropicOptions {
-  baseURL: string;
-  model: string;
-  apiKey: string;
-  stream?: boolean;
-  timeoutMs?: number;
-  maxRetries?: number;
+export interface AnthropicOptions extends ProviderConnection {
   maxTokens?: number;
-  redact: (s: string) => string;
 }
 
 type Block = Record<string, unknown>;
@@ -51,7 +44,7 @@ export function toAnthropicMessages(messages: ConvMessage[]): Msg[] {
 const mapStop = (r: unknown): StopReason => (r === 'tool_use' ? 'tool_use' : r === 'max_tokens' ? 'max_tokens' : r === 'end_turn' || r === 'stop_sequence' || r == null ? 'end_turn' : 'other');
 
 export function createAnthropicProvider(opts: AnthropicOptions): ModelProvider {
-  const timeoutMs = opts.timeoutMs ?? 120_000;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
   const client = new Anthropic({ apiKey: opts.apiKey, baseURL: opts.baseURL, maxRetries: opts.maxRetries ?? 1, timeout: timeoutMs });
   const where = opts.baseURL;
 
@@ -63,19 +56,14 @@ export function createAnthropicProvider(opts: AnthropicOptions): ModelProvider {
       messages: toAnthropicMessages(req.messages),
       ...(req.tools.length ? { tools: req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })) } : {}),
     } as unknown as Anthropic.MessageCreateParamsNonStreaming;
-    const deadline = startDeadline(timeoutMs, req.signal);
-    try {
+    return underDeadline({ timeoutMs, signal: req.signal, where, redact: opts.redact }, async (deadline) => {
       if (opts.stream === false) {
         const res = (await client.messages.create({ ...params, stream: false }, { signal: deadline.signal })) as unknown;
         return fromMessage(res, where);
       }
       const stream = await client.messages.create({ ...params, stream: true }, { signal: deadline.signal });
       return await aggregate(stream as AsyncIterable<unknown>, deadline.touch, where);
-    } catch (e) {
-      throw toProviderError(e, deadline, timeoutMs, where, opts.redact);
-    } finally {
-      deadline.dispose();
-    }
+    });
   }
   return { kind: 'anthropic', complete };
 }

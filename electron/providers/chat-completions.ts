@@ -3,19 +3,11 @@
 // (text, and tool-call argument fragments keyed by index).
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool, ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { parseToolArguments, startDeadline, toProviderError } from './deadline.js';
-import type { Completion, CompletionRequest, ConvMessage, ModelProvider, ModelToolCall, StopReason } from './types.js';
+import { DEFAULT_MODEL_TIMEOUT_MS, parseToolArguments, underDeadline } from './deadline.js';
+import type { Completion, CompletionRequest, ConvMessage, ModelProvider, ModelToolCall, ProviderConnection, StopReason } from './types.js';
 import { ProviderError } from './types.js';
 
-export interface ChatCompletionsOptions {
-  baseURL: string;
-  model: string;
-  apiKey: string;
-  stream?: boolean;
-  timeoutMs?: number;
-  maxRetries?: number;
-  redact: (s: string) => string;
-}
+export type ChatCompletionsOptions = ProviderConnection;
 
 export function toChatMessages(system: string, messages: ConvMessage[]): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
@@ -42,7 +34,7 @@ const mapFinish = (r: string | null | undefined, hasCalls: boolean): StopReason 
   r === 'tool_calls' || (hasCalls && r !== 'length') ? 'tool_use' : r === 'length' ? 'max_tokens' : r === 'stop' || r == null ? 'end_turn' : 'other';
 
 export function createChatCompletionsProvider(opts: ChatCompletionsOptions): ModelProvider {
-  const timeoutMs = opts.timeoutMs ?? 120_000;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
   const client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseURL, maxRetries: opts.maxRetries ?? 1, timeout: timeoutMs });
   const where = opts.baseURL;
   let usageOption = true;
@@ -58,8 +50,7 @@ export function createChatCompletionsProvider(opts: ChatCompletionsOptions): Mod
       ...(tools.length ? { tools } : {}),
       ...(req.maxTokens ? { max_tokens: req.maxTokens } : {}),
     };
-    const deadline = startDeadline(timeoutMs, req.signal);
-    try {
+    return underDeadline({ timeoutMs, signal: req.signal, where, redact: opts.redact }, async (deadline) => {
       if (opts.stream === false) {
         const res = (await client.chat.completions.create({ ...base, stream: false }, { signal: deadline.signal })) as unknown;
         return fromCompletion(res, where);
@@ -74,11 +65,7 @@ export function createChatCompletionsProvider(opts: ChatCompletionsOptions): Mod
         stream = await client.chat.completions.create({ ...base, stream: true }, { signal: deadline.signal });
       }
       return await aggregate(stream, deadline.touch, where);
-    } catch (e) {
-      throw toProviderError(e, deadline, timeoutMs, where, opts.redact);
-    } finally {
-      deadline.dispose();
-    }
+    });
   }
   return { kind: 'chat-completions', complete };
 }

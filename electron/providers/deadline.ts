@@ -43,6 +43,30 @@ export function startDeadline(timeoutMs: number, outer?: AbortSignal): Deadline 
   };
 }
 
+/** A model call's idle timeout when the profile sets none. */
+export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
+
+export interface ModelCallOptions {
+  timeoutMs: number;
+  /** The run's stop signal. */
+  signal?: AbortSignal;
+  /** The server, as errors name it. */
+  where: string;
+  redact: (s: string) => string;
+}
+
+/** One model call under a deadline: whatever it throws becomes a ProviderError, and the timer never outlives it. */
+export async function underDeadline<T>(o: ModelCallOptions, call: (deadline: Deadline) => Promise<T>): Promise<T> {
+  const deadline = startDeadline(o.timeoutMs, o.signal);
+  try {
+    return await call(deadline);
+  } catch (e) {
+    throw toProviderError(e, deadline, o.timeoutMs, o.where, o.redact);
+  } finally {
+    deadline.dispose();
+  }
+}
+
 /** Map whatever an SDK threw into a ProviderError with a reason a person can act on. */
 export function toProviderError(e: unknown, deadline: Deadline, timeoutMs: number, where: string, redactText: (s: string) => string): ProviderError {
   if (e instanceof ProviderError) return new ProviderError(e.code, redactText(e.message), e.status);

@@ -54,6 +54,19 @@ export interface Completion {
   stop_reason: StopReason;
 }
 
+/** How a provider reaches its server: what both wire protocols take. */
+export interface ProviderConnection {
+  baseURL: string;
+  model: string;
+  apiKey: string;
+  /** Stream the reply (the default) or ask for it whole. */
+  stream?: boolean;
+  timeoutMs?: number;
+  maxRetries?: number;
+  /** Scrubs secrets out of error text before anyone reads it. */
+  redact: (s: string) => string;
+}
+
 export interface ModelProvider {
   readonly kind: 'chat-completions' | 'anthropic';
   complete(req: CompletionRequest): Promise<Completion>;
