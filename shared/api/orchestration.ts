@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { method } from './contract.js';
 import { Id, OrchestrationCode } from './common.js';
+import { SETTABLE_KEYS } from '../orchestration/settings.js';
 
 export const SettingsView = z.object({
   'orchestration.enabled': z.boolean(),
@@ -13,15 +14,8 @@ export const SettingsView = z.object({
   'approval.stopHookCap': z.number().int(),
   'delegation.maxRefusals': z.number().int(),
 });
-export const SettingKey = z.enum([
-  'orchestration.enabled',
-  'orchestration.maxDepth',
-  'orchestration.maxAgents',
-  'orchestration.allowlist',
-  'orchestration.perHopApproval',
-  'approval.stopHookCap',
-  'delegation.maxRefusals',
-]);
+/** The keys a person may set: the one list is shared/orchestration/settings.ts (its validation lives there). */
+export const SettingKey = z.enum(SETTABLE_KEYS);
 export const EntitlementView = z.object({
   entitled: z.boolean(),
   entitlements: z.array(z.string()),
