@@ -5,7 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { MODES, ORIGINS, type Mode, type Origin } from '../../shared/types.js';
-import { compileRules, EMPTY_RULES, evaluateCall, lintRules, validateRules, type RuleError, type RuleWarning } from '../../shared/rules/index.js';
+import { compileRules, EMPTY_RULES, evaluateCall, validateRules, type RuleError, type RuleWarning } from '../../shared/rules/index.js';
+import { checkReport, evalReport } from '../../shared/rules/reports.js';
 import type { CliCommand, CliIo } from './io.js';
 
 const USAGE = `usage: nexus rules check FILE [--json]
@@ -65,9 +66,10 @@ async function check(argv: string[], io: CliIo): Promise<number> {
   const file = positionals[0];
   const loaded = await loadJson(file);
   const v = loaded.ok ? validateRules(loaded.value) : loaded;
-  const warnings = v.ok ? lintRules(v.rules) : [];
+  const report = checkReport(v);
+  const warnings = report.warnings;
   if (values.json) {
-    io.out(JSON.stringify({ valid: v.ok, errors: v.ok ? [] : v.errors, warnings }));
+    io.out(JSON.stringify(report));
   } else if (v.ok) {
     io.out(`${file}: valid (${v.rules.length} rule${v.rules.length === 1 ? '' : 's'}${warnings.length ? `, ${warnings.length} warning${warnings.length === 1 ? '' : 's'}` : ''})`);
     printWarnings(io, warnings);
@@ -118,16 +120,8 @@ async function evaluate(argv: string[], io: CliIo): Promise<number> {
   }
 
   const d = evaluateCall(compiled, mode as Mode, { tool: values.tool, input, origin: origin as Origin });
-  const out = {
-    outcome: d.outcome,
-    granted_by: d.outcome === 'granted' ? d.granted_by : null,
-    error: d.outcome === 'failed' ? d.error : null,
-    tool: d.tool,
-    runner: d.runner,
-    matched: d.matched,
-  };
   if (values.json) {
-    io.out(JSON.stringify(out));
+    io.out(JSON.stringify(evalReport(d)));
     return 0;
   }
   const target = `${d.tool}${d.runner ? ` (runner ${d.runner})` : ''}`;

@@ -1,0 +1,28 @@
+// What `rules check` and `rules eval` report (shared/api/rules.ts RulesCheckOutput, RulesEvalOutput): built
+// here once, so the API method and the `nexus rules` command give the same answer. Pure.
+import type { Evaluation } from './evaluate.js';
+import { lintRules, type RuleWarning } from './lint.js';
+import type { RuleError, ValidationResult } from './validate.js';
+
+export interface CheckReport {
+  valid: boolean;
+  errors: RuleError[];
+  warnings: RuleWarning[];
+}
+
+/** Valid rules carry their lint warnings; invalid ones their errors (and no warnings). */
+export function checkReport(v: ValidationResult): CheckReport {
+  return v.ok ? { valid: true, errors: [], warnings: lintRules(v.rules) } : { valid: false, errors: v.errors, warnings: [] };
+}
+
+/** One evaluated call as the API and the CLI's --json show it. */
+export function evalReport(d: Evaluation) {
+  return {
+    outcome: d.outcome,
+    granted_by: d.outcome === 'granted' ? d.granted_by : null,
+    error: d.outcome === 'failed' ? d.error : null,
+    tool: d.tool,
+    runner: d.runner,
+    matched: d.matched,
+  };
+}
