@@ -3,25 +3,16 @@
 // racing for the same row resolve to exactly one winner.
 import { stmt, type Db } from '../db.js';
 import type { Row, RowError, RowGrantedBy } from '../../kernel/types.js';
-import type { EffectProfile, OnFailure, Origin, RowState, ToolResult } from '../../../shared/types.js';
+import type { EffectProfile, RowState, ToolResult } from '../../../shared/types.js';
 import { iso, isoOr, parseJson, toJson } from './util.js';
 
-interface RowRecord {
-  id: string;
-  run_id: string;
-  seq: number;
-  origin: Origin;
-  wire_tool: string;
-  tool: string;
-  runner: string | null;
+/** Columns stored as the Row carries them. */
+type RowColumn = 'id' | 'run_id' | 'seq' | 'origin' | 'wire_tool' | 'tool' | 'runner' | 'state' | 'round' | 'on_failure' | 'granted_by' | 'approved_by' | 'addressee';
+
+/** A `rows` record: the Row's plain columns, JSON columns as text, times as epoch ms. */
+interface RowRecord extends Pick<Row, RowColumn> {
   input_json: string;
-  state: RowState;
-  round: number | null;
-  on_failure: OnFailure;
-  granted_by: RowGrantedBy | null;
-  approved_by: string | null;
   matched_json: string | null;
-  addressee: string | null;
   effect_json: string | null;
   expires_at: number | null;
   error_code: string | null;
@@ -59,16 +50,8 @@ const toRow = (r: RowRecord): Row => ({
   ended_at: iso(r.ended_at),
 });
 
-export interface InsertRow {
-  id: string;
-  run_id: string;
-  origin: Origin;
-  wire_tool: string;
-  tool: string;
-  runner: string | null;
-  input: unknown;
-  round: number | null;
-  on_failure: OnFailure;
+/** What a new row is inserted with (it starts at `ready`). */
+export interface InsertRow extends Pick<Row, 'id' | 'run_id' | 'origin' | 'wire_tool' | 'tool' | 'runner' | 'input' | 'round' | 'on_failure'> {
   now: number;
 }
 
