@@ -18,15 +18,7 @@ import { readSettings } from '../electron/governance/settings.js';
 import { gateEntitlement, PUBLIC_KEY_ENV } from '../electron/governance/entitlements.js';
 import { decideHop } from '../shared/orchestration/gate.js';
 import { hopFacts, recipientPosition, starterPosition } from '../shared/orchestration/chain.js';
-
-const now = () => performance.now();
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
-function line(label: string, figure: string, budget: string, ok: boolean | null) {
-  console.log(`${label.padEnd(58)} ${figure.padStart(14)}   ${budget ? `budget ${budget.padEnd(8)} ${ok ? 'ok' : 'OVER BUDGET'}` : ''}`);
-}
+import { line, now, pct } from './report.js';
 
 const noop: ExecutorTool = { name: 'noop', description: 'returns at once', inputSchema: { type: 'object' }, run: async () => ({ content: [{ type: 'text', text: 'ok' }] }) };
 

@@ -11,15 +11,7 @@ import { createNexus, type Nexus } from '../electron/app.js';
 import type { ExecutorTool, ToolContext } from '../electron/kernel/types.js';
 import { readTool } from '../electron/kernel/tools/files.js';
 import { bashTool } from '../electron/kernel/tools/bash.js';
-
-const now = () => performance.now();
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
-function line(label: string, figure: string, budget: string, ok: boolean | null) {
-  console.log(`${label.padEnd(58)} ${figure.padStart(14)}   ${budget ? `budget ${budget.padEnd(8)} ${ok ? 'ok' : 'OVER BUDGET'}` : ''}`);
-}
+import { line, now, pct } from './report.js';
 
 async function withNexus<T>(fn: (n: Nexus) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'nexus-bench-'));
