@@ -1,4 +1,6 @@
 // Plain guidance to connect a real model: every agent profile names its model; keys stay out of the database.
+import { inlineCode } from '../../components/inline-code.js';
+
 const EXAMPLES = [
   {
     name: 'Ollama (local, free)',
@@ -32,7 +34,9 @@ export function ModelsPage() {
       {EXAMPLES.map((e) => (
         <section className="panel" key={e.name}>
           <h2>{e.name}</h2>
-          <p className="setting-desc">{e.steps}</p>
+          <p className="setting-desc">
+            {inlineCode(e.steps).map((seg, i) => (seg.code ? <code key={i}>{seg.text}</code> : <span key={i}>{seg.text}</span>))}
+          </p>
           <pre className="code json">{JSON.stringify({ model: e.model }, null, 2)}</pre>
         </section>
       ))}
