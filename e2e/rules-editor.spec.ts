@@ -26,6 +26,16 @@ test('the rules editor rejects a bad list with the located error, and the tester
   expect(fit.visualLines).toBe(fit.lines);
   expect(fit.gutter).toBe(fit.lines);
 
+  // A megabyte paste (over the 64 KiB envelope and the 1 MiB message limit) is judged, not sent: the
+  // connection used to drop and the editor said only that.
+  const huge = JSON.stringify(Array.from({ length: 12_000 }, (_, i) => ({ tool: 'bash', path: 'command', match: `echo ${'y'.repeat(80)}${i}`, verdict: 'allow' })));
+  await editor.evaluate((el, v) => {
+    Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!.call(el, v);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, huge);
+  await expect(errors).toContainText(/The list: approval rules are \d+ bytes as JSON; the limit is 65536 bytes \(64 KiB\)/);
+  await expect(page.getByText(/Connection lost/)).toHaveCount(0);
+
   await editor.fill('[{"tool": "bash", "verdict": "allow",]');
   await expect(errors).toContainText(/Line 1, column \d+/);
 

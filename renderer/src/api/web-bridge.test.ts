@@ -95,6 +95,16 @@ describe('web bridge', () => {
     bridge.close();
   });
 
+  it('refuses a message over 1 MiB itself instead of letting the host drop the connection', async () => {
+    const sockets: FakeSocket[] = [];
+    const bridge = createWebBridge({ url: 'ws://x/api', socket: () => (sockets.push(new FakeSocket()), sockets.at(-1)!), retryMs: 1 });
+    sockets[0].open();
+    const r = await bridge.rulesCheck({ rules: [{ tool: 'x'.repeat(1 << 20), verdict: 'allow' }] });
+    expect(r.ok ? null : r.error).toEqual({ code: 'too_large', message: expect.stringMatching(/^Too large to send: \d+ bytes; .*Nothing was sent\.$/) });
+    expect(sockets[0].sent).toEqual([]);
+    bridge.close();
+  });
+
   it('prefers the preload API when the page runs in Electron', () => {
     const nexus = { status: async () => ({ ok: true, value: {} }) } as unknown as NexusApi;
     expect(resolveApi({ nexus, location: { protocol: 'file:', host: '' } })).toBe(nexus);

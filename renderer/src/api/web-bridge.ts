@@ -35,6 +35,8 @@ export interface WebBridgeOptions {
 }
 
 const OPEN = 1;
+/** The browser host closes a connection whose message exceeds 1 MiB (electron/doors/web.ts MAX_MESSAGE). */
+const MAX_FRAME_BYTES = 1 << 20;
 
 export function createWebBridge(opts: WebBridgeOptions): WebBridge {
   const makeSocket: SocketFactory = opts.socket ?? ((u) => new WebSocket(u) as unknown as SocketLike);
@@ -108,8 +110,13 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
     new Promise((resolve) => {
       if (closed) return resolve({ ok: false, error: { code: 'disconnected', message: 'The window closed its connection.' } });
       const id = nextId++;
-      inFlight.set(id, resolve);
       const frame = JSON.stringify({ id, method, input: input ?? {} });
+      // Refused here rather than sent: the host would close the socket, failing every other call in flight.
+      const bytes = new TextEncoder().encode(frame).length;
+      if (bytes > MAX_FRAME_BYTES) {
+        return resolve({ ok: false, error: { code: 'too_large', message: `Too large to send: ${bytes} bytes; the window sends at most 1 MiB at a time. Nothing was sent.` } });
+      }
+      inFlight.set(id, resolve);
       if (socket && socket.readyState === OPEN) socket.send(frame);
       else queue.push({ id, frame });
     });

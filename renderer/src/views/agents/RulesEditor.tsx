@@ -2,7 +2,7 @@
 // validator the kernel uses when the profile is saved. Errors name the rule and the key.
 import { useEffect, useState } from 'react';
 import { call, messageOf } from '../../api/client.js';
-import { parseRulesText, locateIssue, ruleStartLine } from './rules-text.js';
+import { parseRulesText, locateIssue, ruleStartLine, oversizeIssues } from './rules-text.js';
 
 export interface RulesCheckState {
   valid: boolean;
@@ -23,6 +23,10 @@ export function RulesEditor({ text, onText, onCheck }: { text: string; onText(t:
       if (!parsed.ok) {
         next = { valid: false, rules: null, errors: [`Line ${parsed.line}, column ${parsed.column}: ${parsed.message}`], warnings: [] };
         setLines([parsed.line]);
+      } else if (oversizeIssues(parsed.value)) {
+        const errors = oversizeIssues(parsed.value)!;
+        next = { valid: false, rules: null, errors: errors.slice(0, 20).map(locateIssue).concat(errors.length > 20 ? [`… and ${errors.length - 20} more`] : []), warnings: [] };
+        setLines([]);
       } else {
         try {
           const r = await call('rulesCheck', { rules: parsed.value });

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { parseRulesText, locateIssue, ruleStartLine, matchedLine } from './rules-text.js';
+import { parseRulesText, locateIssue, ruleStartLine, matchedLine, oversizeIssues } from './rules-text.js';
 
 describe('rules editor text', () => {
   it('locates a JSON syntax error by line and column', () => {
@@ -23,6 +23,13 @@ describe('rules editor text', () => {
     expect(matchedLine([1, 3])).toBe('matched rule 1 (the 2nd), rule 3 (the 4th)');
     expect(matchedLine([0])).toBe('matched rule 0 (the 1st)');
     expect(matchedLine([])).toBe('no rule matched');
+  });
+
+  it('judges a list over the 64 KiB envelope locally (a megabyte paste dropped the connection)', () => {
+    const huge = Array.from({ length: 12_000 }, (_, i) => ({ tool: 'bash', path: 'command', match: `echo ${'y'.repeat(80)}${i}`, verdict: 'allow' }));
+    const issues = oversizeIssues(huge)!;
+    expect(issues[0]).toMatchObject({ index: null, message: expect.stringMatching(/^approval rules are \d+ bytes as JSON; the limit is 65536 bytes \(64 KiB\)/) });
+    expect(oversizeIssues([{ tool: 'bash', verdict: 'allow' }])).toBeNull();
   });
 
   it('finds the line where rule N starts, ignoring braces inside strings', () => {

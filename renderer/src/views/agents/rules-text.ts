@@ -1,5 +1,7 @@
 // The rules editor's text handling, as pure functions: JSON syntax errors located by line and column,
 // and the API's rule issues turned into sentences that name the rule and key.
+import { validateRules, RULES_ENVELOPE_BYTES } from '../../../../shared/rules/index.js';
+
 export type ParsedRules = { ok: true; value: unknown } | { ok: false; message: string; line: number; column: number };
 
 export function parseRulesText(text: string): ParsedRules {
@@ -75,4 +77,22 @@ export function ruleStartLine(text: string, index: number): number | null {
     } else if (c === ']' || c === '}') depth--;
   }
   return null;
+}
+
+/**
+ * A list over the 64 KiB envelope is judged here, by the same validator the kernel runs, instead of being sent:
+ * a pasted list of a megabyte or more exceeded the window's 1 MiB message limit, the connection dropped, and
+ * the editor said only "Could not check the rules: the connection … dropped". Null when the list is small
+ * enough to send to rulesCheck (which also lints).
+ */
+export function oversizeIssues(value: unknown): RuleIssue[] | null {
+  let bytes = 0;
+  try {
+    bytes = new TextEncoder().encode(JSON.stringify(value) ?? '').length;
+  } catch {
+    return null;
+  }
+  if (bytes <= RULES_ENVELOPE_BYTES) return null;
+  const r = validateRules(value);
+  return r.ok ? null : r.errors;
 }
