@@ -135,3 +135,13 @@ test('Trust for this session approves the card and grants that agent\'s later au
     ['echo two', 'succeeded', 'trust'],
   ]);
 });
+
+test('a run whose model cannot be reached shows the error, and says it ended without tool calls', async ({ app: page, served }) => {
+  await served.call('agentsSave', { name: 'offline', mode: 'ask', model: { provider: 'chat-completions', baseURL: 'http://127.0.0.1:1/v1', model: 'm' } });
+  await served.call('runsStart', { agent: 'offline', prompt: 'Say hi.' });
+  await page.getByRole('link', { name: 'Runs' }).click();
+  await page.getByRole('list', { name: 'Runs' }).getByRole('button').first().click();
+  await expect(page.locator('.run-detail h1')).toContainText('failed');
+  await expect(page.locator('.run-detail')).toContainText('could not be reached');
+  await expect(page.locator('.run-detail')).toContainText('No tool calls: the run ended without any.');
+});

@@ -168,7 +168,7 @@ export function RunDetailView({ run }: { run: RunFull }) {
       ) : null}
       <section className="panel">
         <h3>Rows</h3>
-        {run.rows.length === 0 ? <p className="muted">No tool calls yet.</p> : null}
+        {run.rows.length === 0 ? <p className="muted">{run.status === 'running' ? 'No tool calls yet.' : 'No tool calls: the run ended without any.'}</p> : null}
         {groups.map((g) => (
           <div key={g.key} className="round">
             {groups.length > 1 || g.label.startsWith('Round') ? <h4>{g.label}</h4> : null}
