@@ -101,6 +101,7 @@ test('a question from an agent (the ask tool) is answered from the inbox and the
 
 test('a standalone run: rows appended through the tasks door are granted by origin; Stop run cancels it', async ({ app: page }, testInfo) => {
   await page.getByRole('link', { name: 'Runs' }).click();
+  await expect(page.getByRole('combobox', { name: 'Standalone run mode' }).locator('option:checked')).toHaveText('ask mode');
   await page.getByRole('combobox', { name: 'Standalone run mode' }).selectOption('rules');
   await page.getByRole('button', { name: 'New standalone run' }).click();
   await expect(page.locator('.run-detail h1')).toContainText('Standalone run');

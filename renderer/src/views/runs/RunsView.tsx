@@ -56,9 +56,10 @@ function StartRun() {
         }}
       >
         <select className="input small" aria-label="Standalone run mode" value={mode} onChange={(e) => setMode(e.target.value as Mode)}>
-          <option value="ask">ask</option>
-          <option value="rules">rules</option>
-          <option value="bypass">bypass</option>
+          {/* A bare "ask" beside the button did not say it is the new run's mode. */}
+          <option value="ask">ask mode</option>
+          <option value="rules">rules mode</option>
+          <option value="bypass">bypass mode</option>
         </select>
         <button type="submit" className="btn small">
           New standalone run
