@@ -3,9 +3,9 @@
 //
 // The loop is resumable from the stored conversation: what to do next is read from the last live message
 // (assistant with calls -> collect the fan; assistant without -> finish; else -> call the model).
-import { getAgent, type AgentRow } from '../../store/queries/agents.js';
+import { getAgent } from '../../store/queries/agents.js';
 import { insertRunEvent } from '../../store/queries/events.js';
-import { createProvider, ProviderError, type KeyStore, type ModelProvider, type ProviderOptions } from '../../providers/index.js';
+import type { ModelProvider } from '../../providers/index.js';
 import { RunnerPool } from '../../runners/pool.js';
 import type { Mode } from '../../../shared/types.js';
 import { KernelError, notFound } from '../errors.js';
@@ -17,7 +17,7 @@ import { appendMessage, getTurnState, initTurnState, liveMessages, updateTurnSta
 import { HookRunner } from './hooks.js';
 import { createAgentRun } from '../agents.js';
 import { continuationTool } from './internal-tools.js';
-import { prepareRunTools } from './run-tools.js';
+import { RunResources, type RunResourceOptions } from './run-resources.js';
 import { deliverContinuations } from './continuations.js';
 import { closeOrphanedCards, runningTurnRuns } from './restart.js';
 import { activeAgent, stopHookCap, tokenBudget } from './turn-limits.js';
@@ -39,11 +39,10 @@ export interface StartTurnOptions {
   created_by?: string | null;
 }
 
-export interface TurnEngineOptions {
+/** keyStore and provider options reach the run's model provider (run-resources.ts). */
+export interface TurnEngineOptions extends RunResourceOptions {
   kernel: Kernel;
   runners?: RunnerPool;
-  keyStore?: KeyStore;
-  provider?: Pick<ProviderOptions, 'timeoutMs' | 'maxRetries' | 'stream' | 'env'>;
   /** Setting approval.stopHookCap, read fresh each time (GOVERNANCE's settings store). */
   stopHookCap?: () => number;
   /** Compaction budget in estimated tokens (a profile's `context_budget_tokens` overrides it). */
@@ -62,8 +61,7 @@ export class TurnEngine {
   private readonly finalizers: Finalizer[] = [];
   private readonly active = new Map<string, Promise<void>>();
   private readonly pendingContinuations = new Map<string, string[]>();
-  private readonly providers = new Map<string, ModelProvider>();
-  private readonly prepared = new Set<string>();
+  private readonly resources: RunResources;
   private readonly unsubscribe: () => void;
   /** Aborted when NEXUS closes: in-flight model calls end at once instead of at their timeout. */
   private readonly shutdown = new AbortController();
@@ -75,6 +73,7 @@ export class TurnEngine {
     this.kernel = opts.kernel;
     this.runners = opts.runners ?? new RunnerPool();
     const ev = (run_id: string, type: string, data?: unknown) => this.event(run_id, type, data);
+    this.resources = new RunResources(this.kernel, this.runners, opts, ev);
     this.hooks = new HookRunner(this.kernel, ev);
     this.questions = new Questions(this.kernel, ev);
     this.compactor = new Compactor(this.kernel, ev, (run) => this.providerFor(run), this.hooks);
@@ -101,8 +100,7 @@ export class TurnEngine {
         this.hooks.cancelRun(e.run_id);
         // Per-run state is rebuilt if the run re-opens for another turn.
         this.kernel.tools.forgetRun(e.run_id);
-        this.prepared.delete(e.run_id);
-        this.providers.delete(e.run_id);
+        this.resources.forget(e.run_id);
       }
     });
   }
@@ -120,7 +118,7 @@ export class TurnEngine {
   startTurn(o: StartTurnOptions): Run {
     if (this.closed) throw new KernelError('closed', 'the kernel is closed');
     if (o.run) return this.continueRun(o.run, o.prompt);
-    const agent = this.activeAgent(o.agent);
+    const agent = activeAgent(this.kernel.db, o.agent);
     // Mode, rules and hooks frozen from the profile, tightened (never loosened) by the request (KERNEL's rule).
     const run = createAgentRun(this.kernel, {
       agent: agent.name,
@@ -148,7 +146,7 @@ export class TurnEngine {
     if (!run) throw notFound('run', run_id);
     if (!run.agent) throw new KernelError('not_supported', `Run ${run_id} is a person's standalone run; it has no model to continue.`);
     if (typeof text !== 'string' || !text.trim()) throw new KernelError('invalid_input', 'a continuation needs text');
-    this.activeAgent(run.agent);
+    activeAgent(this.kernel.db, run.agent);
     const queue = this.pendingContinuations.get(run_id) ?? [];
     queue.push(text);
     this.pendingContinuations.set(run_id, queue);
@@ -237,7 +235,7 @@ export class TurnEngine {
   private async drive(run_id: string, newTurn: boolean): Promise<void> {
     let run = this.kernel.getRun(run_id);
     if (!run || run.status !== 'running') return;
-    await this.prepare(run);
+    await this.resources.prepareTools(run);
     if (newTurn) {
       this.event(run_id, 'turn_started', { turn: getTurnState(this.kernel.db, run_id)?.turn ?? 1 });
       for (const spec of run.hooks.turn_start ?? []) {
@@ -290,32 +288,11 @@ export class TurnEngine {
     const run = this.kernel.getRun(run_id);
     if (!run || run.status !== 'running' || !this.kernel.isOpen) return;
     this.kernel.endRun(run_id, { status: 'failed', error: reason });
-    this.forgetRun(run_id);
+    this.resources.dropProvider(run_id);
   }
 
-  private forgetRun(run_id: string): void {
-    this.providers.delete(run_id);
-  }
-
-  private activeAgent(name: string): AgentRow {
-    return activeAgent(this.kernel.db, name);
-  }
-
-  async providerFor(run: Run): Promise<ModelProvider> {
-    let p = this.providers.get(run.id);
-    if (!p) {
-      const agent = this.activeAgent(run.agent!);
-      if (agent.credentials_fenced) throw new ProviderError('provider_no_key', `Agent ${agent.name}'s credentials are fenced.`);
-      p = await createProvider(agent.model, agent.name, { keyStore: this.opts.keyStore, ...this.opts.provider });
-      this.providers.set(run.id, p);
-    }
-    return p;
-  }
-
-  private async prepare(run: Run): Promise<void> {
-    if (this.prepared.has(run.id) || !run.agent) return;
-    this.prepared.add(run.id);
-    await prepareRunTools(this.kernel, this.runners, this.activeAgent(run.agent), run, (type, data) => this.event(run.id, type, data));
+  providerFor(run: Run): Promise<ModelProvider> {
+    return this.resources.provider(run);
   }
 
   event(run_id: string, type: string, data?: unknown): void {
