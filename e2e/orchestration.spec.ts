@@ -56,11 +56,18 @@ test('an orchestration hold: the card says orchestration asks for hop 2; approve
   // and the acceptance check (a kernel row) is listed after the round it followed.
   await page.getByRole('list', { name: 'Runs' }).getByRole('button').filter({ has: page.locator('strong', { hasText: /^mid$/ }) }).click();
   await expect(page.locator('.run-detail .state-pill.held')).toHaveText('held');
-  await expect(page.locator('.run-detail h4').last()).toHaveText('Kernel rows');
+  await expect(page.locator('.run-detail .group-head').last()).toHaveText('Kernel rows');
   const overflow = await page.locator('.run-detail .panel, .run-detail .round').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).length);
   expect(overflow).toBe(0);
   await expect(page.locator('.run-detail p.muted code')).toHaveText(/^chain_…[0-9a-f]{6}$/);
   await shot(page, testInfo, 'run-detail-held-row');
+  // In a narrow window the input column keeps some width and nothing spills out of its panel.
+  await page.setViewportSize({ width: 860, height: 800 });
+  expect((await page.locator('.run-detail .input-cell').first().boundingBox())!.width).toBeGreaterThan(60);
+  expect((await page.locator('.run-detail .err-cell').first().boundingBox())!.width).toBeGreaterThan(150);
+  expect((await page.locator('.run-detail .err-cell').first().boundingBox())!.height).toBeLessThan(400);
+  expect(await page.locator('.run-detail .panel').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).length)).toBe(0);
+  await shot(page, testInfo, 'run-detail-narrow');
 });
 
 test('Recent chains updates live while a hop waits, and switches the moment it is answered', async ({ app: page, served }, testInfo) => {

@@ -54,11 +54,20 @@ function RowLine({ row }: { row: Row }) {
             grantLine(row)
           )}
         </td>
-        <td className="err-cell">{row.error ? <span title={row.error.detail}><code>{row.error.code}</code> {row.error.detail}</span> : null}</td>
       </tr>
+      {/* The error on a line of its own under the row: as a sixth column it starved the others (a narrow
+          window squeezed it to a letter a line, or pushed the table out of its panel). */}
+      {row.error ? (
+        <tr className={`row-error state-${stateLabel(row).cls}`}>
+          <td />
+          <td colSpan={4} className="err-cell">
+            <code>{row.error.code}</code> {row.error.detail}
+          </td>
+        </tr>
+      ) : null}
       {open ? (
         <tr className="row-expanded">
-          <td colSpan={6}>
+          <td colSpan={5}>
             <pre className="code">{input.text}</pre>
             {resultText ? <pre className={`code result ${row.result?.isError ? 'is-error' : ''}`}>{resultText}</pre> : null}
           </td>
@@ -66,7 +75,7 @@ function RowLine({ row }: { row: Row }) {
       ) : null}
       {task ? (
         <tr className="row-expanded">
-          <td colSpan={6}>
+          <td colSpan={5}>
             <TaskEvidence id={task} />
           </td>
         </tr>
@@ -169,18 +178,27 @@ export function RunDetailView({ run }: { run: RunFull }) {
       <section className="panel">
         <h3>Rows</h3>
         {run.rows.length === 0 ? <p className="muted">{run.status === 'running' ? 'No tool calls yet.' : 'No tool calls: the run ended without any.'}</p> : null}
-        {groups.map((g) => (
-          <div key={g.key} className="round">
-            {groups.length > 1 || g.label.startsWith('Round') ? <h4>{g.label}</h4> : null}
+        {/* One table for every group, so the columns line up across rounds at any window width. */}
+        {groups.length ? (
+          <div className="round">
             <table className="rows">
-              <tbody>
-                {g.rows.map((r) => (
-                  <RowLine key={r.id} row={r} />
-                ))}
-              </tbody>
+              {groups.map((g) => (
+                <tbody key={g.key}>
+                  {groups.length > 1 || g.label.startsWith('Round') ? (
+                    <tr className="group-head">
+                      <th colSpan={5} scope="colgroup">
+                        {g.label}
+                      </th>
+                    </tr>
+                  ) : null}
+                  {g.rows.map((r) => (
+                    <RowLine key={r.id} row={r} />
+                  ))}
+                </tbody>
+              ))}
             </table>
           </div>
-        ))}
+        ) : null}
         {run.status === 'running' ? <AppendRow runId={run.id} /> : null}
       </section>
     </div>
