@@ -174,7 +174,9 @@ export class Delegation {
         },
         `Delegated task failed: ${task.recipient} (${task.id})`,
       );
-      this.finish(task.id, 'failed', null, toolError(`${why} Last output:\n${ev.output}`, 'task_failed', { task_id: task.id, refusals, evidence }));
+      // A check that printed nothing left "Last output:" dangling, as if cut off: say so, with the exit code.
+      const last = ev.output.trim() ? `Last output (exit ${ev.exit_code ?? 'without a code'}):\n${ev.output}` : `Last check: \`${ev.command}\` exited ${ev.exit_code ?? 'without a code'} with no output.`;
+      this.finish(task.id, 'failed', null, toolError(`${why} ${last}`, 'task_failed', { task_id: task.id, refusals, evidence }));
       return { fail: why };
     }
     return {

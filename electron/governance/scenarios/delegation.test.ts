@@ -72,6 +72,7 @@ describe('delegate_task', () => {
     expect(sc).toMatchObject({ code: 'task_failed', refusals: 3 });
     expect((sc.evidence as unknown[]).length).toBe(3);
     expect(result).toMatch(/failed 3 times \(limit 3\)/);
+    expect(result).toMatch(/Last output \(exit 3\):\nnope/);
     expect(s.runsOf('mid')[0].status).toBe('failed');
     const task = await s.call<TaskJson>('tasksShow', { id: sc.task_id });
     expect(task.status).toBe('failed');
@@ -92,6 +93,8 @@ describe('delegate_task', () => {
     await s.ended(s.start('lead').id);
     expect(s.requests('mid')).toHaveLength(1);
     expect(structuredOf(last(s.requests('lead')[1]))).toMatchObject({ code: 'task_failed', refusals: 1 });
+    // A silent check is said to be silent (the result ended in a dangling "Last output:").
+    expect(last(s.requests('lead')[1]).split('\n')[0]).toMatch(/the task failed\. Last check: `false` exited 1 with no output\.$/);
   });
 
   it('the acceptance check is required: without it the delegator gets a clear tool error and nothing is handed on', async () => {
