@@ -5,6 +5,12 @@ import { test, expect, shot } from './fixtures.js';
 test('a newcomer plays the offline demo: a card to answer, then a chain to read', async ({ app: page }, testInfo) => {
   await expect(page.getByRole('heading', { name: 'Nothing waits for you' })).toBeVisible();
   await expect(page.getByText(/An approval card appears here/)).toBeVisible();
+  // The welcome comes first, above the empty Inbox's explanation.
+  const welcome = await page.getByRole('heading', { name: 'Welcome to NEXUS' }).boundingBox();
+  const empty = await page.getByRole('heading', { name: 'Nothing waits for you' }).boundingBox();
+  expect(welcome!.y).toBeLessThan(empty!.y);
+  const bar = await page.locator('header.topbar').boundingBox();
+  expect(welcome!.y - (bar!.y + bar!.height)).toBeGreaterThan(16); // not glued to the top bar
   await shot(page, testInfo, 'first-run');
 
   await page.getByRole('button', { name: 'Play the offline demo' }).click();

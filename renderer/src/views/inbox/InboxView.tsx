@@ -49,6 +49,8 @@ export function InboxView() {
       {error ? <div className="banner error" role="alert">{error}</div> : null}
       {items.length === 0 ? (
         <div className="inbox-empty">
+          {/* A newcomer reads the welcome (and the demo) first, then what the Inbox is for. */}
+          <FirstRun />
           <Empty title="Nothing waits for you" icon="✓">
             <p>
               An <strong>approval card</strong> appears here when an agent wants to make a tool call that someone must allow first. Two
@@ -61,7 +63,6 @@ export function InboxView() {
               <kbd>k</kbd> move, <kbd>a</kbd> approves, <kbd>d</kbd> denies.
             </p>
           </Empty>
-          <FirstRun />
         </div>
       ) : (
         <div className="inbox-split">
