@@ -31,3 +31,11 @@ test('dark mode: a write card shows its diff; runs and agents views render', asy
   await expect(page.locator('.settings-page')).not.toContainText('`');
   await shot(page, testInfo, 'dark-models');
 });
+
+test('when nexus serve goes away the window says what to do, not only that it reconnects', async ({ app: page, served }) => {
+  await expect(page.getByTestId('pending-count')).toHaveText('0 pending');
+  const exited = new Promise((r) => served.process.once('exit', r));
+  served.process.kill('SIGTERM');
+  await exited;
+  await expect(page.getByRole('status').filter({ hasText: 'Connection lost, reconnecting' })).toContainText('open the new address it printed');
+});

@@ -57,8 +57,14 @@ export function TopBar() {
       </nav>
       <div className="topbar-right">
         {connection !== 'open' ? (
-          <span className="conn-lost" role="status">
-            {connection === 'connecting' ? 'Connecting…' : 'Connection lost, reconnecting…'}
+          <span
+            className="conn-lost"
+            role="status"
+            // Only the browser host loses its connection; a restarted `nexus serve` has a new token (and with
+            // --port 0 a new port), so this tab cannot get back in by itself: say what to do.
+            title={connection === 'closed' ? 'If NEXUS was restarted, open the address `nexus serve` printed: each launch has a new token.' : undefined}
+          >
+            {connection === 'connecting' ? 'Connecting…' : 'Connection lost, reconnecting… (restarted? open the new address it printed)'}
           </span>
         ) : null}
         <span className={`pending-pill ${pending ? 'has' : ''}`} role="status" aria-label={`${pending} pending`} data-testid="pending-count">
