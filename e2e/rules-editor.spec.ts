@@ -10,6 +10,7 @@ test('the rules editor rejects a bad list with the located error, and the tester
   await expect(errors).toContainText('rule 1 (the 2nd), key "verdict"');
   await expect(errors).toContainText('verdict');
   await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await expect(page.getByRole('status').filter({ hasText: 'Fix the rule list below to save.' })).toBeVisible();
   await shot(page, testInfo, 'rules-editor-invalid');
 
   // A line longer than the editor is wide scrolls instead of wrapping, so line N stays beside gutter number N.

@@ -74,6 +74,16 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
               Remove
             </button>
           ) : null}
+          {/* The greyed-out Save said nothing about why; the errors are far below, under Rules. */}
+          {!check.valid ? (
+            <span className="field-error" role="status">
+              Fix the rule list below to save.
+            </span>
+          ) : !draft.name.trim() ? (
+            <span className="muted" role="status">
+              Name the agent to save it.
+            </span>
+          ) : null}
           <button type="submit" className="btn primary" disabled={saving || !check.valid || !draft.name}>
             {saving ? 'Saving…' : 'Save'}
           </button>
