@@ -15,6 +15,8 @@ import { importEntitlement, loadEntitlementKey, reverifyStoredEntitlement, showE
 import { answerHold, cancelHold, getHold, pendingHolds, pendingHoldsOfRun, type Hold } from './hold-store.js';
 import type { TurnsPort } from './turns-port.js';
 
+export const STOP_ALL_REASON = 'Force-stopped by Stop all (a person pressed it); Resume lifts it for new work.';
+
 export class Governance {
   readonly db: Db;
   readonly kernel: Kernel;
@@ -182,7 +184,9 @@ export class Governance {
       for (const { id } of live) stopped.add(id);
       for (const { id } of live) {
         const run: Run | null = this.kernel.getRun(id);
-        if (run?.status === 'running') this.kernel.stopRun(id, { reason: 'Stop all' });
+        // The run's error and each canceled row read this: say who stopped it and what lifts it ("Stop all" alone
+        // read like a label, not a reason).
+        if (run?.status === 'running') this.kernel.stopRun(id, { reason: STOP_ALL_REASON });
       }
     }
     return { stopped_runs: stopped.size };

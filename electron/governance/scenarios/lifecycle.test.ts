@@ -58,6 +58,9 @@ describe('Stop all', () => {
     const out = await s.call<{ stopped_runs: number }>('stopAll');
     expect(out.stopped_runs).toBe(3);
     for (const a of ['lead', 'mid', 'leaf']) expect(s.runsOf(a).map((r) => r.status)).toEqual(['canceled']);
+    // The run says who stopped it and what lifts it.
+    // (a delegate's run stopped first by its delegator's stop reads that instead)
+    expect(['lead', 'mid', 'leaf'].map((a) => s!.runsOf(a)[0]!.error)).toContain('Force-stopped by Stop all (a person pressed it); Resume lifts it for new work.');
     expect((await s.nexus.kernel.waitRow(sleeping.id)).state).toBe('canceled');
     const delegations = [...s.rowsOf('lead'), ...s.rowsOf('mid')].filter((r) => r.tool === 'delegate_task');
     expect(delegations.map((r) => r.state)).toEqual(['canceled', 'canceled']);
