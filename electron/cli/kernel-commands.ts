@@ -1,8 +1,8 @@
 // Kernel-backed commands (DESIGN §5): status, agents, run, append, runs, inbox, approve, deny.
 // Human-readable output by default; the DESIGN JSON with --json.
-import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { CliCommand, CliIo } from './io.js';
+import { readJsonFile } from './read-json.js';
 import { call, oneLine, parse, printJson, table, usageError, withKernel, type Values } from './common.js';
 import type { KernelConnection } from './client.js';
 import type { NexusEvent } from '../../shared/api/index.js';
@@ -12,13 +12,11 @@ type RunSummary = { id: string; agent: string | null; status: string; mode: stri
 type RunDetail = RunSummary & { rows: Row[]; workspace: string };
 type Inbox = { id: string; kind: string; agent: string | null; tool: string; target: string; run_id: string; hop?: number; chain_id?: string; expires_at?: string };
 
-function readJsonFile(io: CliIo, file: string, what: string): { value: unknown } | undefined {
-  try {
-    return { value: JSON.parse(readFileSync(resolve(file), 'utf8')) };
-  } catch (e) {
-    io.err(`nexus: cannot read ${what} ${file}: ${e instanceof Error ? e.message : String(e)}`);
-    return undefined;
-  }
+async function readJson(io: CliIo, file: string, what: string): Promise<{ value: unknown } | undefined> {
+  const r = await readJsonFile(file);
+  if (r.ok) return { value: r.value };
+  io.err(`nexus: ${what}: ${r.message}`);
+  return undefined;
 }
 
 const rowLine = (r: Row) => [r.id, r.origin, r.tool, r.state, r.error ? `${r.error.code}: ${oneLine(r.error.detail, 80)}` : ''];
@@ -49,7 +47,7 @@ export const agentsCommand: CliCommand = async (argv, io) => {
   if ((needs[sub] === 1 && !arg) || extra.length || (needs[sub] === 0 && arg)) return usageError(io, AGENTS_USAGE, `agents ${sub} takes ${needs[sub] ? 'one argument' : 'no argument'}`);
   let file: { value: unknown } | undefined;
   if (sub === 'add') {
-    if (!(file = readJsonFile(io, arg, 'the agent file'))) return 1;
+    if (!(file = await readJson(io, arg, 'the agent file'))) return 1;
     // A relative workspace in an agent file is relative to that file.
     const v = file.value as { workspace?: unknown } | null;
     if (v && typeof v === 'object' && typeof v.workspace === 'string' && !isAbsolute(v.workspace)) v.workspace = resolve(dirname(resolve(arg)), v.workspace);
@@ -120,7 +118,7 @@ export const runCommand: CliCommand = async (argv, io) => {
   const mode = p.values.mode as string | undefined;
   if (mode !== undefined && !['bypass', 'ask', 'rules'].includes(mode)) return usageError(io, RUN_USAGE, '--mode must be bypass, ask or rules');
   let rules: { value: unknown } | undefined;
-  if (p.values.rules && !(rules = readJsonFile(io, p.values.rules as string, 'the rules file'))) return 1;
+  if (p.values.rules && !(rules = await readJson(io, p.values.rules as string, 'the rules file'))) return 1;
 
   if (p.positionals[0] === 'create') {
     if (p.positionals.length > 1) return usageError(io, RUN_USAGE, `unexpected ${p.positionals.slice(1).join(' ')}`);

@@ -2,12 +2,12 @@
 // Exit codes: check — 0 valid, 1 invalid (an unreadable or non-JSON file is invalid too, with a located
 // message), 2 usage; eval — 0 whatever the outcome, 1 when the rules are invalid, 2 usage (a bad flag, a
 // missing --mode/--tool, an --input that is not JSON). FILE may be `-` for standard input.
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { MODES, ORIGINS, type Mode, type Origin } from '../../shared/types.js';
 import { compileRules, EMPTY_RULES, evaluateCall, validateRules, type RuleError, type RuleWarning } from '../../shared/rules/index.js';
 import { checkReport, evalReport } from '../../shared/rules/reports.js';
 import type { CliCommand, CliIo } from './io.js';
+import { readJsonFile } from './read-json.js';
 
 const USAGE = `usage: nexus rules check FILE [--json]
        nexus rules eval --mode bypass|ask|rules [--rules FILE] --tool NAME [--input JSON] [--origin model|author|kernel] [--json]
@@ -15,41 +15,12 @@ FILE may be - for standard input.`;
 
 class UsageError extends Error {}
 
-async function readText(file: string): Promise<string> {
-  if (file !== '-') return readFile(file, 'utf8');
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** Where a JSON.parse error points, as "line L column C" (V8 reports a character position). */
-function locate(text: string, message: string): string {
-  const m = /position (\d+)/.exec(message);
-  const pos = m ? Number(m[1]) : text.length;
-  const before = text.slice(0, pos).split('\n');
-  return `line ${before.length} column ${before[before.length - 1].length + 1}`;
-}
-
 type Loaded = { ok: true; value: unknown } | { ok: false; errors: RuleError[] };
 
 /** Reads and parses a rules file; failures are rule errors (index null), never exceptions. */
 async function loadJson(file: string): Promise<Loaded> {
-  const name = file === '-' ? 'standard input' : file;
-  let text: string;
-  try {
-    text = await readText(file);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
-    return { ok: false, errors: [{ index: null, message: `cannot read ${name}: ${why}` }] };
-  }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (e) {
-    const msg = (e as Error).message;
-    return { ok: false, errors: [{ index: null, message: `${name} is not JSON (${locate(text, msg)}): ${msg}` }] };
-  }
+  const r = await readJsonFile(file);
+  return r.ok ? r : { ok: false, errors: [{ index: null, message: r.message }] };
 }
 
 function printErrors(io: CliIo, where: string, errors: RuleError[]) {

@@ -1,0 +1,55 @@
+// QA findings on the command line, driven in process: a real kernel (createNexus) behind the real control
+// socket, `main(argv, io)` as the user types it, output captured.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createNexus, type Nexus } from '../app.js';
+import { startSocketDoor, type SocketDoor } from '../doors/socket.js';
+import { main } from './main.js';
+
+let dir: string;
+let nexus: Nexus;
+let door: SocketDoor;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'nexus-cli-polish-'));
+  nexus = await createNexus({ dataDir: join(dir, 'data') });
+  door = await startSocketDoor(nexus);
+});
+afterAll(async () => {
+  await door?.close();
+  await nexus?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function nx(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) });
+  return { code, out, err };
+}
+const withDir = (...argv: string[]) => nx(...argv, '--data-dir', join(dir, 'data'));
+const file = (name: string, text: string) => {
+  const f = join(dir, name);
+  writeFileSync(f, text);
+  return f;
+};
+const agent = (name: string, extra: Record<string, unknown> = {}) => ({ name, model: { provider: 'chat-completions', baseURL: 'http://127.0.0.1:9/v1', model: 'm' }, mode: 'ask', ...extra });
+
+describe('files that start with a UTF-8 byte-order mark are JSON like any other', () => {
+  it('agents add, run create --rules and rules check accept a BOM', async () => {
+    const a = file('bom-agent.json', `\uFEFF${JSON.stringify(agent('bom'))}`);
+    expect((await withDir('agents', 'add', a)).code).toBe(0);
+    const rules = file('bom-rules.json', `\uFEFF${JSON.stringify([{ tool: 'bash', verdict: 'ask' }])}`);
+    const run = await withDir('run', 'create', '--mode', 'rules', '--rules', rules);
+    expect(run.code, run.err).toBe(0);
+    const check = await nx('rules', 'check', rules);
+    expect(check.code, check.out).toBe(0);
+  });
+  it('a file that is not JSON still says where', async () => {
+    const r = await withDir('agents', 'add', file('broken.json', '\uFEFF{"name": '));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/the agent file: .*broken\.json is not JSON \(line 1 column \d+\)/);
+  });
+});
