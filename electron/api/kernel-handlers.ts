@@ -122,7 +122,7 @@ export function kernelHandlers(nexus: Nexus): Pick<Handlers, KernelMethods> {
     },
     runsCreate: ({ mode, rules, workspace }, ctx) => {
       const v = validateRules(rules ?? []);
-      if (!v.ok) throw new ApiFailure('invalid_rules', `The approval rules are invalid: ${v.errors.map((e) => (e.index === null ? e.message : `rule ${e.index}: ${e.message}`)).join('; ')}`, v.errors);
+      if (!v.ok) throw new ApiFailure('invalid_rules', `The approval rules are invalid: ${v.errors.map((e) => e.message).join('; ')}`, v.errors);
       if (workspace !== undefined && !isAbsolute(workspace)) throw new ApiFailure('invalid_input', 'workspace must be an absolute path');
       return runSummary(kernel.createRun({ agent: null, mode, rules: v.rules, workspace, created_by: by(ctx) }), 0);
     },

@@ -53,3 +53,34 @@ describe('files that start with a UTF-8 byte-order mark are JSON like any other'
     expect(r.err).toMatch(/the agent file: .*broken\.json is not JSON \(line 1 column \d+\)/);
   });
 });
+
+describe('rule errors and warnings are said once, each with one "rule N:"', () => {
+  it('agents add with a bad rule: a head line, then each error once', async () => {
+    const r = await withDir('agents', 'add', file('colour.json', JSON.stringify(agent('colour', { approval_rules: [{ tool: 'bash', verdict: 'allow', colour: 'red' }] }))));
+    expect(r.code).toBe(1);
+    expect(r.err).not.toMatch(/rule 0: rule 0/);
+    expect(r.err.match(/unknown key "colour"/g)).toHaveLength(1);
+    expect(r.err).toMatch(/^nexus: approval_rules are invalid \(invalid_rules\)\n {2}rule 0: unknown key "colour"/);
+  });
+  it('run create --rules with a bad rule: the same', async () => {
+    const r = await withDir('run', 'create', '--mode', 'rules', '--rules', file('bad-rules.json', JSON.stringify([{ tool: 'bash', verdict: 'allow', colour: 1 }])));
+    expect(r.code).toBe(1);
+    expect(r.err).not.toMatch(/rule 0: rule 0/);
+    expect(r.err.match(/unknown key "colour"/g)).toHaveLength(1);
+  });
+  it('the API message (what the window shows) names the rule once', async () => {
+    const res = await Promise.resolve()
+      .then(() => nexus.handlers.runsCreate!({ mode: 'rules', rules: [{ tool: 'bash', verdict: 'allow', colour: 1 }] } as never, { by: 'test' } as never))
+      .then(
+      () => null,
+      (e: Error) => e.message,
+    );
+    expect(res).toMatch(/^The approval rules are invalid: rule 0: unknown key "colour"/);
+  });
+  it('agents add warnings name their rule once', async () => {
+    const r = await withDir('agents', 'add', file('warn.json', JSON.stringify(agent('warn', { mode: 'rules', approval_rules: [{ tool: 'bash', path: 'command', match: 'cat *', verdict: 'allow' }] }))));
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/warning: rule 0: /);
+    expect(r.out).not.toMatch(/rule 0: rule 0/);
+  });
+});

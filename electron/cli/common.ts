@@ -58,14 +58,19 @@ export async function withKernel(values: Values, io: CliIo, fn: (k: KernelConnec
 export async function call<T = unknown>(k: KernelConnection, io: CliIo, method: string, input: unknown = {}): Promise<{ value: T } | undefined> {
   const r = await k.call(method, input);
   if (r.ok) return { value: r.value as T };
+  // Rule errors ride as details AND in the message (the window shows the message alone): print the
+  // message's head, then each error once on its own line, as the validator worded it ("rule N: …").
   const details = (r.error as { details?: unknown }).details;
+  const list = Array.isArray(details) ? details : Array.isArray((details as { errors?: unknown })?.errors) ? (details as { errors: unknown[] }).errors : null;
+  let head = r.error.message;
   let extra = '';
-  if (Array.isArray(details)) {
-    extra = details
-      .map((d: { index?: number | null; message?: string }) => `\n  ${d && d.index != null ? `rule ${d.index}: ` : ''}${d?.message ?? JSON.stringify(d)}`)
-      .join('');
+  if (list?.length) {
+    const texts = list.map((d) => (d && typeof d === 'object' && typeof (d as { message?: unknown }).message === 'string' ? (d as { message: string }).message : JSON.stringify(d)));
+    const at = head.indexOf(texts[0]);
+    if (at > 0) head = head.slice(0, at).replace(/[\s:;]+$/, '');
+    extra = texts.map((t) => `\n  ${t}`).join('');
   }
-  io.err(`nexus: ${r.error.message} (${r.error.code})${extra}`);
+  io.err(`nexus: ${head} (${r.error.code})${extra}`);
   return undefined;
 }
 

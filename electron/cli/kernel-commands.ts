@@ -59,7 +59,7 @@ export const agentsCommand: CliCommand = async (argv, io) => {
       if (p.values.json) printJson(io, r.value);
       else {
         io.out(`saved agent ${r.value.agent.name} (mode ${r.value.agent.mode})`);
-        for (const w of r.value.warnings) io.out(`warning: rule ${w.index}: ${w.message}`);
+        for (const w of r.value.warnings) io.out(`warning: ${w.message}`); // the message names its rule
       }
       return 0;
     }

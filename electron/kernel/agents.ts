@@ -40,7 +40,7 @@ export function validateHooks(value: unknown): LifecycleHooks {
 
 function checkedRules(value: unknown, where: string): { rules: ApprovalRule[]; compiled: CompiledRules } {
   const v = validateRules(value ?? []);
-  if (!v.ok) throw new KernelError('invalid_rules', `${where} are invalid: ${v.errors.map((e) => (e.index === null ? e.message : `rule ${e.index}: ${e.message}`)).join('; ')}`, v.errors);
+  if (!v.ok) throw new KernelError('invalid_rules', `${where} are invalid: ${v.errors.map((e) => e.message).join('; ')}`, v.errors);
   return { rules: v.rules, compiled: compileRules(v.rules) };
 }
 
