@@ -84,3 +84,19 @@ describe('rule errors and warnings are said once, each with one "rule N:"', () =
     expect(r.out).not.toMatch(/rule 0: rule 0/);
   });
 });
+
+describe('global options before the command', () => {
+  it('nexus --data-dir D inbox, nexus --json --data-dir=D status', async () => {
+    const inbox = await nx('--data-dir', join(dir, 'data'), 'inbox');
+    expect(inbox.code, inbox.err).toBe(0);
+    const status = await nx('--json', `--data-dir=${join(dir, 'data')}`, 'status');
+    expect(status.code, status.err).toBe(0);
+    expect(JSON.parse(status.out)).toMatchObject({ pending: expect.any(Number) });
+  });
+  it('--data-dir without a folder is a usage error; a lone global option still shows the usage', async () => {
+    expect((await nx('--data-dir')).code).toBe(2);
+    const r = await nx('--json');
+    expect(r.code).toBe(2);
+    expect(r.out).toMatch(/usage: nexus/);
+  });
+});

@@ -21,11 +21,38 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   tasks: async () => (await import('./orchestration.js')).tasksCommand,
 };
 
-const USAGE = `usage: nexus <command> [args] [--json]
+const USAGE = `usage: nexus [--data-dir DIR] [--json] <command> [args]
 commands: ${Object.keys(commands).join(', ')}`;
 
+/**
+ * Global options may come before the command (`nexus --data-dir D inbox`, `nexus --json status`): they are
+ * moved after it, where every command parses them.
+ */
+export function hoistGlobalOptions(argv: string[]): { argv: string[] } | { error: string } {
+  const globals: string[] = [];
+  let i = 0;
+  for (; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--json') globals.push(a);
+    else if (a.startsWith('--data-dir=')) globals.push(a);
+    else if (a === '--data-dir') {
+      const v = argv[i + 1];
+      if (v === undefined || v.startsWith('-')) return { error: '--data-dir needs a folder' };
+      globals.push(a, v);
+      i++;
+    } else break;
+  }
+  const [name, ...rest] = argv.slice(i);
+  return { argv: name === undefined ? [] : [name, ...rest, ...globals] };
+}
+
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
-  const [name, ...rest] = argv;
+  const hoisted = hoistGlobalOptions(argv);
+  if ('error' in hoisted) {
+    io.err(`nexus: ${hoisted.error}\n${USAGE}`);
+    return 2;
+  }
+  const [name, ...rest] = hoisted.argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.out(USAGE);
     return name ? 0 : 2;
