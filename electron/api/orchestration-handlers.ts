@@ -14,6 +14,7 @@ type GovernanceMethods =
   | 'resume'
   | 'entitlementsImport'
   | 'entitlementsShow'
+  | 'entitlementsRefresh'
   | 'chainsList'
   | 'chainsClear'
   | 'tasksShow';
@@ -28,6 +29,7 @@ export function orchestrationHandlers(nexus: Pick<Nexus, 'services'>): Partial<P
     resume: () => gov.resume(),
     entitlementsImport: ({ token }) => gov.importEntitlement(token),
     entitlementsShow: () => gov.showEntitlement(),
+    entitlementsRefresh: () => gov.refreshEntitlement(),
     chainsList: () => gov.recent.list(),
     chainsClear: () => ({ cleared: gov.recent.clear() }),
     tasksShow: ({ id }) => {

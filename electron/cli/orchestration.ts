@@ -1,4 +1,4 @@
-// Governance commands (DESIGN §5): settings get|set KEY VALUE, stop-all, resume, entitlements import FILE|show,
+// Governance commands (DESIGN §5): settings get|set KEY VALUE, stop-all, resume, entitlements import FILE|show|refresh,
 // chains [clear], tasks show ID. They reach the running kernel through the control socket of --data-dir.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -7,7 +7,17 @@ import { call, oneLine, parse, printJson, table, usageError, withKernel, type Pa
 import { SettingKey } from '../../shared/api/orchestration.js';
 
 type SettingsView = Record<string, unknown>;
-type EntitlementView = { entitled: boolean; entitlements: string[]; subject: string | null; expires_at: string | null; status: string; message: string };
+type EntitlementView = {
+  entitled: boolean;
+  entitlements: string[];
+  subject: string | null;
+  expires_at: string | null;
+  status: string;
+  message: string;
+  source?: 'account' | 'import' | null;
+  refreshed_at?: string | null;
+  account?: { configured: boolean; url: string | null; problem: string | null; last_refresh: { at: string; ok: boolean; code: string | null; message: string | null } | null };
+};
 type ChainView = { chain_id: string; agents: string[]; hops: Array<{ hop: number; agent: string; action: string; target: string; verdict: string; code?: string }>; last_active_at: string };
 type TaskView = {
   id: string;
@@ -96,15 +106,27 @@ export const resumeCommand: CliCommand = async (argv, io) => {
 };
 
 // ── entitlements ───────────────────────────────────────────────────────────────────────────────────────────
-const ENT_USAGE = 'usage: nexus entitlements import FILE | show  [--data-dir DIR] [--json]';
+const ENT_USAGE = `usage: nexus entitlements import FILE | show | refresh  [--data-dir DIR] [--json]
+  refresh: take the entitlement from the account service now (the kernel was started with
+           NEXUS_ACCOUNT_URL and NEXUS_ACCOUNT_TOKEN); on failure the stored entitlement is kept.`;
+const sourceText = (e: EntitlementView) =>
+  e.source === 'account' ? `\nfrom: the account service${e.account?.url ? ` at ${e.account.url}` : ''}${e.refreshed_at ? `, refreshed ${e.refreshed_at}` : ''}` : e.source === 'import' ? '\nfrom: an imported file' : '';
+const accountText = (e: EntitlementView) => {
+  const a = e.account;
+  if (!a) return '';
+  if (a.problem) return `\naccount service: not used: ${a.problem}`;
+  if (!a.configured) return '';
+  const last = a.last_refresh ? (a.last_refresh.ok ? `; last refresh ${a.last_refresh.at} succeeded` : `; last refresh ${a.last_refresh.at} failed (${a.last_refresh.code})`) : '';
+  return `\naccount service: ${a.url}${last}`;
+};
 const entText = (e: EntitlementView) =>
-  `${e.message}\nstatus: ${e.status}\nentitled to nexus.orchestration: ${e.entitled ? 'yes' : 'no'}${e.entitlements.length ? `\nentitlements: ${e.entitlements.join(', ')}` : ''}${e.subject ? `\naccount: ${e.subject}` : ''}${e.expires_at ? `\nexpires: ${e.expires_at}` : ''}`;
+  `${e.message}\nstatus: ${e.status}\nentitled to nexus.orchestration: ${e.entitled ? 'yes' : 'no'}${e.entitlements.length ? `\nentitlements: ${e.entitlements.join(', ')}` : ''}${e.subject ? `\naccount: ${e.subject}` : ''}${e.expires_at ? `\nexpires: ${e.expires_at}` : ''}${sourceText(e)}${accountText(e)}`;
 export const entitlementsCommand: CliCommand = async (argv, io) => {
   const p = args(argv, io, ENT_USAGE);
   if (typeof p === 'number') return p;
   const [sub, file, ...extra] = p.positionals;
-  if (sub === 'import' ? !file || extra.length : sub === 'show' ? file !== undefined : true) {
-    return usageError(io, ENT_USAGE, sub && sub !== 'import' && sub !== 'show' ? `unknown subcommand ${sub}` : 'entitlements import FILE | show');
+  if (sub === 'import' ? !file || extra.length : sub === 'show' || sub === 'refresh' ? file !== undefined : true) {
+    return usageError(io, ENT_USAGE, sub && !['import', 'show', 'refresh'].includes(sub) ? `unknown subcommand ${sub}` : 'entitlements import FILE | show | refresh');
   }
   let token: string | undefined;
   if (sub === 'import') {
@@ -116,6 +138,20 @@ export const entitlementsCommand: CliCommand = async (argv, io) => {
     }
   }
   return withKernel(p.values, io, async (k) => {
+    if (sub === 'refresh') {
+      // A failed refresh is exit 1 with the sentence on stderr; with --json the {error: {code, message}} is
+      // also printed on stdout, so a script can act on the code.
+      const r = await k.call('entitlementsRefresh', {});
+      if (!r.ok) {
+        io.err(`nexus: ${r.error.message} (${r.error.code})`);
+        if (p.values.json) printJson(io, { error: { code: r.error.code, message: r.error.message } });
+        return 1;
+      }
+      const v = r.value as EntitlementView;
+      if (p.values.json) printJson(io, v);
+      else io.out(`Refreshed from the account service.\n${entText(v)}`);
+      return 0;
+    }
     const r = sub === 'import' ? await call<EntitlementView>(k, io, 'entitlementsImport', { token }) : await call<EntitlementView>(k, io, 'entitlementsShow');
     if (!r) return 1;
     if (p.values.json) printJson(io, r.value);

@@ -2,7 +2,8 @@
 // claims carry `ent: [...]` and `exp`. Verified with `jose` against the account service's public key (the
 // default below, or NEXUS_ENTITLEMENT_PUBLIC_KEY at start). Stored only once verified; a bad token is
 // refused and the previous state kept. Expiry is checked at every gate decision, against the store.
-// No setting can change any of this: the only writer is `importEntitlement`.
+// No setting can change any of this: the only writer is `importEntitlement`, called by `nexus entitlements
+// import FILE` (source "import") and by the account refresh (account.ts, source "account") — one code path.
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import { stmt, type Db } from '../store/db.js';
@@ -80,17 +81,25 @@ const invalid = (m: string) => new ApiFailure('entitlement_invalid', m);
 const expText = (exp: unknown) => (typeof exp === 'number' ? new Date(exp * 1000).toISOString() : 'unknown time');
 
 /** Verify then store (replacing the previous token). A token that fails verification changes nothing. */
-export async function importEntitlement(db: Db, token: string, key: EntitlementKey, nowMs: number): Promise<EntitlementView> {
+export async function importEntitlement(db: Db, token: string, key: EntitlementKey, nowMs: number, source: EntitlementSource = 'import'): Promise<EntitlementView> {
   if (token.length > 65536) throw invalid('The entitlement token is too large.');
   const c = await verifyEntitlementToken(token, key, nowMs);
-  stmt(
-    db,
-    `INSERT INTO entitlement (id, token, subject, ent_json, exp, key_fingerprint, imported_at) VALUES (1, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT(id) DO UPDATE SET token = excluded.token, subject = excluded.subject, ent_json = excluded.ent_json,
-       exp = excluded.exp, key_fingerprint = excluded.key_fingerprint, imported_at = excluded.imported_at`,
-  ).run(token.trim(), c.sub, JSON.stringify(c.ent), c.exp, key.fingerprint, nowMs);
+  storeEntitlement(db, token, c, key, nowMs, source);
   return showEntitlement(db, key, nowMs);
 }
+
+/** Store a token that verifyEntitlementToken has just verified (synchronous: nothing runs in between). */
+export function storeEntitlement(db: Db, token: string, c: VerifiedClaims, key: EntitlementKey, nowMs: number, source: EntitlementSource): void {
+  stmt(
+    db,
+    `INSERT INTO entitlement (id, token, subject, ent_json, exp, key_fingerprint, imported_at, source) VALUES (1, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT(id) DO UPDATE SET token = excluded.token, subject = excluded.subject, ent_json = excluded.ent_json,
+       exp = excluded.exp, key_fingerprint = excluded.key_fingerprint, imported_at = excluded.imported_at, source = excluded.source`,
+  ).run(token.trim(), c.sub, JSON.stringify(c.ent), c.exp, key.fingerprint, nowMs, source);
+}
+
+/** Where a stored token came from: the account service (refresh) or a person's import of a file. */
+export type EntitlementSource = 'account' | 'import';
 
 /**
  * At start: a token verified under another key (the key changed: NEXUS_ENTITLEMENT_PUBLIC_KEY) is verified
@@ -114,8 +123,10 @@ interface EntitlementRow {
   ent_json: string;
   exp: number;
   key_fingerprint: string;
+  imported_at: number;
+  source: EntitlementSource;
 }
-const row = (db: Db) => stmt(db, 'SELECT token, subject, ent_json, exp, key_fingerprint FROM entitlement WHERE id = 1').get() as EntitlementRow | undefined;
+const row = (db: Db) => stmt(db, 'SELECT token, subject, ent_json, exp, key_fingerprint, imported_at, source FROM entitlement WHERE id = 1').get() as EntitlementRow | undefined;
 
 // Whether a stored ent claim carries the entitlement, memoized by the stored text (the row is still read
 // from the store at every decision).
@@ -132,7 +143,7 @@ function carries(entJson: string): boolean {
 
 /** What the gate reads, fresh from the store, expiry judged now. */
 export function gateEntitlement(db: Db, keyFingerprint: string, nowMs: number): GateEntitlement {
-  const r = stmt(db, 'SELECT ent_json, exp, key_fingerprint FROM entitlement WHERE id = 1').get() as Omit<EntitlementRow, 'token' | 'subject'> | undefined;
+  const r = stmt(db, 'SELECT ent_json, exp, key_fingerprint FROM entitlement WHERE id = 1').get() as Pick<EntitlementRow, 'ent_json' | 'exp' | 'key_fingerprint'> | undefined;
   if (!r) return { entitled: false, status: 'absent' };
   if (r.key_fingerprint !== keyFingerprint) return { entitled: false, status: 'invalid' };
   if (r.exp * 1000 <= nowMs) return { entitled: false, status: 'expired' };
@@ -147,21 +158,58 @@ export interface EntitlementView {
   expires_at: string | null;
   status: 'absent' | 'valid' | 'expired' | 'invalid';
   message: string;
+  /** Where the stored token came from; null when none is stored. */
+  source: EntitlementSource | null;
+  /** When the account service last supplied the stored token (ISO); null for an imported file or none. */
+  refreshed_at: string | null;
+  /** The account service link (account.ts); filled in by the service, absent-configured here. */
+  account: AccountView;
 }
 
-export function showEntitlement(db: Db, key: EntitlementKey, nowMs: number): EntitlementView {
+export interface AccountView {
+  configured: boolean;
+  /** NEXUS_ACCOUNT_URL as shown to people (origin + path; never the credential). */
+  url: string | null;
+  /** Why NEXUS_ACCOUNT_URL / NEXUS_ACCOUNT_TOKEN cannot be used, when they are set but wrong. */
+  problem: string | null;
+  /** The last refresh attempt in this run of the app (start-up, periodic or asked for). */
+  last_refresh: { at: string; ok: boolean; code: string | null; message: string | null } | null;
+}
+
+const NO_ACCOUNT: AccountView = { configured: false, url: null, problem: null, last_refresh: null };
+
+export function showEntitlement(db: Db, key: EntitlementKey, nowMs: number, account: AccountView = NO_ACCOUNT): EntitlementView {
   const r = row(db);
   const g = gateEntitlement(db, key.fingerprint, nowMs);
-  if (!r) return { entitled: false, entitlements: [], subject: null, expires_at: null, status: 'absent', message: `No entitlement imported: orchestration needs ${ENTITLEMENT_NAME} from the account service.` };
-  const base = { entitlements: JSON.parse(r.ent_json) as string[], subject: r.subject, expires_at: new Date(r.exp * 1000).toISOString() };
+  if (!r) {
+    return {
+      entitled: false,
+      entitlements: [],
+      subject: null,
+      expires_at: null,
+      status: 'absent',
+      message: `No entitlement yet: orchestration needs ${ENTITLEMENT_NAME}. Your NEXUS account grants it; or ask your administrator for an entitlement file and run \`nexus entitlements import FILE\`.`,
+      source: null,
+      refreshed_at: null,
+      account,
+    };
+  }
+  const base = {
+    entitlements: JSON.parse(r.ent_json) as string[],
+    subject: r.subject,
+    expires_at: new Date(r.exp * 1000).toISOString(),
+    source: r.source,
+    refreshed_at: r.source === 'account' ? new Date(r.imported_at).toISOString() : null,
+    account,
+  };
   switch (g.status) {
     case 'valid':
       return { ...base, entitled: true, status: 'valid', message: `Entitled to ${ENTITLEMENT_NAME} until ${base.expires_at}.` };
     case 'missing_ent':
-      return { ...base, entitled: false, status: 'valid', message: `The imported token is valid but does not include ${ENTITLEMENT_NAME}.` };
+      return { ...base, entitled: false, status: 'valid', message: `The ${r.source === 'account' ? 'token from the account service' : 'imported token'} is valid but does not include ${ENTITLEMENT_NAME}.` };
     case 'expired':
-      return { ...base, entitled: false, status: 'expired', message: `The entitlement expired at ${base.expires_at}; import a fresh token.` };
+      return { ...base, entitled: false, status: 'expired', message: `The entitlement expired at ${base.expires_at}; ${account.configured ? 'refresh it from your account' : 'import a fresh token'}.` };
     default:
-      return { ...base, entitled: false, status: 'invalid', message: "The stored token does not verify against the current account service key; import a fresh token." };
+      return { ...base, entitled: false, status: 'invalid', message: `The stored token does not verify against the current account service key; ${account.configured ? 'refresh it from your account' : 'import a fresh token'}.` };
   }
 }

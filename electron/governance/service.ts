@@ -14,6 +14,7 @@ import { readSetting, readSettings, writeSetting, writeStopAll } from './setting
 import { importEntitlement, loadEntitlementKey, reverifyStoredEntitlement, showEntitlement, type EntitlementKey, type EntitlementView } from './entitlements.js';
 import { answerHold, cancelHold, getHold, pendingHolds, pendingHoldsOfRun, type Hold } from './hold-store.js';
 import type { TurnsPort } from './turns-port.js';
+import { AccountLink } from './account.js';
 
 export const STOP_ALL_REASON = 'Force-stopped by Stop all (a person pressed it); Resume lifts it for new work.';
 
@@ -22,8 +23,10 @@ export class Governance {
   readonly kernel: Kernel;
   readonly key: EntitlementKey;
   readonly recent: RecentChains;
+  /** The account service link: NEXUS_ACCOUNT_URL / NEXUS_ACCOUNT_TOKEN, refresh at start and every 6 h. */
+  readonly account: AccountLink;
 
-  constructor(private readonly nexus: Pick<Nexus, 'db' | 'kernel' | 'clock' | 'env' | 'services'>) {
+  constructor(private readonly nexus: Pick<Nexus, 'db' | 'kernel' | 'clock' | 'env' | 'services' | 'onClose'>) {
     this.db = nexus.db;
     this.kernel = nexus.kernel;
     this.key = loadEntitlementKey(nexus.env);
@@ -31,6 +34,13 @@ export class Governance {
       () => nexus.clock.now(),
       () => this.kernel.emit({ type: 'chains_changed' }),
     );
+    this.account = new AccountLink({
+      env: nexus.env,
+      clock: nexus.clock,
+      db: nexus.db,
+      key: this.key,
+      onChange: () => this.kernel.emit({ type: 'settings_changed' }),
+    });
   }
 
   now(): number {
@@ -46,6 +56,9 @@ export class Governance {
 
   async start(): Promise<void> {
     await reverifyStoredEntitlement(this.db, this.key, this.now());
+    // Not awaited: the app starts with the stored token; the account's answer replaces it when it comes.
+    this.nexus.onClose(() => this.account.close());
+    this.account.start();
   }
 
   // ── the gate ─────────────────────────────────────────────────────────────────────────────────────────────
@@ -210,12 +223,17 @@ export class Governance {
   // ── entitlement ──────────────────────────────────────────────────────────────────────────────────────────
 
   async importEntitlement(token: string): Promise<EntitlementView> {
-    const v = await importEntitlement(this.db, token, this.key, this.now());
+    await importEntitlement(this.db, token, this.key, this.now(), 'import');
     this.kernel.emit({ type: 'settings_changed' });
-    return v;
+    return this.showEntitlement();
+  }
+
+  /** Take the entitlement from the account service now (the same verification as an import). */
+  refreshEntitlement(): Promise<EntitlementView> {
+    return this.account.refresh();
   }
 
   showEntitlement(): EntitlementView {
-    return showEntitlement(this.db, this.key, this.now());
+    return showEntitlement(this.db, this.key, this.now(), this.account.view());
   }
 }

@@ -23,6 +23,21 @@ export const EntitlementView = z.object({
   expires_at: z.string().nullable(),
   status: z.enum(['absent', 'valid', 'expired', 'invalid']),
   message: z.string(),
+  /** Where the stored token came from: the account service (refresh) or `nexus entitlements import FILE`. */
+  source: z.enum(['account', 'import']).nullable(),
+  /** When the account service last supplied the stored token (ISO); null for an imported file or none. */
+  refreshed_at: z.string().nullable(),
+  /** The account service link, configured at start by NEXUS_ACCOUNT_URL + NEXUS_ACCOUNT_TOKEN. */
+  account: z.object({
+    configured: z.boolean(),
+    /** The service's base address as shown to people (never the credential). */
+    url: z.string().nullable(),
+    /** Why the account settings in the environment cannot be used, when set but wrong. */
+    problem: z.string().nullable(),
+    last_refresh: z
+      .object({ at: z.string(), ok: z.boolean(), code: z.string().nullable(), message: z.string().nullable() })
+      .nullable(),
+  }),
 });
 export const ChainHop = z.object({
   hop: z.number().int(),
@@ -64,6 +79,11 @@ export const orchestrationMethods = {
   resume: method(z.object({}).default({}), SettingsView, 'Lift Stop all.'),
   entitlementsImport: method(z.object({ token: z.string().min(1).max(65536) }), EntitlementView, 'Import an entitlement token (EdDSA JWT).'),
   entitlementsShow: method(z.object({}).default({}), EntitlementView, 'The entitlement state.'),
+  entitlementsRefresh: method(
+    z.object({}).default({}),
+    EntitlementView,
+    'Take the entitlement from the account service now (GET {NEXUS_ACCOUNT_URL}/v1/entitlements), verified like an import; on failure the previous state is kept.',
+  ),
   chainsList: method(z.object({}).default({}), z.array(Chain), 'Recent chains, most recently active first.'),
   chainsClear: method(z.object({}).default({}), z.object({ cleared: z.number().int() }), 'Forget the Recent chains list. Stops nothing.'),
   tasksShow: method(z.object({ id: Id }), TaskView, 'A delegated task with its evidence.'),

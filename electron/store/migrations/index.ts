@@ -4,9 +4,11 @@ import type { Migration } from './types.js';
 import m001 from './001_kernel.js';
 import m002 from './002_agents.js';
 import m003 from './003_governance.js';
+import m004 from './004_entitlement_source.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m001,
   m002,
   m003,
+  m004,
 ];
