@@ -100,3 +100,14 @@ describe('global options before the command', () => {
     expect(r.out).toMatch(/usage: nexus/);
   });
 });
+
+describe('rules commands are pure but accept --data-dir like every command', () => {
+  it('rules check FILE --data-dir D and rules eval … --data-dir D exit as without it', async () => {
+    const rules = file('ok-rules.json', JSON.stringify([{ tool: 'bash', verdict: 'ask' }]));
+    expect((await withDir('rules', 'check', rules)).code).toBe(0);
+    expect((await nx('--data-dir', join(dir, 'nowhere'), 'rules', 'check', rules)).code).toBe(0);
+    const ev = await withDir('rules', 'eval', '--mode', 'rules', '--rules', rules, '--tool', 'bash', '--json');
+    expect(ev.code, ev.err).toBe(0);
+    expect(JSON.parse(ev.out)).toMatchObject({ outcome: 'parked' });
+  });
+});

@@ -32,7 +32,7 @@ const printWarnings = (io: CliIo, warnings: RuleWarning[]) => {
 };
 
 async function check(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: { json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+  const { values, positionals } = parseArgs({ args: argv, options: { json: { type: 'boolean' }, 'data-dir': { type: 'string' } }, allowPositionals: true, strict: true });
   if (positionals.length !== 1) throw new UsageError(positionals.length ? `expected one FILE, got ${positionals.length}` : 'missing FILE');
   const file = positionals[0];
   const loaded = await loadJson(file);
@@ -58,6 +58,8 @@ async function evaluate(argv: string[], io: CliIo): Promise<number> {
       input: { type: 'string' },
       origin: { type: 'string' },
       json: { type: 'boolean' },
+      // Pure commands: accepted like every other command's, and ignored (no kernel, no data dir).
+      'data-dir': { type: 'string' },
     },
     allowPositionals: false,
     strict: true,

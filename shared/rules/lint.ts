@@ -63,7 +63,8 @@ function compoundCommand(rule: ApprovalRule, index: number, compiled: CompiledRu
   if (!shell) return null;
   const examples: string[] = [];
   for (const payload of SMUGGLED) {
-    const text = rule.match.replaceAll('?', 'x').replaceAll('*', payload);
+    // A payload after a space drops its own leading space: "cat && curl …", not "cat  && curl …".
+    const text = rule.match.replaceAll('?', 'x').replace(/\*/g, (_m, at: number, whole: string) => (whole[at - 1] === ' ' ? payload.replace(/^ +/, '') : payload));
     const d = evaluateCall(compiled, 'rules', { tool: shell, input: inputAt(rule.path, text), origin: 'model' });
     if (d.outcome === 'granted' && d.matched.includes(index)) examples.push(JSON.stringify(text));
   }
