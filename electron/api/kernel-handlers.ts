@@ -98,8 +98,8 @@ export function kernelHandlers(nexus: Nexus): Pick<Handlers, KernelMethods> {
     agentsGet: ({ name }) => agentView(getAgentProfile(kernel, name)),
     agentsSave: (input) => {
       if (input.workspace !== undefined && !isAbsolute(input.workspace)) throw new ApiFailure('invalid_input', 'workspace must be an absolute path');
-      const { agent, warnings } = saveAgent(kernel, input as AgentProfile);
-      return { agent: agentView(agent), warnings };
+      const { agent, warnings, replaced } = saveAgent(kernel, input as AgentProfile);
+      return { agent: agentView(agent), warnings, replaced };
     },
     agentsRemove: ({ name }) => removeAgent(kernel, name),
 

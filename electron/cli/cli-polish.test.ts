@@ -111,3 +111,27 @@ describe('rules commands are pure but accept --data-dir like every command', () 
     expect(JSON.parse(ev.out)).toMatchObject({ outcome: 'parked' });
   });
 });
+
+describe('agents add says what it did', () => {
+  it('a new name is "saved", the same name again is "updated" (DESIGN: add is the edit path); --json has replaced', async () => {
+    const f = file('twice.json', JSON.stringify(agent('twice')));
+    const first = await withDir('agents', 'add', f, '--json');
+    expect(first.code, first.err).toBe(0);
+    expect(JSON.parse(first.out)).toMatchObject({ replaced: false, agent: { name: 'twice' } });
+    writeFileSync(f, JSON.stringify(agent('twice', { mode: 'rules' })));
+    const again = await withDir('agents', 'add', f);
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toMatch(/^updated agent twice \(mode rules\)/);
+    expect(JSON.parse((await withDir('agents', 'add', f, '--json')).out)).toMatchObject({ replaced: true });
+    // A removed agent's name starts fresh.
+    expect((await withDir('agents', 'remove', 'twice')).code).toBe(0);
+    expect((await withDir('agents', 'add', f)).out).toMatch(/^saved agent twice/);
+  });
+  it('an agent file that is an array (or not an object) is refused in words', async () => {
+    const r = await withDir('agents', 'add', file('array.json', JSON.stringify([agent('arr')])));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/the agent file must be a JSON object \(got an array\)/);
+    expect(r.err).not.toMatch(/Invalid input/);
+    expect((await withDir('agents', 'add', file('str.json', '"x"'))).err).toMatch(/must be a JSON object \(got a string\)/);
+  });
+});

@@ -48,17 +48,23 @@ export const agentsCommand: CliCommand = async (argv, io) => {
   let file: { value: unknown } | undefined;
   if (sub === 'add') {
     if (!(file = await readJson(io, arg, 'the agent file'))) return 1;
+    const shape = Array.isArray(file.value) ? 'an array' : file.value === null ? 'null' : typeof file.value !== 'object' ? `a ${typeof file.value}` : null;
+    if (shape) {
+      io.err(`nexus: the agent file must be a JSON object (got ${shape}): ${arg}`);
+      return 1;
+    }
     // A relative workspace in an agent file is relative to that file.
     const v = file.value as { workspace?: unknown } | null;
     if (v && typeof v === 'object' && typeof v.workspace === 'string' && !isAbsolute(v.workspace)) v.workspace = resolve(dirname(resolve(arg)), v.workspace);
   }
   return withKernel(p.values, io, async (k) => {
     if (sub === 'add') {
-      const r = await call<{ agent: { name: string; mode: string }; warnings: { index: number; message: string }[] }>(k, io, 'agentsSave', file!.value);
+      const r = await call<{ agent: { name: string; mode: string }; warnings: { index: number; message: string }[]; replaced: boolean }>(k, io, 'agentsSave', file!.value);
       if (!r) return 1;
       if (p.values.json) printJson(io, r.value);
       else {
-        io.out(`saved agent ${r.value.agent.name} (mode ${r.value.agent.mode})`);
+        // DESIGN: `agents add` is the CLI's one edit path, so a saved name is updated, and says so.
+        io.out(`${r.value.replaced ? 'updated' : 'saved'} agent ${r.value.agent.name} (mode ${r.value.agent.mode})${r.value.replaced ? ': replaced the saved profile' : ''}`);
         for (const w of r.value.warnings) io.out(`warning: ${w.message}`); // the message names its rule
       }
       return 0;

@@ -44,15 +44,17 @@ function checkedRules(value: unknown, where: string): { rules: ApprovalRule[]; c
   return { rules: v.rules, compiled: compileRules(v.rules) };
 }
 
-/** Save (create or replace) a profile. Input already passed the API's zod schema. */
-export function saveAgent(kernel: Kernel, input: AgentProfile & { approval_rules?: unknown; lifecycle_hooks?: unknown }): { agent: AgentRow; warnings: RuleWarning[] } {
+/** Save (create or replace) a profile. Input already passed the API's zod schema. `replaced`: an active
+ *  profile of that name existed and was overwritten (a removed one's name starts fresh). */
+export function saveAgent(kernel: Kernel, input: AgentProfile & { approval_rules?: unknown; lifecycle_hooks?: unknown }): { agent: AgentRow; warnings: RuleWarning[]; replaced: boolean } {
   const { rules } = checkedRules(input.approval_rules, 'approval_rules');
   const hooks = validateHooks(input.lifecycle_hooks);
   const profile: AgentProfile = { ...input, approval_rules: rules, lifecycle_hooks: hooks };
+  const replaced = getAgent(kernel.db, profile.name)?.status === 'active';
   upsertAgent(kernel.db, { profile, now: kernel.clock.now() });
   kernel.agentSaved(profile.name);
   kernel.emit({ type: 'agents_changed' });
-  return { agent: getAgent(kernel.db, profile.name)!, warnings: lintRules(rules) };
+  return { agent: getAgent(kernel.db, profile.name)!, warnings: lintRules(rules), replaced };
 }
 
 export const listAgentProfiles = (kernel: Kernel): AgentRow[] => listAgents(kernel.db);

@@ -113,7 +113,11 @@ export const kernelMethods = {
   ),
   agentsList: method(z.object({}).default({}), z.array(AgentView), 'List agent profiles.'),
   agentsGet: method(z.object({ name: Name }), AgentView, 'One agent profile.'),
-  agentsSave: method(AgentProfileInput, z.object({ agent: AgentView, warnings: z.array(RuleWarning) }), 'Create or replace an agent profile.'),
+  agentsSave: method(
+    AgentProfileInput,
+    z.object({ agent: AgentView, warnings: z.array(RuleWarning), replaced: z.boolean() }),
+    'Create or replace an agent profile (replaced: an active profile of that name was overwritten).',
+  ),
   agentsRemove: method(z.object({ name: Name }), z.object({ removed: z.boolean(), runs_stopped: z.number().int() }), 'Remove an agent.'),
   runsList: method(z.object({ limit: z.number().int().min(1).max(1000).default(100) }).default({ limit: 100 }), z.array(RunSummary), 'List runs.'),
   runsShow: method(z.object({ id: Id }), RunDetail, 'One run with its rows.'),
