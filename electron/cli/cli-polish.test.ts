@@ -135,3 +135,23 @@ describe('agents add says what it did', () => {
     expect((await withDir('agents', 'add', file('str.json', '"x"'))).err).toMatch(/must be a JSON object \(got a string\)/);
   });
 });
+
+describe('serve --port on a port in use', () => {
+  it('says which port and what to do, exit 1, and leaves the data dir free', async () => {
+    const { createServer } = await import('node:net');
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const d = join(dir, 'serve-busy');
+      const r = await nx('serve', '--data-dir', d, '--port', String(port));
+      expect(r.code).toBe(1);
+      expect(r.err).toBe(`nexus: port ${port} is in use: pick another --port, or --port 0 for any free one\n`);
+      // The kernel it opened was closed: the lock is released, so another kernel can take the data dir.
+      const again = await createNexus({ dataDir: d, setups: [] });
+      await again.close();
+    } finally {
+      await new Promise((r) => blocker.close(r));
+    }
+  });
+});

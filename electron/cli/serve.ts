@@ -44,7 +44,10 @@ export const serveCommand: CliCommand = async (argv, io) => {
       io.out(`control socket: ${sock.path}`);
     }
   } catch (e) {
-    io.err(`nexus: ${e instanceof Error ? e.message : String(e)}`);
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') io.err(`nexus: port ${port} is in use: pick another --port, or --port 0 for any free one`);
+    else if (code === 'EACCES' && port > 0 && port < 1024) io.err(`nexus: port ${port} needs privileges: pick a port above 1023, or --port 0 for any free one`);
+    else io.err(`nexus: ${e instanceof Error ? e.message : String(e)}`);
     for (const c of closers.reverse()) await c().catch(() => {});
     await nexus.close();
     return 1;
