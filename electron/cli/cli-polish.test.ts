@@ -155,3 +155,35 @@ describe('serve --port on a port in use', () => {
     }
   });
 });
+
+describe('human output: time left, held hops', () => {
+  it('timeLeft reads as time left', async () => {
+    const { timeLeft } = await import('./common.js');
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(timeLeft('2026-01-01T23:59:30Z', now)).toBe('23h 59m left');
+    expect(timeLeft('2026-01-01T00:12:00Z', now)).toBe('12m left');
+    expect(timeLeft('2026-01-01T00:00:20Z', now)).toBe('under a minute left');
+    expect(timeLeft('2025-12-31T23:00:00Z', now)).toBe('expired');
+  });
+  it('inbox shows a parked card with its time left, not the ISO deadline (--json keeps expires_at)', async () => {
+    const run = nexus.kernel.createRun({ agent: null, mode: 'ask' });
+    const row = nexus.kernel.submitRow(run.id, { tool: 'bash', input: { command: 'echo parked-for-inbox' }, origin: 'model' });
+    expect(row.state).toBe('needs_approval');
+    const r = await withDir('inbox');
+    const line = r.out.split('\n').find((l) => l.startsWith(row.id))!;
+    expect(line).toMatch(/2[34]h \d+m left$/);
+    expect(line).not.toMatch(/\d{4}-\d\d-\d\dT/);
+    const card = JSON.parse((await withDir('inbox', '--json')).out).find((c: { id: string }) => c.id === row.id);
+    expect(card.expires_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect((await withDir('deny', row.id)).code).toBe(0);
+  });
+  it('runs show: a held orchestration hop reads "held", with its request, not "failed hop_held"', async () => {
+    const { rowLine } = await import('./kernel-commands.js');
+    const { heldResult } = await import('../../shared/orchestration/holds.js');
+    const result = heldResult({ request_id: 'req-123', chain_id: 'c1', hop: 2 } as never);
+    const line = rowLine({ id: 'r1', origin: 'model', tool: 'delegate_task', state: 'failed', error: { code: 'hop_held', detail: 'held' }, result: result as never });
+    expect(line[3]).toBe('held');
+    expect(line[4]).toBe("orchestration: awaiting a person's approval, request req-123");
+    expect(rowLine({ id: 'r2', origin: 'model', tool: 'bash', state: 'failed', error: { code: 'tool_error', detail: 'boom' } })[3]).toBe('failed');
+  });
+});

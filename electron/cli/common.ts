@@ -87,3 +87,14 @@ export const oneLine = (s: string, max = 60) => {
   const t = s.replace(/\s+/g, ' ').trim();
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 };
+
+/** How long until an ISO deadline, for people: "23h 59m left", "12m left", "under a minute left", "expired". */
+export function timeLeft(iso: string, now: number = Date.now()): string {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return `expires ${iso}`;
+  const mins = Math.floor((at - now) / 60_000);
+  if (at <= now) return 'expired';
+  if (mins < 1) return 'under a minute left';
+  const h = Math.floor(mins / 60);
+  return h ? `${h}h ${mins % 60}m left` : `${mins}m left`;
+}

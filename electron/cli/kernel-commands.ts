@@ -3,11 +3,11 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { CliCommand, CliIo } from './io.js';
 import { readJsonFile } from './read-json.js';
-import { call, oneLine, parse, printJson, table, usageError, withKernel, type Values } from './common.js';
+import { call, oneLine, parse, printJson, table, timeLeft, usageError, withKernel, type Values } from './common.js';
 import type { KernelConnection } from './client.js';
 import type { NexusEvent } from '../../shared/api/index.js';
 
-type Row = { id: string; origin: string; tool: string; state: string; error?: { code: string; detail: string } | null; result?: { content: { text: string }[] } | null };
+type Row = { id: string; origin: string; tool: string; state: string; error?: { code: string; detail: string } | null; result?: { content: { text: string }[]; structuredContent?: Record<string, unknown> } | null };
 type RunSummary = { id: string; agent: string | null; status: string; mode: string; pending?: number; created_at: string; final_answer?: string | null; error?: string | null };
 type RunDetail = RunSummary & { rows: Row[]; workspace: string };
 type Inbox = { id: string; kind: string; agent: string | null; tool: string; target: string; run_id: string; hop?: number; chain_id?: string; expires_at?: string };
@@ -19,7 +19,15 @@ async function readJson(io: CliIo, file: string, what: string): Promise<{ value:
   return undefined;
 }
 
-const rowLine = (r: Row) => [r.id, r.origin, r.tool, r.state, r.error ? `${r.error.code}: ${oneLine(r.error.detail, 80)}` : ''];
+/** One row of `runs show`. A hop orchestration held is not a failure to fix: it was not performed, a person
+ *  is asked (request id = the inbox card), and the agent retries it once approved. The JSON keeps failed/hop_held. */
+export function rowLine(r: Row): string[] {
+  if (r.state === 'failed' && r.error?.code === 'hop_held') {
+    const request = r.result?.structuredContent?.request_id;
+    return [r.id, r.origin, r.tool, 'held', `orchestration: awaiting a person's approval${typeof request === 'string' ? `, request ${request}` : ''}`];
+  }
+  return [r.id, r.origin, r.tool, r.state, r.error ? `${r.error.code}: ${oneLine(r.error.detail, 80)}` : ''];
+}
 
 // ── status ───────────────────────────────────────────────────────────────────────────────────────────────
 const STATUS_USAGE = 'usage: nexus status [--data-dir DIR] [--json]';
@@ -259,7 +267,7 @@ export const inboxCommand: CliCommand = async (argv, io) => {
     else
       io.out(
         r.value.length
-          ? table(r.value.map((i) => [i.id, i.kind, i.agent ?? '(person)', i.tool, oneLine(i.target), i.hop !== undefined ? `hop ${i.hop}` : '', i.expires_at ? `expires ${i.expires_at}` : '']))
+          ? table(r.value.map((i) => [i.id, i.kind, i.agent ?? '(person)', i.tool, oneLine(i.target), i.hop !== undefined ? `hop ${i.hop}` : '', i.expires_at ? timeLeft(i.expires_at) : '']))
           : '(inbox empty)',
       );
     return 0;
