@@ -92,6 +92,17 @@ describe('lifecycle hooks', () => {
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ kind: 'attention', target: 'turn_start hook', row_id: failed.id });
     expect(items[0]!.message).toMatch(/turn_start hook \(bash\) failed/);
+    // The card carries an effect like an autonomy card's, so the window can show the hook's command.
+    const run0 = h.nexus.kernel.getRun(run.id)!;
+    expect((items[0] as { effect?: unknown }).effect).toEqual({
+      agent: 'retrier',
+      tool: 'bash',
+      target: 'test -f ready.flag',
+      input: { command: 'test -f ready.flag' },
+      matched_rules: [],
+      workspace: run0.workspace,
+      mode: run0.mode,
+    });
     expect(h.model.requests).toHaveLength(0);
     writeFileSync(join(h.nexus.kernel.getRun(run.id)!.workspace, 'ready.flag'), '');
     expect((await h.api('inboxRetry', { id: items[0]!.id })).value).toEqual({ id: items[0]!.id, state: 'retried' });

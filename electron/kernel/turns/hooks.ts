@@ -2,7 +2,8 @@
 // origin `kernel` at its event, whatever tools the model may call. A failing hook raises an attention card
 // (Retry / Abandon) and the turn waits for a person's answer; a force-stop cancels the hook's row and any
 // attention wait, and asks nobody.
-import type { HookSpec } from '../../../shared/types.js';
+import type { EffectProfile, HookSpec } from '../../../shared/types.js';
+import { targetOf } from '../effect.js';
 import type { InboxEntry } from '../../store/queries/inbox.js';
 import type { InboxActOptions, InboxKindHandler } from '../inbox.js';
 import type { Kernel } from '../kernel.js';
@@ -125,10 +126,23 @@ export class HookRunner {
   private askPerson(run: Run, event: HookEvent, spec: HookSpec, row_id: string | null, reason: string): Promise<Decision> {
     const id = newId('att');
     const message = `The ${event} hook (${spec.tool}) failed: ${reason}. Retry runs the hook again; Abandon goes on without it${event === 'stop' ? ' (the answer is accepted)' : ''}.`;
+    // What Retry would run, shown like an autonomy card's effect: the hook's command, not just its tool name.
+    const row = row_id ? this.kernel.getRow(row_id) : null;
+    const input = row?.input ?? spec.input;
+    const effect: EffectProfile = {
+      agent: run.agent,
+      tool: row?.tool ?? spec.tool,
+      target: targetOf(row ? this.kernel.tools.find(run.id, row) : undefined, input, run.workspace),
+      input,
+      matched_rules: [],
+      workspace: run.workspace,
+      mode: run.mode,
+    };
+    if (row?.runner) effect.runner = row.runner;
     return new Promise<Decision>((resolve) => {
       this.waiting.set(id, { run_id: run.id, resolve });
       this.kernel.inbox.add(
-        { id, kind: 'attention', run_id: run.id, row_id, agent: run.agent, tool: spec.tool, target: `${event} hook`, data: { source: HOOK_SOURCE, message, event, hook: spec, reason } },
+        { id, kind: 'attention', run_id: run.id, row_id, agent: run.agent, tool: spec.tool, target: `${event} hook`, data: { source: HOOK_SOURCE, message, event, hook: spec, reason, effect } },
         `${run.agent ?? 'A run'}: the ${event} hook failed`,
       );
       this.event(run.id, 'hook_failed', { event, tool: spec.tool, row_id, reason, attention_id: id });
