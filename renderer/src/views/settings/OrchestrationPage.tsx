@@ -7,6 +7,7 @@ import { useStatus } from '../../stores/status.js';
 import { Switch } from '../../components/Switch.js';
 import { RecentChains } from './RecentChains.js';
 import { StopAllControl } from './StopAllControl.js';
+import { EntitlementKey } from './EntitlementKey.js';
 
 function NumberSetting({ label, value, min, onSave, help }: { label: string; value: number; min: number; onSave(n: number): void; help: string }) {
   const [text, setText] = useState(String(value));
@@ -143,19 +144,7 @@ export function OrchestrationPage() {
 
       <section className="panel">
         <h2>The two keys</h2>
-        <div className="setting-row">
-          <div className="setting-text">
-            <span className="setting-label">Entitlement</span>
-            <div className="setting-desc">
-              Comes from your NEXUS account, never from this screen. Your plan provides <code>nexus.orchestration</code>; an administrator
-              can also import a token with <code>nexus entitlements import FILE</code>.
-            </div>
-          </div>
-          <span className={`status-pill ${entitled ? 'ok' : 'off'}`} aria-label={`Entitlement: ${entitlement?.status ?? 'unknown'}`}>
-            {entitled ? 'Entitled' : entitlement?.status === 'expired' ? 'Expired' : entitlement?.status === 'invalid' ? 'Invalid' : 'Not entitled'}
-          </span>
-        </div>
-        {entitlement?.message ? <p className="setting-note">{entitlement.message}</p> : null}
+        <EntitlementKey entitlement={entitlement} />
         <Switch
           label="Cross-Agent Orchestration"
           checked={enabled}
