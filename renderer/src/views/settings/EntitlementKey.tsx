@@ -47,7 +47,8 @@ export function EntitlementKey({ entitlement }: { entitlement: Entitlement | nul
           {pillText(entitlement)}
         </span>
       </div>
-      {entitlement?.message ? (
+      {/* Absent: its message repeats where to get it, said just above. */}
+      {entitlement?.message && entitlement.status !== 'absent' ? (
         <p className="setting-note">
           <Words text={entitlement.message} />
         </p>
