@@ -35,7 +35,8 @@ type KernelMethods =
   | 'inboxRetry'
   | 'inboxAbandon'
   | 'inboxAnswer'
-  | 'executorsRevoke';
+  | 'executorsRevoke'
+  | 'trustRevoke';
 
 export const rowView = (r: Row): z.infer<typeof RowView> => ({
   id: r.id,
@@ -92,6 +93,7 @@ export function kernelHandlers(nexus: Nexus): Pick<Handlers, KernelMethods> {
       pending: kernel.pendingCount(),
       runs_in_flight: countRunsInFlight(db),
       stop_all: nexus.probes.stopAll(),
+      trusted_agents: kernel.trustedAgents(),
     }),
 
     agentsList: () => listAgentProfiles(kernel).map(agentView),
@@ -147,5 +149,10 @@ export function kernelHandlers(nexus: Nexus): Pick<Handlers, KernelMethods> {
     inboxAbandon: ({ id }, ctx) => kernel.inbox.act(id, 'abandon', { by: by(ctx) }),
     inboxAnswer: ({ id, text }, ctx) => kernel.inbox.act(id, 'answer', { by: by(ctx), text }),
     executorsRevoke: ({ agent }) => ({ readdressed: revokeExecutor(kernel, agent) }),
+    trustRevoke: ({ agent }) => {
+      const revoked = kernel.revokeTrust(agent);
+      if (revoked) kernel.emit({ type: 'agents_changed' }); // windows showing trust refresh
+      return { agent, revoked };
+    },
   };
 }

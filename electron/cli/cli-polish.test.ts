@@ -187,3 +187,28 @@ describe('human output: time left, held hops', () => {
     expect(rowLine({ id: 'r2', origin: 'model', tool: 'bash', state: 'failed', error: { code: 'tool_error', detail: 'boom' } })[3]).toBe('failed');
   });
 });
+
+describe('"Trust for this session" can be seen and taken back', () => {
+  it('approve --trust-session shows in status and trust list; trust revoke makes the next park wait again', async () => {
+    expect((await withDir('agents', 'add', file('trusty.json', JSON.stringify(agent('trusty'))))).code).toBe(0);
+    const run = nexus.kernel.createRun({ agent: 'trusty', mode: 'ask' });
+    const park = (n: number) => nexus.kernel.submitRow(run.id, { tool: 'bash', input: { command: `echo trust-${n}` }, origin: 'model' });
+    const first = park(1);
+    expect(first.state).toBe('needs_approval');
+    expect((await withDir('approve', first.id, '--trust-session')).code).toBe(0);
+    expect(JSON.parse((await withDir('status', '--json')).out).trusted_agents).toEqual(['trusty']);
+    expect((await withDir('status')).out).toMatch(/trusted for this session: trusty \(nexus trust revoke AGENT\)/);
+    expect(JSON.parse((await withDir('trust', '--json')).out)).toEqual(['trusty']);
+    expect(park(2).state).not.toBe('needs_approval'); // granted by trust
+
+    const revoked = await withDir('trust', 'revoke', 'trusty', '--json');
+    expect(revoked.code, revoked.err).toBe(0);
+    expect(JSON.parse(revoked.out)).toEqual({ agent: 'trusty', revoked: true });
+    expect(JSON.parse((await withDir('status', '--json')).out).trusted_agents).toEqual([]);
+    const third = park(3);
+    expect(third.state).toBe('needs_approval');
+    expect((await withDir('trust', 'revoke', 'trusty')).out).toMatch(/trusty was not trusted for this session/);
+    expect((await withDir('trust', 'revoke')).code).toBe(2);
+    expect((await withDir('deny', third.id)).code).toBe(0);
+  });
+});

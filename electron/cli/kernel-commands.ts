@@ -1,4 +1,4 @@
-// Kernel-backed commands (DESIGN §5): status, agents, run, append, runs, inbox, approve, deny.
+// Kernel-backed commands (DESIGN §5): status, agents, run, append, runs, inbox, approve, deny, trust.
 // Human-readable output by default; the DESIGN JSON with --json.
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { CliCommand, CliIo } from './io.js';
@@ -36,10 +36,14 @@ export const statusCommand: CliCommand = async (argv, io) => {
   if ('exit' in p) return p.exit;
   if (p.positionals.length) return usageError(io, STATUS_USAGE, `unexpected ${p.positionals.join(' ')}`);
   return withKernel(p.values, io, async (k) => {
-    const r = await call<{ version: string; data_dir: string; pending: number; runs_in_flight: number; stop_all: boolean }>(k, io, 'status');
+    const r = await call<{ version: string; data_dir: string; pending: number; runs_in_flight: number; stop_all: boolean; trusted_agents?: string[] }>(k, io, 'status');
     if (!r) return 1;
     if (p.values.json) printJson(io, r.value);
-    else io.out(`NEXUS ${r.value.version} — data dir ${r.value.data_dir}\npending cards: ${r.value.pending}\nruns in flight: ${r.value.runs_in_flight}\nstop all: ${r.value.stop_all ? 'ON' : 'off'}`);
+    else {
+      const trusted = r.value.trusted_agents ?? [];
+      io.out(`NEXUS ${r.value.version} — data dir ${r.value.data_dir}\npending cards: ${r.value.pending}\nruns in flight: ${r.value.runs_in_flight}\nstop all: ${r.value.stop_all ? 'ON' : 'off'}`);
+      io.out(`trusted for this session: ${trusted.length ? `${trusted.join(', ')} (nexus trust revoke AGENT)` : 'none'}`);
+    }
     return 0;
   });
 };
@@ -299,3 +303,29 @@ async function answer(values: Values, positionals: string[], io: CliIo, usage: s
     return 0;
   });
 }
+
+// ── trust ────────────────────────────────────────────────────────────────────────────────────────────────
+const TRUST_USAGE = 'usage: nexus trust [list] | revoke AGENT  [--data-dir DIR] [--json]';
+/** "Trust for this session" made visible and revocable: which agents' parks are granted without asking. */
+export const trustCommand: CliCommand = async (argv, io) => {
+  const p = parse(argv, {}, io, TRUST_USAGE);
+  if ('exit' in p) return p.exit;
+  const [sub = 'list', agent, ...extra] = p.positionals;
+  if (sub !== 'list' && sub !== 'revoke') return usageError(io, TRUST_USAGE, `unknown subcommand ${sub}`);
+  if ((sub === 'list' && agent) || (sub === 'revoke' && !agent) || extra.length) return usageError(io, TRUST_USAGE, sub === 'list' ? 'trust list takes no argument' : 'trust revoke needs one AGENT');
+  return withKernel(p.values, io, async (k) => {
+    if (sub === 'list') {
+      const r = await call<{ trusted_agents?: string[] }>(k, io, 'status');
+      if (!r) return 1;
+      const names = r.value.trusted_agents ?? [];
+      if (p.values.json) printJson(io, names);
+      else io.out(names.length ? names.join('\n') : '(no agent is trusted for this session)');
+      return 0;
+    }
+    const r = await call<{ agent: string; revoked: boolean }>(k, io, 'trustRevoke', { agent });
+    if (!r) return 1;
+    if (p.values.json) printJson(io, r.value);
+    else io.out(r.value.revoked ? `${agent} is no longer trusted: its next calls that need approval wait for a person` : `${agent} was not trusted for this session`);
+    return 0;
+  });
+};

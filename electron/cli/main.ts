@@ -13,6 +13,7 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   inbox: async () => (await import('./kernel-commands.js')).inboxCommand,
   approve: async () => (await import('./kernel-commands.js')).approveCommand,
   deny: async () => (await import('./kernel-commands.js')).denyCommand,
+  trust: async () => (await import('./kernel-commands.js')).trustCommand,
   settings: async () => (await import('./orchestration.js')).settingsCommand,
   'stop-all': async () => (await import('./orchestration.js')).stopAllCommand,
   resume: async () => (await import('./orchestration.js')).resumeCommand,

@@ -183,6 +183,14 @@ export class Kernel {
   isTrusted(agent: string): boolean {
     return this.k.trusted.has(agent);
   }
+  /** The agents a person trusted for this session, by name (status shows them). */
+  trustedAgents(): string[] {
+    return [...this.k.trusted].sort();
+  }
+  /** Take back "Trust for this session": that agent's later parks wait for a person again. */
+  revokeTrust(agent: string): boolean {
+    return this.k.trusted.delete(agent);
+  }
 
   // ── agents: executor revocation, removal ─────────────────────────────────────────────────────────────────
 

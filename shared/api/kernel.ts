@@ -108,7 +108,15 @@ export const AgentView = AgentProfileInput.extend({
 export const kernelMethods = {
   status: method(
     z.object({}).default({}),
-    z.object({ version: z.string(), data_dir: z.string(), pending: z.number().int(), runs_in_flight: z.number().int(), stop_all: z.boolean() }),
+    z.object({
+      version: z.string(),
+      data_dir: z.string(),
+      pending: z.number().int(),
+      runs_in_flight: z.number().int(),
+      stop_all: z.boolean(),
+      /** Agents trusted for this session ("Trust for this session" on an approval); in memory, by name. */
+      trusted_agents: z.array(z.string()).optional(),
+    }),
     'Kernel status.',
   ),
   agentsList: method(z.object({}).default({}), z.array(AgentView), 'List agent profiles.'),
@@ -152,5 +160,10 @@ export const kernelMethods = {
   inboxRetry: method(z.object({ id: Id }), z.object({ id: Id, state: z.string() }), 'Retry a failed hook (attention item).'),
   inboxAbandon: method(z.object({ id: Id }), z.object({ id: Id, state: z.string() }), 'Abandon a failed hook (attention item).'),
   inboxAnswer: method(z.object({ id: Id, text: z.string().max(65536) }), z.object({ id: Id, state: z.string() }), "Answer an agent's question (the ask tool)."),
+  trustRevoke: method(
+    z.object({ agent: Name }),
+    z.object({ agent: z.string(), revoked: z.boolean() }),
+    "Take back 'Trust for this session' for an agent: its later parks wait for a person again (revoked: it was trusted).",
+  ),
   executorsRevoke: method(z.object({ agent: Name }), z.object({ readdressed: z.number().int() }), "Revoke an agent's executor application: its held rows lose their addressee."),
 };
