@@ -1,11 +1,13 @@
 // The window: the top bar and the view the person chose.
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { TopBar } from './components/TopBar.js';
 import { useNav, parseHash } from './stores/nav.js';
 import { InboxView } from './views/inbox/InboxView.js';
-import { RunsView } from './views/runs/RunsView.js';
-import { AgentsView } from './views/agents/AgentsView.js';
-import { SettingsView } from './views/settings/SettingsView.js';
+
+// Views not on screen at start load when first opened: the inbox paints without parsing them (DESIGN §6).
+const RunsView = lazy(() => import('./views/runs/RunsView.js').then((m) => ({ default: m.RunsView })));
+const AgentsView = lazy(() => import('./views/agents/AgentsView.js').then((m) => ({ default: m.AgentsView })));
+const SettingsView = lazy(() => import('./views/settings/SettingsView.js').then((m) => ({ default: m.SettingsView })));
 import { DemoBanner } from './views/demo/DemoBanner.js';
 
 export function App() {
@@ -21,9 +23,11 @@ export function App() {
       <DemoBanner />
       <main className="main" id="main">
         {view === 'inbox' ? <InboxView /> : null}
-        {view === 'runs' ? <RunsView /> : null}
-        {view === 'agents' ? <AgentsView /> : null}
-        {view === 'settings' ? <SettingsView /> : null}
+        <Suspense fallback={<div className="loading">Loading…</div>}>
+          {view === 'runs' ? <RunsView /> : null}
+          {view === 'agents' ? <AgentsView /> : null}
+          {view === 'settings' ? <SettingsView /> : null}
+        </Suspense>
       </main>
     </div>
   );

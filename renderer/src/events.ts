@@ -41,6 +41,7 @@ export function applyEvent(e: NexusEvent): void {
 }
 
 export function refreshAll(): void {
+  // The inbox and the top bar first: they are what the window paints first; the rest follow in the same tick.
   void useStatus.getState().refresh();
   void useInbox.getState().refresh();
   void useOrchestration.getState().refreshSettings();
@@ -50,14 +51,23 @@ export function refreshAll(): void {
   void useRuns.getState().refreshDetail();
 }
 
+type Connection = 'connecting' | 'open' | 'closed';
+
 /** Subscribe the stores to the kernel; on (re)connection refetch everything (events may have been missed). */
-export function connectStores(api: NexusApi & { onConnection?: (l: (s: 'connecting' | 'open' | 'closed') => void) => () => void }): () => void {
+export function connectStores(api: NexusApi & { onConnection?: (l: (s: Connection) => void) => () => void; connectionState?: () => Connection }): () => void {
   const offEvent = api.onEvent(applyEvent);
+  // The first fetch below is queued until the socket opens, so the first 'open' needs no second one (it used
+  // to fetch everything twice at start, 1,000 cards included). After a drop, a reopen refetches.
+  let dropped = false;
   const offConn = api.onConnection?.((state) => {
     useStatus.getState().setConnection(state);
-    if (state === 'open') refreshAll();
+    if (state === 'closed') dropped = true;
+    if (state === 'open' && dropped) {
+      dropped = false;
+      refreshAll();
+    }
   });
-  if (!api.onConnection) useStatus.getState().setConnection('open');
+  useStatus.getState().setConnection(api.onConnection ? (api.connectionState?.() ?? 'connecting') : 'open');
   refreshAll();
   return () => {
     offEvent();

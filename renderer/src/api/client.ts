@@ -5,6 +5,18 @@ let current: NexusApi | null = null;
 
 export function setApi(api: NexusApi): void {
   current = api;
+  prefetched.clear();
+}
+
+// Calls sent at start, before React and the views are even parsed, so the socket and the kernel work while
+// the page loads (main.tsx). The first store call of that name with no input takes the answer. Any kernel
+// event drops them: after a change, a store must read the kernel afresh, never an answer that may predate it.
+const prefetched = new Map<string, Promise<unknown>>();
+
+export function prefetch(names: MethodName[]): void {
+  const api = getApi();
+  for (const name of names) prefetched.set(name, (api[name] as (i: unknown) => Promise<unknown>)({}));
+  api.onEvent(() => prefetched.clear());
 }
 export function getApi(): NexusApi {
   if (!current) throw new Error('The NEXUS API is not connected yet.');
@@ -23,7 +35,12 @@ export class CallError extends Error {
 /** Call one method and return its value, or throw CallError. */
 export async function call<K extends MethodName>(name: K, input: InputOf<Methods[K]>): Promise<OutputOf<Methods[K]>> {
   const fn = getApi()[name] as (i: unknown) => Promise<{ ok: true; value: unknown } | { ok: false; error: ApiError }>;
-  const result = await fn(input);
+  const early = prefetched.get(name);
+  const plain = input !== null && typeof input === 'object' && Object.keys(input).length === 0;
+  if (early && plain) prefetched.delete(name);
+  let result = (early && plain ? await early : await fn(input)) as Awaited<ReturnType<typeof fn>>;
+  // An early call the socket never carried (NEXUS unreachable at start) is asked again, and waits for the link.
+  if (early && plain && !result.ok && result.error.code === 'disconnected') result = await fn(input);
   if (!result.ok) throw new CallError(result.error);
   return result.value as OutputOf<Methods[K]>;
 }

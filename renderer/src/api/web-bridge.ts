@@ -5,7 +5,10 @@
 // DROPPED from the queue: it was answered "not sent", so it must never be sent later. (It used to stay
 // queued: an Approve clicked while NEXUS was unreachable was reported failed, then went through silently
 // minutes later when the connection came back.)
-import { METHOD_NAMES, type NexusApi, type NexusEvent, type Result } from '../../../shared/api/index.js';
+// Types only: the method table (shared/api/index.ts) carries every zod schema, and the window's first paint
+// should not wait for them to be parsed and built. Any method name becomes a call (see the Proxy below); the
+// host validates the name and the input.
+import type { NexusApi, NexusEvent, Result } from '../../../shared/api/index.js';
 
 /** The part of the DOM WebSocket the bridge uses (so a test can hand it any conforming socket). */
 export interface SocketLike {
@@ -24,6 +27,8 @@ export type ConnectionState = 'connecting' | 'open' | 'closed';
 export interface WebBridge extends NexusApi {
   /** Connection state changes (the top bar shows a lost connection; stores refetch on reopen). */
   onConnection(listener: (state: ConnectionState) => void): () => void;
+  /** The state now (a listener added after the socket opened has not heard 'open'). */
+  connectionState(): ConnectionState;
   close(): void;
 }
 
@@ -49,8 +54,12 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
   let socket: SocketLike | null = null;
   let closed = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
+  let state: ConnectionState = 'connecting';
 
-  const setState = (s: ConnectionState) => connectionListeners.forEach((l) => l(s));
+  const setState = (s: ConnectionState) => {
+    state = s;
+    connectionListeners.forEach((l) => l(s));
+  };
 
   const connect = () => {
     if (closed) return;
@@ -122,7 +131,6 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
     });
 
   const api: Record<string, unknown> = {};
-  for (const name of METHOD_NAMES) api[name] = (input: unknown) => call(name, input);
   api.onEvent = (listener: (e: NexusEvent) => void) => {
     listeners.add(listener);
     return () => listeners.delete(listener);
@@ -131,13 +139,25 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
     connectionListeners.add(listener);
     return () => connectionListeners.delete(listener);
   };
+  api.connectionState = () => state;
   api.close = () => {
     closed = true;
     if (timer) clearTimeout(timer);
     socket?.close();
   };
   connect();
-  return api as unknown as WebBridge;
+  // Every other name is a method: `bridge.inboxList(input)` sends {method: 'inboxList'}. 'then' stays
+  // undefined so the bridge is never mistaken for a promise.
+  const methods = new Map<string, (input: unknown) => Promise<Result<unknown>>>();
+  return new Proxy(api, {
+    get(target, name) {
+      if (typeof name !== 'string' || name in target) return target[name as string];
+      if (name === 'then' || name === 'toJSON') return undefined;
+      let fn = methods.get(name);
+      if (!fn) methods.set(name, (fn = (input: unknown) => call(name, input)));
+      return fn;
+    },
+  }) as unknown as WebBridge;
 }
 
 /** Where the page finds the API: the preload's window.nexus in Electron, else the browser host's socket. */
