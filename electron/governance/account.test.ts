@@ -214,6 +214,20 @@ describe('entitlement from the account service (GET {NEXUS_ACCOUNT_URL}/v1/entit
     expect(logged[0]).not.toContain(CREDENTIAL);
   });
 
+  it('start-up refresh does not hold up the start: a silent service leaves the app running on the stored state; close aborts the request', async () => {
+    const svc = await service();
+    svc.answer = () => {}; // never answers (the default 10 s timeout would apply)
+    const lines: string[] = [];
+    vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
+    const a = await app(svc);
+    await until('the start-up request', () => svc.hits.length === 1);
+    expect(a.gov.account.view()).toMatchObject({ configured: true, last_refresh: null });
+    expect((await a.call('entitlementsShow')).ok).toBe(true);
+    await a.close();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(lines.filter((l) => /refresh/.test(l))).toEqual([]);
+  });
+
   it('periodic refresh: every 6 hours on the kernel clock, and none after close', async () => {
     const svc = await service();
     const clock = new ManualClock(Date.now());
