@@ -1,8 +1,8 @@
 // Seed 000 / DESIGN §2, §4, §7 sentences that had no test of their own (docs/spec-coverage.md lists them),
 // each named after the sentence. Real kernel (createNexus on a fresh temp dir), scripted models over real HTTP.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ScriptedReply, ScriptedRequest } from '../fixtures/scripted-model.js';
-import { delegate, scenario, structuredOf, type Scenario } from '../../electron/governance/scenarios/harness.js';
+import type { ScriptedRequest } from '../fixtures/scripted-model.js';
+import { delegate, last, queue, scenario, structuredOf, type Scenario } from '../../electron/governance/scenarios/harness.js';
 import { saveAgent } from '../../electron/kernel/agents.js';
 import { listRunEvents } from '../../electron/store/queries/events.js';
 import type { InboxItem } from '../../shared/types.js';
@@ -12,8 +12,6 @@ afterEach(async () => {
   await s?.cleanup();
   s = null;
 });
-const last = (r: ScriptedRequest) => r.toolResults.at(-1)?.text ?? '';
-const queue = (replies: ScriptedReply[]) => (_req: ScriptedRequest, i: number) => replies[i] ?? { text: 'nothing more' };
 const BUILT_INS = ['bash', 'read', 'write', 'edit', 'list', 'ask', 'delegate_task', 'message_agent'];
 
 describe('DESIGN §7 "Agents have no tool that approves anything"', () => {

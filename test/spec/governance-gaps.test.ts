@@ -3,7 +3,7 @@
 // governance), scripted models over real HTTP, one per agent.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptedReply, ScriptedRequest } from '../fixtures/scripted-model.js';
-import { bash, delegate, scenario, structuredOf, type Scenario } from '../../electron/governance/scenarios/harness.js';
+import { bash, delegate, last, queue, scenario, structuredOf, type Scenario } from '../../electron/governance/scenarios/harness.js';
 import { saveAgent } from '../../electron/kernel/agents.js';
 import type { ChainView, InboxItem } from '../../shared/types.js';
 
@@ -12,8 +12,6 @@ afterEach(async () => {
   await s?.cleanup();
   s = null;
 });
-const last = (r: ScriptedRequest) => r.toolResults.at(-1)?.text ?? '';
-const queue = (replies: ScriptedReply[]) => (_req: ScriptedRequest, i: number) => replies[i] ?? { text: 'nothing more' };
 const cards = async (kind: string) => (await s!.call<InboxItem[]>('inboxList')).filter((c) => c.kind === kind);
 const waitCard = (kind: string) => s!.until(`a ${kind} card`, () => s!.nexus.kernel.inbox.pending().find((c) => c.kind === kind));
 

@@ -2,8 +2,7 @@
 // a kernel row in the recipient's workspace, every run is recorded as evidence, a failed check goes back to
 // the recipient as a continuation, repeated refusals escalate to a visible failure.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ScriptedReply, ScriptedRequest } from '../../../test/fixtures/scripted-model.js';
-import { delegate, scenario, structuredOf, type Scenario } from './harness.js';
+import { delegate, last, queue, scenario, structuredOf, type Scenario } from './harness.js';
 import type { InboxItem } from '../../../shared/types.js';
 
 let s: Scenario | null = null;
@@ -11,8 +10,6 @@ afterEach(async () => {
   await s?.cleanup();
   s = null;
 });
-const last = (r: ScriptedRequest) => r.toolResults.at(-1)?.text ?? '';
-const queue = (replies: ScriptedReply[]) => (_req: ScriptedRequest, i: number) => replies[i] ?? { text: 'nothing more' };
 // Fails on the first two runs, passes on the third (a counter in the recipient's workspace).
 const THIRD_TIME = 'n=$(cat .attempts 2>/dev/null || echo 0); n=$((n+1)); echo $n > .attempts; echo "attempt $n"; [ "$n" -ge 3 ]';
 

@@ -4,7 +4,7 @@
 import { saveAgent } from '../../kernel/agents.js';
 import { setupTurns } from '../../kernel/turns/setup.js';
 import type { TurnEngine } from '../../kernel/turns/engine.js';
-import { startScriptedModel, type Script, type ScriptedModel, type ScriptedRequest } from '../../../test/fixtures/scripted-model.js';
+import { startScriptedModel, type Script, type ScriptedModel, type ScriptedReply, type ScriptedRequest } from '../../../test/fixtures/scripted-model.js';
 import { setupGovernance } from '../setup.js';
 import { openGate, testNexus, type TestNexus } from '../test-harness.js';
 import type { Row, Run } from '../../kernel/types.js';
@@ -86,3 +86,8 @@ export function structuredOf(text: string): Record<string, unknown> | null {
 
 export const delegate = (agent: string, task = 'Do the thing.', command = 'true') => ({ name: 'delegate_task', input: { agent, task, acceptance_check: { command } } });
 export const bash = (command: string) => ({ name: 'bash', input: { command } });
+
+/** The text of the last tool result a model read in this request. */
+export const last = (r: ScriptedRequest) => r.toolResults.at(-1)?.text ?? '';
+/** A script that answers its requests with these replies in order, then plain text. */
+export const queue = (replies: ScriptedReply[]) => (_req: ScriptedRequest, i: number) => replies[i] ?? { text: 'nothing more' };

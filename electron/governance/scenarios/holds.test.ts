@@ -3,7 +3,7 @@
 // refusal, a changed input, and the approval stage still applying after the hold.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptedRequest } from '../../../test/fixtures/scripted-model.js';
-import { bash, delegate, scenario, structuredOf, type Scenario } from './harness.js';
+import { bash, delegate, last, scenario, structuredOf, type Scenario } from './harness.js';
 import type { ChainView, InboxItem } from '../../../shared/types.js';
 
 let s: Scenario | null = null;
@@ -11,7 +11,6 @@ afterEach(async () => {
   await s?.cleanup();
   s = null;
 });
-const last = (r: ScriptedRequest) => r.toolResults.at(-1)?.text ?? '';
 const codeOf = (r: ScriptedRequest) => structuredOf(last(r))?.code;
 const cards = async (sc: Scenario, kind = 'orchestration') => (await sc.call<InboxItem[]>('inboxList')).filter((c) => c.kind === kind);
 

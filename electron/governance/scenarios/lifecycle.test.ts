@@ -1,8 +1,7 @@
 // Settings re-read at every hop, Stop all in the middle of a chain, and depth/breadth limits that free up
 // once the run in progress (the chain) finishes. Scripted models over real HTTP, the real kernel.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ScriptedReply, ScriptedRequest } from '../../../test/fixtures/scripted-model.js';
-import { bash, delegate, scenario, structuredOf, type Scenario } from './harness.js';
+import { bash, delegate, last, queue, scenario, structuredOf, type Scenario } from './harness.js';
 import type { ChainView } from '../../../shared/types.js';
 
 let s: Scenario | null = null;
@@ -10,8 +9,6 @@ afterEach(async () => {
   await s?.cleanup();
   s = null;
 });
-const last = (r: ScriptedRequest) => r.toolResults.at(-1)?.text ?? '';
-const queue = (replies: ScriptedReply[]) => (_req: ScriptedRequest, i: number) => replies[i] ?? { text: 'nothing more' };
 const message = (agent: string) => ({ name: 'message_agent', input: { agent, message: 'Please help.' } });
 
 describe('settings are re-read at enforcement time', () => {

@@ -1,8 +1,7 @@
 // Settings ▸ Agents ▸ Orchestration ▸ Recent chains, exactly as seed 003 describes it, driven by real chains
 // (scripted models over real HTTP, the real kernel).
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ScriptedReply, ScriptedRequest } from '../../../test/fixtures/scripted-model.js';
-import { bash, delegate, scenario, type Scenario } from './harness.js';
+import { bash, delegate, queue, scenario, type Scenario } from './harness.js';
 import type { ChainView, InboxItem } from '../../../shared/types.js';
 import type { NexusEvent } from '../../../shared/api/index.js';
 
@@ -11,7 +10,6 @@ afterEach(async () => {
   await s?.cleanup();
   s = null;
 });
-const queue = (replies: ScriptedReply[]) => (_req: ScriptedRequest, i: number) => replies[i] ?? { text: 'nothing more' };
 const chains = () => s!.call<ChainView[]>('chainsList');
 const view = (c: ChainView) => ({ agents: c.agents, hops: c.hops.map((h) => [h.hop, h.agent, h.action, h.target, h.verdict, h.code ?? null]) });
 

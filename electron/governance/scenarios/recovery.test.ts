@@ -1,8 +1,7 @@
 // Stops and restarts in the middle of governed work: a stopped run's holds close; chain state, holds and
 // tasks survive a restart as the seed and DESIGN §7 require (nothing lost, nothing re-run by itself).
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ScriptedReply, ScriptedRequest } from '../../../test/fixtures/scripted-model.js';
-import { bash, delegate, scenario, structuredOf, type Scenario } from './harness.js';
+import { bash, delegate, last, queue, scenario, structuredOf, type Scenario } from './harness.js';
 import type { TestNexus } from '../test-harness.js';
 import type { InboxItem } from '../../../shared/types.js';
 
@@ -14,8 +13,6 @@ afterEach(async () => {
   s = null;
   after = null;
 });
-const queue = (replies: ScriptedReply[]) => (_req: ScriptedRequest, i: number) => replies[i] ?? { text: 'nothing more' };
-const last = (r: ScriptedRequest) => r.toolResults.at(-1)?.text ?? '';
 
 describe('stops and restarts', () => {
   it("stopping a held agent's run closes its orchestration card; nothing asks about a stopped run", async () => {
