@@ -11,7 +11,7 @@
 //      kernel.start(), so their listeners, tools and gates are in place when recovery expires or interrupts
 //      rows.
 import { mkdirSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { openDatabase, type Db } from './store/db.js';
 import { acquireLock } from './store/lock.js';
 import { Kernel, type RecoveryReport } from './kernel/kernel.js';
@@ -59,6 +59,11 @@ export interface CreateNexusOptions {
   setups?: NexusSetup[];
   /** Take the data dir's single-kernel lock (default true). */
   lock?: boolean;
+  /**
+   * Where agents' default workspaces are made: this, else NEXUS_WORKSPACES_DIR, else `<dataDir>-workspaces`
+   * (a sibling of the data dir: never inside it, where the database and the control socket live).
+   */
+  workspacesDir?: string;
 }
 
 export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
@@ -74,7 +79,9 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
   }
   const events = new EventBus();
   const clock = opts.clock ?? systemClock;
-  const kernel = new Kernel({ db, dataDir, clock, events });
+  const env = opts.env ?? process.env;
+  const workspacesDir = resolve(opts.workspacesDir ?? env.NEXUS_WORKSPACES_DIR ?? `${dataDir}-workspaces`);
+  const kernel = new Kernel({ db, dataDir, workspacesDir, clock, events });
   const closers: Array<() => void | Promise<void>> = [];
   let closing: Promise<void> | null = null;
   const nexus: Nexus = {
@@ -83,11 +90,11 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
     kernel,
     events,
     clock,
-    env: opts.env ?? process.env,
+    env,
     handlers: {},
     services: {},
     probes: { stopAll: () => false },
-    recovery: { interrupted: [], expired: [], parked: [] },
+    recovery: { interrupted: [], expired: [], parked: [], killed: [] },
     onEvent: (listener) => events.on(listener),
     onClose: (fn) => void closers.push(fn),
     close: () =>

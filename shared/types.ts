@@ -79,6 +79,13 @@ export interface McpServerConfig {
   env?: Record<string, string>;
   url?: string;
   headers?: Record<string, string>;
+  /** Hosts this (stdio) server may reach from its sandbox; absent: no network. */
+  network?: NetworkPolicy;
+}
+
+/** Hosts a sandboxed process may reach (through NEXUS's proxy): `api.github.com`, `*.example.com`. */
+export interface NetworkPolicy {
+  allow: string[];
 }
 
 /** An agent profile as `nexus agents add FILE` reads it (DESIGN §5). */
@@ -94,6 +101,12 @@ export interface AgentProfile {
   mcpServers?: Record<string, McpServerConfig>;
   /** Conversation size (estimated tokens) past which compaction runs. */
   context_budget_tokens?: number;
+  /** false: the person turned the OS sandbox off for this agent (its commands then run unconfined). */
+  sandbox?: boolean;
+  /** Hosts the agent's commands may reach; absent: no network at all. */
+  network?: NetworkPolicy;
+  /** Variables of the kernel's environment passed to the agent's commands (besides PATH, HOME, LANG, ...). */
+  env_passthrough?: string[];
 }
 
 export type InboxKind = 'autonomy' | 'orchestration' | 'attention' | 'question';
@@ -129,6 +142,8 @@ export interface EffectProfile {
   matched_rules: ApprovalRule[];
   workspace: string;
   mode: Mode;
+  /** Present and false when the agent's commands run without the OS sandbox (the person turned it off). */
+  sandboxed?: boolean;
 }
 
 export type HopVerdict = 'allowed' | 'awaiting_approval' | 'approved' | 'refused' | 'denied';

@@ -10,7 +10,7 @@ import type { NexusEvent } from '../../shared/api/index.js';
 type Row = { id: string; origin: string; tool: string; state: string; error?: { code: string; detail: string } | null; result?: { content: { text: string }[]; structuredContent?: Record<string, unknown> } | null };
 type RunSummary = { id: string; agent: string | null; status: string; mode: string; pending?: number; created_at: string; final_answer?: string | null; error?: string | null };
 type RunDetail = RunSummary & { rows: Row[]; workspace: string };
-type Inbox = { id: string; kind: string; agent: string | null; tool: string; target: string; run_id: string; hop?: number; chain_id?: string; expires_at?: string };
+type Inbox = { id: string; kind: string; agent: string | null; tool: string; target: string; run_id: string; hop?: number; chain_id?: string; expires_at?: string; effect?: { sandboxed?: boolean } };
 
 async function readJson(io: CliIo, file: string, what: string): Promise<{ value: unknown } | undefined> {
   const r = await readJsonFile(file);
@@ -271,12 +271,15 @@ export const inboxCommand: CliCommand = async (argv, io) => {
     else
       io.out(
         r.value.length
-          ? table(r.value.map((i) => [i.id, i.kind, i.agent ?? '(person)', i.tool, oneLine(i.target), i.hop !== undefined ? `hop ${i.hop}` : '', i.expires_at ? timeLeft(i.expires_at) : '']))
+          ? table(r.value.map((i) => [i.id, i.kind, i.agent ?? '(person)', i.tool, oneLine(i.target), i.hop !== undefined ? `hop ${i.hop}` : '', i.expires_at ? timeLeft(i.expires_at) : '', unsandboxedMark(i)]))
           : '(inbox empty)',
       );
     return 0;
   });
 };
+
+/** A card whose agent runs without the OS sandbox says so in the list. */
+const unsandboxedMark = (i: Inbox): string => (i.effect?.sandboxed === false ? 'UNSANDBOXED' : '');
 
 const APPROVE_USAGE = 'usage: nexus approve ID [--trust-session] [--data-dir DIR] [--json]';
 export const approveCommand: CliCommand = async (argv, io) => {

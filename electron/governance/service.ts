@@ -116,6 +116,7 @@ export class Governance {
     if (!call) return effect;
     effect.workspace = call.run.workspace;
     if (call.runner) effect.runner = call.runner;
+    if (!this.kernel.sandboxPolicy(call.run).enabled) effect.sandboxed = false;
     try {
       const diff = this.kernel.tools.find(call.run.id, { wire_tool: call.wire_tool, tool: call.tool })?.preview?.(h.input, call.run.workspace);
       if (diff !== undefined) effect.diff = diff;

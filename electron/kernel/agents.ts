@@ -49,6 +49,8 @@ function checkedRules(value: unknown, where: string): { rules: ApprovalRule[]; c
 export function saveAgent(kernel: Kernel, input: AgentProfile & { approval_rules?: unknown; lifecycle_hooks?: unknown }): { agent: AgentRow; warnings: RuleWarning[]; replaced: boolean } {
   const { rules } = checkedRules(input.approval_rules, 'approval_rules');
   const hooks = validateHooks(input.lifecycle_hooks);
+  const key = input.model?.apiKeyEnv;
+  if (key && input.env_passthrough?.includes(key)) throw new KernelError('invalid_input', `env_passthrough may not name ${key}: it holds this agent's provider key, which never reaches its commands.`);
   const profile: AgentProfile = { ...input, approval_rules: rules, lifecycle_hooks: hooks };
   const replaced = getAgent(kernel.db, profile.name)?.status === 'active';
   upsertAgent(kernel.db, { profile, now: kernel.clock.now() });

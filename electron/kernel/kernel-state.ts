@@ -28,6 +28,8 @@ export interface KernelState {
   readonly clock: Clock;
   readonly events: EventBus;
   readonly dataDir: string;
+  /** Where default workspaces are made (outside the data dir). */
+  readonly workspacesDir: string;
   readonly tools: ToolRegistry;
   readonly compiledByRun: Map<string, CompiledRules>;
   readonly waiters: Map<string, Waiter[]>;
@@ -46,7 +48,7 @@ export interface KernelState {
   phase: 'new' | 'started' | 'closing' | 'closed';
 }
 
-export function createKernelState(base: Pick<KernelState, 'db' | 'clock' | 'events' | 'dataDir' | 'tools'>): KernelState {
+export function createKernelState(base: Pick<KernelState, 'db' | 'clock' | 'events' | 'dataDir' | 'workspacesDir' | 'tools'>): KernelState {
   return {
     ...base,
     compiledByRun: new Map(),

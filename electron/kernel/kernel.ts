@@ -32,14 +32,18 @@ import { approveRow, denyRow, expireRow } from './parking.js';
 import { waitRow } from './row-endings.js';
 import { createRun, readdressRows, reopenRun, terminateRun } from './run-lifecycle.js';
 import { closeKernel, recoverAtStart, type RecoveryReport } from './recovery.js';
+import { sandboxPolicy } from './containment.js';
+import type { SandboxPolicy } from './sandbox/policy.js';
 import type { CreateRunOptions, ExecutorTool, HopGate, Row, Run, SubmitRowOptions } from './types.js';
 
 export type { RecoveryReport } from './recovery.js';
 
 export interface KernelOptions {
   db: Db;
-  /** Where default workspaces live (<dataDir>/workspaces/<agent or run id>). */
+  /** NEXUS's data folder: hidden from every sandboxed process. */
   dataDir: string;
+  /** Where default workspaces live (<workspacesDir>/<agent or run id>); default `<dataDir>-workspaces`. */
+  workspacesDir?: string;
   clock?: Clock;
   events?: EventBus;
 }
@@ -49,6 +53,7 @@ export class Kernel {
   readonly clock: Clock;
   readonly events: EventBus;
   readonly dataDir: string;
+  readonly workspacesDir: string;
   /** Tools: built-ins, plus what runners and governance register (global or per run). */
   readonly tools = new ToolRegistry();
   /** Inbox kinds other than autonomy (orchestration holds, attention items, questions) plug in here. */
@@ -59,9 +64,10 @@ export class Kernel {
   constructor(opts: KernelOptions) {
     this.db = opts.db;
     this.dataDir = opts.dataDir;
+    this.workspacesDir = opts.workspacesDir ?? `${opts.dataDir}-workspaces`;
     this.clock = opts.clock ?? systemClock;
     this.events = opts.events ?? new EventBus();
-    this.k = createKernelState({ db: this.db, clock: this.clock, events: this.events, dataDir: this.dataDir, tools: this.tools });
+    this.k = createKernelState({ db: this.db, clock: this.clock, events: this.events, dataDir: this.dataDir, workspacesDir: this.workspacesDir, tools: this.tools });
     this.inbox = new InboxKinds(this);
     for (const t of BUILTIN_TOOLS) this.tools.register(t);
     for (const a of listAgents(this.db)) if (a.status === 'removed') this.k.removedAgents.add(a.name);
@@ -105,6 +111,11 @@ export class Kernel {
 
   createRun(opts: CreateRunOptions): Run {
     return createRun(this.k, opts);
+  }
+
+  /** The OS sandbox for a process of `run` (an MCP server passes its own network allow list). */
+  sandboxPolicy(run: Run, o: { network?: string[] } = {}): SandboxPolicy {
+    return sandboxPolicy(this.k, run, o);
   }
 
   getRun(id: string): Run | null {

@@ -10,6 +10,7 @@ import { PARK_DURATION_MS } from '../../shared/types.js';
 import { conflict, notFound } from './errors.js';
 import * as results from './results.js';
 import { buildEffect } from './effect.js';
+import { unsandboxed } from './containment.js';
 import { endParked } from './row-endings.js';
 import { executeRow } from './tool-execution.js';
 import { assertOpen, emit, emitInbox, emitRow, type After, type KernelState } from './kernel-state.js';
@@ -18,6 +19,8 @@ import type { Row, Run } from './types.js';
 /** The stage held the row: parked in one transaction (inside the caller's); timer and events go to `after`. */
 export function parkRow(k: KernelState, run: Run, row: Row, tool: string, matched: number[], after: After): Row {
   const effect = buildEffect(run, row, k.tools.find(run.id, row), tool, matched);
+  // The approver must read plainly that this agent's commands would run outside the OS sandbox.
+  if (unsandboxed(k, run)) effect.sandboxed = false;
   const revoked = run.agent ? getAgent(k.db, run.agent)?.executor_revoked === true : false;
   const addressee = run.agent && !revoked ? `executor:${run.agent}` : null;
   const now = k.clock.now();

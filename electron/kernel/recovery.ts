@@ -7,20 +7,29 @@ import * as results from './results.js';
 import { armPark, expireRow } from './parking.js';
 import { endRow, flushEnds } from './row-endings.js';
 import type { KernelState } from './kernel-state.js';
+import { killSurvivors } from './sandbox/processes.js';
 
 export interface RecoveryReport {
   interrupted: string[];
   expired: string[];
   parked: string[];
+  /** Process groups a crashed kernel's rows left running, killed at this start. */
+  killed: number[];
 }
 
 export function recoverAtStart(k: KernelState): RecoveryReport {
   if (k.phase !== 'new') throw new Error('kernel already started');
   k.phase = 'started';
-  const report: RecoveryReport = { interrupted: [], expired: [], parked: [] };
+  const report: RecoveryReport = { interrupted: [], expired: [], parked: [], killed: [] };
+  // First kill what the dead kernel's rows left running (only processes that are provably theirs), so no
+  // row is reported "not re-run" while its command is still at work.
+  const killed = killSurvivors(k.db);
+  report.killed = killed.map((p) => p.pgid);
+  const killedRows = new Set(killed.map((p) => p.row_id));
   for (const state of ['running', 'ready'] as const) {
     for (const row of listRowsInState(k.db, state)) {
-      if (endRow(k, row, [state], 'failed', { error: { code: 'interrupted', detail: 'NEXUS stopped while this call was in flight; not re-run' }, result: results.interrupted() }, 'row_interrupted'))
+      const detail = killedRows.has(row.id) ? 'NEXUS stopped while this call was in flight; its processes were still running and were killed at restart; not re-run' : 'NEXUS stopped while this call was in flight; not re-run';
+      if (endRow(k, row, [state], 'failed', { error: { code: 'interrupted', detail }, result: results.interrupted() }, 'row_interrupted'))
         report.interrupted.push(row.id);
     }
   }

@@ -1,7 +1,6 @@
 // Runs: creation (mode and compiled rules frozen), ending (stop / end / fail: every live row canceled, running
 // tools killed, held cards closed), re-opening for another turn, and re-addressing an agent's held rows when
 // its executor is revoked.
-import { join } from 'node:path';
 import { tx } from '../store/db.js';
 import { insertRun, getRun, endRun as endRunRow, reopenRun as reopenRunRow } from '../store/queries/runs.js';
 import { listLiveRowsOfRun, listParkedRowsAddressedTo, patchRow, transitionRow } from '../store/queries/rows.js';
@@ -13,6 +12,8 @@ import { KernelError, notFound } from './errors.js';
 import { newId } from './ids.js';
 import * as results from './results.js';
 import { prepareWorkspace } from './tools/index.js';
+import { defaultWorkspace } from './containment.js';
+import { within } from './sandbox/bwrap.js';
 import { compileRunRules } from './stage.js';
 import { afterEnd } from './row-endings.js';
 import { LIVE, assertOpen, emit, emitInbox, type KernelState } from './kernel-state.js';
@@ -28,7 +29,10 @@ export function createRun(k: KernelState, opts: CreateRunOptions): Run {
   }
   const compiled = compileRunRules(opts.rules);
   const id = newId('run');
-  const workspace = prepareWorkspace(opts.workspace ?? join(k.dataDir, 'workspaces', opts.agent ?? id));
+  const workspace = prepareWorkspace(opts.workspace ?? defaultWorkspace(k, opts.agent ?? id, opts.agent !== null));
+  // File tools are confined to the workspace and run unsandboxed: a workspace holding the data dir would
+  // hand them the database and the control socket.
+  if (within(k.dataDir, workspace)) throw new KernelError('invalid_workspace', `The workspace ${workspace} contains NEXUS's data folder ${k.dataDir}; choose a folder outside it.`);
   const now = k.clock.now();
   tx(k.db, () => {
     insertRun(k.db, {

@@ -3,6 +3,7 @@
 import type { RowPatch } from '../store/queries/rows.js';
 import type { RowState, ToolResult } from '../../shared/types.js';
 import * as results from './results.js';
+import { processTracker, sandboxPolicy } from './containment.js';
 import { queueEnd } from './row-endings.js';
 import { message, runAbort, type KernelState } from './kernel-state.js';
 import type { Row, Run } from './types.js';
@@ -22,7 +23,7 @@ export function executeRow(k: KernelState, run: Run, row: Row): void {
         state = 'failed';
         error = { code: 'unknown_tool', detail: text };
       } else {
-        result = checkResult(await tool.run(row.input, { run, row, workspace: run.workspace, signal }));
+        result = checkResult(await tool.run(row.input, { run, row, workspace: run.workspace, signal, sandbox: sandboxPolicy(k, run), processes: processTracker(k, row.id, row.tool) }));
         if (result.isError) {
           const sc = result.structuredContent ?? {};
           state = sc.timed_out === true ? 'timed_out' : 'failed';

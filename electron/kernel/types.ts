@@ -13,6 +13,8 @@ import type {
   ToolResult,
 } from '../../shared/types.js';
 import type { CompiledRules } from '../../shared/rules/index.js';
+import type { SandboxPolicy } from './sandbox/policy.js';
+import type { ProcessTracker } from './tools/bash.js';
 
 /** How a row crossed the stage: the stage's own words plus a person's approval and a session trust. */
 export type RowGrantedBy = GrantedBy | 'person' | 'trust';
@@ -78,6 +80,10 @@ export interface ToolContext {
   workspace: string;
   /** Aborted when the run is stopped (or the kernel closes): stop work, resolve soon. */
   signal: AbortSignal;
+  /** The OS sandbox every process the call starts runs in (from the run's agent profile). */
+  sandbox?: SandboxPolicy;
+  /** Records a started process group in the store before its command runs (crash recovery kills it). */
+  processes?: ProcessTracker;
 }
 
 /** A tool the executor can perform. Built-ins, runner (MCP) tools and governance tools all take this shape. */
@@ -115,7 +121,8 @@ export interface CreateRunOptions {
    */
   rules?: readonly ApprovalRule[] | CompiledRules;
   hooks?: LifecycleHooks;
-  /** Defaults: the agent's workspace, else <dataDir>/workspaces/<agent or run id>. Created if missing. */
+  /** Defaults: the agent's workspace, else <workspacesDir>/<agent or run id> (an agent's older workspace
+   *  <dataDir>/workspaces/<agent>, if it exists, is kept). Created if missing. */
   workspace?: string;
   prompt?: string | null;
   parent?: { run_id: string; row_id: string } | null;

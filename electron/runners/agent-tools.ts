@@ -6,6 +6,7 @@ import type { McpServerConfig, ToolResult } from '../../shared/types.js';
 import type { ExecutorTool } from '../kernel/types.js';
 import type { McpRunner } from './mcp-runner.js';
 import type { RunnerPool } from './pool.js';
+import type { SandboxPolicy } from '../kernel/sandbox/index.js';
 import { qualifiedName } from './runner-id.js';
 
 export interface RunnerTool extends ExecutorTool {
@@ -45,12 +46,14 @@ export async function toolsForAgent(
   servers: Record<string, McpServerConfig> | undefined,
   reserved: Iterable<string>,
   cwd?: string,
+  /** The sandbox of each stdio server (the agent's, with the server's own network allow list). */
+  sandboxFor?: (cfg: McpServerConfig) => SandboxPolicy,
 ): Promise<RunnerToolSet> {
   const failures: RunnerToolSet['failures'] = [];
   const listed: Array<{ runner: McpRunner; tools: Awaited<ReturnType<McpRunner['listTools']>> }> = [];
   for (const [name, cfg] of Object.entries(servers ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     try {
-      const runner = pool.get(agent, name, cfg, cwd);
+      const runner = pool.get(agent, name, cfg, cwd, sandboxFor?.(cfg));
       listed.push({ runner, tools: await runner.listTools() });
     } catch (e) {
       failures.push({ server: name, message: (e as Error).message });

@@ -1,11 +1,13 @@
 // One MCP server as a runner: connected lazily through the official SDK Client (stdio child process or
 // Streamable HTTP), its tools listed once per connection, calls carried with the run's abort signal.
 // close() ends the child process (the SDK sends EOF, then SIGTERM, then SIGKILL): nothing is left running.
+// A stdio server runs inside the agent's OS sandbox (kernel/sandbox), which also dies with the kernel.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpServerConfig, ToolResult } from '../../shared/types.js';
 import { runnerId } from './runner-id.js';
+import { prepareLaunch, type Launch, type SandboxPolicy } from '../kernel/sandbox/index.js';
 
 export interface ServedTool {
   /** The name the server serves it under. */
@@ -20,11 +22,13 @@ export interface McpRunnerOptions {
   /** Per-call timeout, ms (MCP SDK default is 60 s). */
   callTimeoutMs?: number;
   connectTimeoutMs?: number;
+  /** The OS sandbox a stdio server runs in (absent: sandboxed in `cwd`, no network, nothing hidden). */
+  sandbox?: SandboxPolicy;
 }
 
 export class RunnerError extends Error {
   constructor(
-    readonly code: 'runner_config' | 'runner_unreachable' | 'runner_failed',
+    readonly code: 'runner_config' | 'runner_unreachable' | 'runner_failed' | 'sandbox_unavailable',
     message: string,
   ) {
     super(message);
@@ -79,6 +83,7 @@ export class McpRunner {
   private tools: ServedTool[] | null = null;
   private closed = false;
   private stdio: StdioClientTransport | null = null;
+  private launch: Launch | null = null;
 
   constructor(
     readonly name: string,
@@ -98,20 +103,24 @@ export class McpRunner {
     if (this.client) return Promise.resolve(this.client);
     this.connecting ??= (async () => {
       const client = new Client({ name: 'nexus', version: '0.1.0' }, { capabilities: {} });
-      const transport = this.config.url
-        ? new StreamableHTTPClientTransport(new URL(this.config.url), { requestInit: { headers: this.config.headers ?? {} } })
-        : new StdioClientTransport({
-            command: this.config.command!,
-            args: this.config.args ?? [],
-            env: this.config.env ?? {},
-            ...(this.opts.cwd ? { cwd: this.opts.cwd } : {}),
-            stderr: 'ignore',
-          });
+      let transport: StreamableHTTPClientTransport | StdioClientTransport;
+      if (this.config.url) transport = new StreamableHTTPClientTransport(new URL(this.config.url), { requestInit: { headers: this.config.headers ?? {} } });
+      else {
+        // A stdio server is a process the agent's profile chose: it runs in the agent's sandbox, with an
+        // allowlisted environment plus the server's own configured `env`.
+        const cwd = this.opts.cwd ?? process.cwd();
+        const policy = this.opts.sandbox ?? { enabled: true, workspace: cwd, hidden: [], networkAllow: this.config.network?.allow ?? [], envPassthrough: [], envWithheld: [] };
+        const prepared = await prepareLaunch([this.config.command!, ...(this.config.args ?? [])], { ...policy, workspace: cwd }, { serverEnv: this.config.env ?? {} });
+        if (!prepared.ok) throw new RunnerError('sandbox_unavailable', `MCP server ${this.name} was not started: ${prepared.refusal}`);
+        this.launch = prepared.launch;
+        transport = new StdioClientTransport({ command: prepared.launch.file, args: prepared.launch.args, env: prepared.launch.env, cwd, stderr: 'ignore' });
+      }
       if (transport instanceof StdioClientTransport) this.stdio = transport;
       try {
         await client.connect(transport, { timeout: this.opts.connectTimeoutMs ?? 30_000 });
       } catch (e) {
         await transport.close().catch(() => undefined);
+        await this.closeLaunch();
         throw new RunnerError('runner_unreachable', `MCP server ${this.name} (${this.where()}) could not be started or reached: ${(e as Error).message}`);
       }
       client.onclose = () => {
@@ -119,6 +128,7 @@ export class McpRunner {
         if (this.client === client) {
           this.client = null;
           this.tools = null;
+          void this.closeLaunch();
         }
       };
       if (this.closed) {
@@ -179,5 +189,13 @@ export class McpRunner {
     this.client = null;
     this.tools = null;
     if (c) await c.close().catch(() => undefined);
+    await this.closeLaunch();
+  }
+
+  /** The sandbox's proxy and temp folder go once the server process has gone. */
+  private async closeLaunch(): Promise<void> {
+    const l = this.launch;
+    this.launch = null;
+    await l?.close().catch(() => undefined);
   }
 }

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { McpServerConfig } from '../../shared/types.js';
 import { McpRunner, type McpRunnerOptions } from './mcp-runner.js';
+import type { SandboxPolicy } from '../kernel/sandbox/index.js';
 
 export class RunnerPool {
   private runners = new Map<string, McpRunner>();
@@ -11,12 +12,12 @@ export class RunnerPool {
   constructor(private readonly opts: McpRunnerOptions = {}) {}
 
   /** The runner for this agent's server `name` (same config -> same connection). */
-  get(agent: string, name: string, config: McpServerConfig, cwd?: string): McpRunner {
+  get(agent: string, name: string, config: McpServerConfig, cwd?: string, sandbox?: SandboxPolicy): McpRunner {
     if (this.closed) throw new Error('The runner pool is closed.');
-    const key = `${agent}\u0000${name}\u0000${createHash('sha256').update(JSON.stringify([config, cwd ?? null])).digest('hex')}`;
+    const key = `${agent}\u0000${name}\u0000${createHash('sha256').update(JSON.stringify([config, cwd ?? null, sandbox ?? null])).digest('hex')}`;
     let r = this.runners.get(key);
     if (!r) {
-      r = new McpRunner(name, config, { ...this.opts, ...(cwd ? { cwd } : {}) });
+      r = new McpRunner(name, config, { ...this.opts, ...(cwd ? { cwd } : {}), ...(sandbox ? { sandbox } : {}) });
       this.runners.set(key, r);
     }
     return r;

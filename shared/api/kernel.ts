@@ -66,6 +66,18 @@ export const InboxItem = z.object({
   trustable: z.boolean().optional(),
 });
 
+/** A host a sandboxed command may reach: a DNS name, or `*.` and a DNS name (every subdomain). */
+export const NetworkHost = z
+  .string()
+  .max(253)
+  .regex(/^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*$/, 'a host name such as api.github.com or *.github.com');
+export const NetworkPolicy = z.object({ allow: z.array(NetworkHost).max(100) }).strict();
+/** A variable passed through to an agent's commands; NEXUS's own (NEXUS_*) never are. */
+export const EnvName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
+  .refine((n) => !/^NEXUS_/i.test(n), 'NEXUS_* variables are never passed to an agent');
+
 export const AgentProfileInput = z.object({
   name: Name,
   model: z.object({
@@ -95,9 +107,14 @@ export const AgentProfileInput = z.object({
         env: z.record(z.string(), z.string()).optional(),
         url: z.string().url().optional(),
         headers: z.record(z.string(), z.string()).optional(),
+        network: NetworkPolicy.optional(),
       }),
     )
     .optional(),
+  /** false turns the OS sandbox off for this agent: its commands see and may change everything the user may. */
+  sandbox: z.boolean().optional(),
+  network: NetworkPolicy.optional(),
+  env_passthrough: z.array(EnvName).max(64).optional(),
 });
 export const AgentView = AgentProfileInput.extend({
   status: z.enum(['active', 'removed']),

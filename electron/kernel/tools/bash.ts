@@ -1,8 +1,10 @@
-// `bash`: a command in the run's workspace, with a timeout; output captured and capped; the whole process
-// group killed on timeout or when the run is stopped.
+// `bash`: a command in the run's workspace, inside the OS sandbox (sandbox/), with a timeout; output captured
+// and capped; the process group recorded before the command runs, and killed whole on timeout or when the
+// run is stopped.
 import { spawn } from 'node:child_process';
 import type { ExecutorTool } from '../types.js';
 import type { ToolResult } from '../../../shared/types.js';
+import { prepareLaunch, processStartTime, type SandboxPolicy } from '../sandbox/index.js';
 
 const DEFAULT_TIMEOUT_S = 120;
 const MAX_TIMEOUT_S = 3600;
@@ -37,15 +39,6 @@ class CappedBuffer {
   }
 }
 
-// Provider keys may sit in the kernel's environment (DESIGN §7: keys come from env vars). A command an agent
-// composed must not read them, so secret-looking variables are dropped from the child's environment.
-const SECRET = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)$/i;
-export function childEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(env)) if (!SECRET.test(k) && !k.startsWith('NEXUS_ENTITLEMENT')) out[k] = v;
-  return out;
-}
-
 export interface BashOutcome {
   exit_code: number | null;
   signal: string | null;
@@ -54,18 +47,48 @@ export interface BashOutcome {
   stdout: string;
   stderr: string;
   duration_ms: number;
+  /** Whether the OS sandbox confined the command (false: the person turned it off for this agent). */
+  sandboxed: boolean;
+  /** Set when the command never ran: no sandbox could be had (one sentence saying how to get one). */
+  refused?: string;
+  /** Hosts the sandbox's proxy refused. */
+  refused_hosts?: string[];
+  /** The folders the sandbox hid (to recognise an error about one). */
+  hidden?: string[];
 }
 
+/** Where a row's process group is recorded (store, migration 005) before its command runs. */
+export interface ProcessTracker {
+  started(pgid: number, start_time: string): void;
+  ended(pgid: number, start_time: string): void;
+}
+
+/** Without a policy (direct callers, tests): sandboxed, confined to `cwd`, no network, nothing passed. */
+const defaultPolicy = (cwd: string): SandboxPolicy => ({ enabled: true, workspace: cwd, hidden: [], networkAllow: [], envPassthrough: [], envWithheld: [] });
+
 /** Run one command; resolves when the process (group) has exited. */
-export function runCommand(command: string | string[], opts: { cwd: string; timeout_ms: number; signal?: AbortSignal; env?: NodeJS.ProcessEnv }): Promise<BashOutcome> {
+export async function runCommand(
+  command: string | string[],
+  opts: { cwd: string; timeout_ms: number; signal?: AbortSignal; policy?: SandboxPolicy; track?: ProcessTracker },
+): Promise<BashOutcome> {
+  const started = Date.now();
+  const policy = opts.policy ?? defaultPolicy(opts.cwd);
+  const argv = typeof command === 'string' ? ['bash', '-c', command] : command;
+  const prepared = await prepareLaunch(argv, { ...policy, workspace: opts.cwd });
+  const blank = { exit_code: null, signal: null, timed_out: false, stdout: '', stderr: '', duration_ms: 0, sandboxed: policy.enabled };
+  if (!prepared.ok) return { ...blank, aborted: false, refused: prepared.refusal };
+  const launch = prepared.launch;
+  if (opts.signal?.aborted) {
+    await launch.close();
+    return { ...blank, aborted: true };
+  }
   return new Promise((resolvePromise) => {
-    const started = Date.now();
     const out = new CappedBuffer();
     const err = new CappedBuffer();
     let timedOut = false;
     let aborted = false;
-    const [file, args] = typeof command === 'string' ? ['bash', ['-c', command]] : [command[0], command.slice(1)];
-    const child = spawn(file, args, { cwd: opts.cwd, env: opts.env ?? childEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    // detached: the command leads its own process group, so the whole group can be killed (and recorded).
+    const child = spawn(launch.file, launch.args, { cwd: launch.cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     const killGroup = () => {
       try {
         if (child.pid) process.kill(-child.pid, 'SIGKILL');
@@ -73,6 +96,22 @@ export function runCommand(command: string | string[], opts: { cwd: string; time
         /* already gone */
       }
     };
+    child.stdin.on('error', () => undefined);
+    let recorded: { pgid: number; start: string } | null = null;
+    if (child.pid) {
+      // The gate inside waits for "go": the group is durable in the store before the command starts.
+      const start = processStartTime(child.pid);
+      try {
+        if (start !== null) {
+          opts.track?.started(child.pid, start);
+          recorded = { pgid: child.pid, start };
+        }
+        child.stdin.end('go\n');
+      } catch (e) {
+        err.push(Buffer.from(`NEXUS could not record the process before running it: ${(e as Error).message}\n`));
+        killGroup();
+      }
+    }
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();
@@ -92,29 +131,61 @@ export function runCommand(command: string | string[], opts: { cwd: string; time
       opts.signal?.removeEventListener('abort', onAbort);
       // The shell may have exited while a background child of it still holds the group: clean it up too.
       killGroup();
-      resolvePromise({
-        exit_code: code,
-        signal: signal ?? null,
-        timed_out: timedOut,
-        aborted,
-        stdout: out.text(),
-        stderr: spawnError ? `${err.text()}${(spawnError as Error).message}` : err.text(),
-        duration_ms: Date.now() - started,
-      });
+      if (recorded) {
+        try {
+          opts.track?.ended(recorded.pgid, recorded.start);
+        } catch {
+          /* the store closed: recovery forgets the record at the next start */
+        }
+      }
+      const refusedHosts = launch.refusedHosts();
+      void launch.close().finally(() =>
+        resolvePromise({
+          exit_code: code,
+          signal: signal ?? null,
+          timed_out: timedOut,
+          aborted,
+          stdout: out.text(),
+          stderr: spawnError ? `${err.text()}${(spawnError as Error).message}` : err.text(),
+          duration_ms: Date.now() - started,
+          sandboxed: launch.sandboxed,
+          hidden: launch.sandboxed ? policy.hidden : [],
+          ...(refusedHosts.length ? { refused_hosts: refusedHosts } : {}),
+        }),
+      );
     });
   });
 }
 
+// What a sandboxed process sees when it tries what the sandbox forbids (bwrap: read-only mounts, an empty
+// data dir, no network namespace; the proxy's 403; Seatbelt: "Operation not permitted").
+const SANDBOX_SYMPTOM = /Read-only file system|Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|Operation not permitted|403 Forbidden/i;
+
+/** The honest note under a failed sandboxed command: what the sandbox refuses, when the failure looks like it. */
+export function sandboxNote(o: BashOutcome): string | null {
+  if (!o.sandboxed || o.exit_code === 0 || o.timed_out || o.aborted) return null;
+  const hosts = o.refused_hosts?.length ? ` It refused network access to ${o.refused_hosts.join(', ')} (not in the agent's network allow list).` : '';
+  const hiddenPath = (o.hidden ?? []).some((h) => o.stderr.includes(h) || o.stdout.includes(h));
+  if (!hosts && !hiddenPath && !SANDBOX_SYMPTOM.test(o.stderr)) return null;
+  return `[sandbox: this command ran in NEXUS's OS sandbox: it may write only to its workspace and a private /tmp, cannot see NEXUS's data folder or other processes, and reaches only the hosts its profile allows. The error above may be the sandbox refusing.${hosts}]`;
+}
+
 export function bashResult(o: BashOutcome, timeout_s: number): ToolResult {
+  if (o.refused !== undefined) {
+    return { content: [{ type: 'text', text: o.refused }], structuredContent: { code: 'sandbox_unavailable', sandboxed: false, refused: o.refused }, isError: true };
+  }
   const parts: string[] = [];
   if (o.stdout) parts.push(o.stdout.replace(/\n$/, ''));
   if (o.stderr) parts.push(`[stderr]\n${o.stderr.replace(/\n$/, '')}`);
   if (o.timed_out) parts.push(`[timed out after ${timeout_s} s; the command was killed]`);
   else if (o.aborted) parts.push('[stopped: the run was stopped]');
   else if (o.exit_code !== 0) parts.push(`[exit code ${o.exit_code ?? o.signal}]`);
+  const note = sandboxNote(o);
+  if (note) parts.push(note);
+  if (!o.sandboxed) parts.push('[unsandboxed: the sandbox is turned off for this agent]');
   return {
     content: [{ type: 'text', text: parts.join('\n') || '(no output)' }],
-    structuredContent: { exit_code: o.exit_code, signal: o.signal, timed_out: o.timed_out, duration_ms: o.duration_ms, stdout: o.stdout, stderr: o.stderr },
+    structuredContent: { exit_code: o.exit_code, signal: o.signal, timed_out: o.timed_out, duration_ms: o.duration_ms, stdout: o.stdout, stderr: o.stderr, sandboxed: o.sandboxed, ...(o.refused_hosts ? { refused_hosts: o.refused_hosts } : {}) },
     isError: o.exit_code !== 0,
   };
 }
@@ -148,7 +219,7 @@ export const bashTool: ExecutorTool = {
       if (typeof given.v !== 'number' || !(given.v > 0)) return { content: [{ type: 'text', text: `${given.key} must be a positive number.` }], isError: true };
       timeout_s = Math.min(given.v / given.scale, MAX_TIMEOUT_S);
     }
-    const o = await runCommand(command, { cwd: ctx.workspace, timeout_ms: timeout_s * 1000, signal: ctx.signal });
+    const o = await runCommand(command, { cwd: ctx.workspace, timeout_ms: timeout_s * 1000, signal: ctx.signal, ...(ctx.sandbox ? { policy: ctx.sandbox } : {}), ...(ctx.processes ? { track: ctx.processes } : {}) });
     return bashResult(o, timeout_s);
   },
 };

@@ -6,4 +6,5 @@ import { editTool, listTool, readTool, writeTool } from './files.js';
 
 export const BUILTIN_TOOLS: readonly ExecutorTool[] = [bashTool, readTool, writeTool, editTool, listTool];
 export { confine, ConfinementError, prepareWorkspace } from './workspace.js';
-export { runCommand, childEnv, type BashOutcome } from './bash.js';
+export { runCommand, type BashOutcome, type ProcessTracker } from './bash.js';
+export { childEnv } from '../sandbox/env.js';

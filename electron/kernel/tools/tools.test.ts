@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { confine, ConfinementError, prepareWorkspace } from './workspace.js';
-import { bashTool, childEnv, runCommand } from './bash.js';
+import { bashTool, runCommand } from './bash.js';
+import { childEnv } from '../sandbox/env.js';
 import { editTool, listTool, readTool, writeTool } from './files.js';
 import type { ExecutorTool, ToolContext } from '../types.js';
 

@@ -14,7 +14,7 @@ const WIRE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 export async function prepareRunTools(kernel: Kernel, runners: RunnerPool, agent: AgentRow, run: Run, event: (type: string, data: unknown) => void): Promise<void> {
   const reserved = kernel.tools.list().map((t) => t.name);
   if (agent.mcpServers && Object.keys(agent.mcpServers).length) {
-    const set = await toolsForAgent(runners, agent.name, agent.mcpServers, reserved, run.workspace);
+    const set = await toolsForAgent(runners, agent.name, agent.mcpServers, reserved, run.workspace, (cfg) => kernel.sandboxPolicy(run, { network: cfg.network?.allow ?? [] }));
     // Both wire formats take tool names of letters, digits, _ and - (at most 64): others cannot be offered.
     for (const t of set.tools.filter((x) => !WIRE_NAME.test(x.name))) event('runner_tool_skipped', { server: t.server, tool: t.served, reason: 'the name is not a valid model tool name' });
     set.tools = set.tools.filter((x) => WIRE_NAME.test(x.name));

@@ -5,10 +5,12 @@ import m001 from './001_kernel.js';
 import m002 from './002_agents.js';
 import m003 from './003_governance.js';
 import m004 from './004_entitlement_source.js';
+import m005 from './005_processes.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m001,
   m002,
   m003,
   m004,
+  m005,
 ];

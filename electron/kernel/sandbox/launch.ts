@@ -1,0 +1,84 @@
+// How a process an agent's call starts is launched: inside the OS sandbox (bubblewrap on Linux,
+// sandbox-exec on macOS) unless the person turned it off for the agent; with an allowlisted environment
+// either way; where no sandbox exists, refused with one sentence saying how to get one.
+//
+// Two optional steps run inside, before the command: the network bridge (socat from a loopback port to the
+// proxy's unix socket, when the policy allows hosts) and the GATE: the command waits for one line "go" on
+// its stdin, which the kernel writes only after the process group is recorded in the store. A kernel that
+// dies before that closes the pipe, and the gate exits without running anything.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bwrapArgs, PROXY_DIR_INSIDE, PROXY_PORT_INSIDE } from './bwrap.js';
+import { sandboxAvailability } from './detect.js';
+import { childEnv } from './env.js';
+import type { SandboxPolicy } from './policy.js';
+import { startProxy, type NetProxy } from './proxy.js';
+import { seatbeltProfile } from './seatbelt.js';
+
+export interface Launch {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  /** Whether the OS sandbox confines it. */
+  sandboxed: boolean;
+  /** Hosts the proxy refused (read after the process ended). */
+  refusedHosts(): string[];
+  /** Stop the proxy and remove its folder: call once the process has exited. */
+  close(): Promise<void>;
+}
+
+export type LaunchOrRefusal = { ok: true; launch: Launch } | { ok: false; refusal: string };
+
+const GATE = 'IFS= read -r nexus_gate && [ "$nexus_gate" = go ] || exit 125; unset nexus_gate; exec "$@" </dev/null';
+const bridge = (sock: string) =>
+  `socat TCP-LISTEN:${PROXY_PORT_INSIDE},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${sock} 2>/dev/null & ` +
+  `for _ in $(seq 200); do (: </dev/tcp/127.0.0.1/${PROXY_PORT_INSIDE}) 2>/dev/null && break; sleep 0.01; done; `;
+
+const proxyEnv = (url: string): Record<string, string> => ({ HTTP_PROXY: url, HTTPS_PROXY: url, ALL_PROXY: url, http_proxy: url, https_proxy: url, all_proxy: url, NO_PROXY: '', no_proxy: '' });
+
+export async function prepareLaunch(
+  argv: readonly string[],
+  policy: SandboxPolicy,
+  o: { gate?: boolean; from?: NodeJS.ProcessEnv; serverEnv?: Record<string, string> } = {},
+): Promise<LaunchOrRefusal> {
+  const env = (set: Record<string, string>) => ({ ...childEnv(o.from ?? process.env, { passthrough: policy.envPassthrough, withheld: policy.envWithheld, set }), ...(o.serverEnv ?? {}) });
+  const nothing = { refusedHosts: () => [], close: async () => {} };
+  if (!policy.enabled) {
+    const [file, args] = o.gate ? ['bash', ['-c', GATE, 'nexus', ...argv]] : [argv[0]!, argv.slice(1)];
+    return { ok: true, launch: { file, args, env: env({}), cwd: policy.workspace, sandboxed: false, ...nothing } };
+  }
+  const avail = sandboxAvailability();
+  if (avail.kind === null) return { ok: false, refusal: avail.why };
+  const net = policy.networkAllow.length > 0;
+  let dir: string | null = null;
+  let proxy: NetProxy | null = null;
+  const close = async () => {
+    await proxy?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    if (avail.kind === 'bwrap') {
+      if (net) {
+        dir = mkdtempSync(join(tmpdir(), 'nexus-net-'));
+        proxy = await startProxy(policy.networkAllow, join(dir, 'proxy.sock'));
+      }
+      const script = `${net ? bridge(`${PROXY_DIR_INSIDE}/proxy.sock`) : ''}${o.gate ? GATE : 'exec "$@"'}`;
+      const set: Record<string, string> = { TMPDIR: '/tmp', ...(net ? proxyEnv(`http://127.0.0.1:${PROXY_PORT_INSIDE}`) : {}) };
+      const args = [...bwrapArgs(policy, dir ? { proxyDir: dir } : {}), 'bash', '-c', script, 'nexus', ...argv];
+      const launch: Launch = { file: 'bwrap', args, env: env(set), cwd: policy.workspace, sandboxed: true, refusedHosts: () => [...(proxy?.refused ?? [])], close };
+      return { ok: true, launch };
+    }
+    dir = mkdtempSync(join(tmpdir(), 'nexus-tmp-'));
+    if (net) proxy = await startProxy(policy.networkAllow, null);
+    const port = proxy ? Number(proxy.address) : undefined;
+    const profile = seatbeltProfile(policy, { tmpDir: dir, ...(port ? { proxyPort: port } : {}) });
+    const set: Record<string, string> = { TMPDIR: dir, ...(port ? proxyEnv(`http://127.0.0.1:${port}`) : {}) };
+    const args = ['-p', profile, 'bash', '-c', o.gate ? GATE : 'exec "$@"', 'nexus', ...argv];
+    return { ok: true, launch: { file: '/usr/bin/sandbox-exec', args, env: env(set), cwd: policy.workspace, sandboxed: true, refusedHosts: () => [...(proxy?.refused ?? [])], close } };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
