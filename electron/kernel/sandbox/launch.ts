@@ -46,7 +46,7 @@ export async function prepareLaunch(
   const env = (set: Record<string, string>) => ({ ...childEnv(o.from ?? process.env, { passthrough: policy.envPassthrough, withheld: policy.envWithheld, set }), ...(o.serverEnv ?? {}) });
   const nothing = { refusedHosts: () => [], close: async () => {} };
   if (!policy.enabled) {
-    const [file, args] = o.gate ? ['bash', ['-c', GATE, 'nexus', ...argv]] : [argv[0]!, argv.slice(1)];
+    const [file, args] = o.gate ? ['bash', ['--norc', '--noprofile', '-c', GATE, 'nexus', ...argv]] : [argv[0]!, argv.slice(1)];
     return { ok: true, launch: { file, args, env: env({}), cwd: policy.workspace, sandboxed: false, ...nothing } };
   }
   const avail = sandboxAvailability();
@@ -66,7 +66,7 @@ export async function prepareLaunch(
       }
       const script = `${net ? bridge(`${PROXY_DIR_INSIDE}/proxy.sock`) : ''}${o.gate ? GATE : 'exec "$@"'}`;
       const set: Record<string, string> = { TMPDIR: '/tmp', ...(net ? proxyEnv(`http://127.0.0.1:${PROXY_PORT_INSIDE}`) : {}) };
-      const args = [...bwrapArgs(policy, dir ? { proxyDir: dir } : {}), 'bash', '-c', script, 'nexus', ...argv];
+      const args = [...bwrapArgs(policy, dir ? { proxyDir: dir } : {}), 'bash', '--norc', '--noprofile', '-c', script, 'nexus', ...argv];
       const launch: Launch = { file: 'bwrap', args, env: env(set), cwd: policy.workspace, sandboxed: true, refusedHosts: () => [...(proxy?.refused ?? [])], close };
       return { ok: true, launch };
     }
@@ -75,7 +75,7 @@ export async function prepareLaunch(
     const port = proxy ? Number(proxy.address) : undefined;
     const profile = seatbeltProfile(policy, { tmpDir: dir, ...(port ? { proxyPort: port } : {}) });
     const set: Record<string, string> = { TMPDIR: dir, ...(port ? proxyEnv(`http://127.0.0.1:${port}`) : {}) };
-    const args = ['-p', profile, 'bash', '-c', o.gate ? GATE : 'exec "$@"', 'nexus', ...argv];
+    const args = ['-p', profile, 'bash', '--norc', '--noprofile', '-c', o.gate ? GATE : 'exec "$@"', 'nexus', ...argv];
     return { ok: true, launch: { file: '/usr/bin/sandbox-exec', args, env: env(set), cwd: policy.workspace, sandboxed: true, refusedHosts: () => [...(proxy?.refused ?? [])], close } };
   } catch (e) {
     await close();

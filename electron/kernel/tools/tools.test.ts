@@ -23,14 +23,6 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const ctx = (signal = new AbortController().signal): ToolContext => ({ workspace: ws, signal, run: {} as never, row: {} as never });
 const run = (t: ExecutorTool, input: unknown, signal?: AbortSignal) => t.run(input, ctx(signal));
-/** Gone, or a zombie waiting for a reaper that is not us (killed all the same). */
-const gone = (pid: number) => {
-  try {
-    return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true;
-  }
-};
 const text = (r: { content: { text: string }[] }) => r.content[0].text;
 
 describe('confinement', () => {
@@ -133,13 +125,14 @@ describe('bash', () => {
   });
   it('kills the whole process group when stopped (no child left behind)', async () => {
     const ac = new AbortController();
-    const pending = run(bashTool, { command: 'sleep 30 & echo $! > bg.pid; wait' }, ac.signal);
-    for (let i = 0; i < 100 && !existsSync(join(ws, 'bg.pid')); i++) await new Promise((r) => setTimeout(r, 20));
-    const bg = Number(readFileSync(join(ws, 'bg.pid'), 'utf8'));
+    // A background child that would write after the stop: it must be killed with the group.
+    const pending = run(bashTool, { command: '(sleep 1; echo survived > after.txt) & echo started > bg.txt; wait' }, ac.signal);
+    for (let i = 0; i < 200 && !existsSync(join(ws, 'bg.txt')); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(existsSync(join(ws, 'bg.txt'))).toBe(true);
     ac.abort();
-    await pending;
-    await new Promise((r) => setTimeout(r, 50));
-    expect(gone(bg)).toBe(true);
+    expect((await pending).structuredContent).toMatchObject({ exit_code: null });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(existsSync(join(ws, 'after.txt'))).toBe(false);
   });
   it('caps output (head and tail kept)', async () => {
     const o = await runCommand('head -c 300000 /dev/zero | tr "\\0" a', { cwd: ws, timeout_ms: 10_000 });

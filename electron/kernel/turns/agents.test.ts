@@ -48,7 +48,7 @@ describe('MCP runners in a run', () => {
     expect(h.model.requests[0]!.toolNames).not.toContain(`echo__${runnerId('everything')}`);
     expect(sum).toMatchObject({ tool: 'get-sum', state: 'failed', error: { code: 'approval_denied', detail: 'no approval rule allows get-sum' } });
     expect(h.model.requests[1]!.toolResults[0]!.text).toBe('Echo: through the stage');
-    const pid = h.turns.runners.get('mcpuser', 'everything', { command: process.execPath, args: [EVERYTHING, 'stdio'] }, ended.workspace).pid!;
+    const pid = h.turns.runners.get('mcpuser', 'everything', { command: process.execPath, args: [EVERYTHING, 'stdio'] }, ended.workspace, h.nexus.kernel.sandboxPolicy(ended, { network: [] })).pid!;
     expect(alive(pid)).toBe(true);
     await h.nexus.close();
     expect(alive(pid)).toBe(false);
@@ -59,7 +59,7 @@ describe('MCP runners in a run', () => {
     const cfg = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
     h.agent({ name: 'removable', mcpServers: { everything: cfg } });
     const ended = await h.ended(h.turns.startTurn({ agent: 'removable', prompt: 'go' }).id);
-    const pid = h.turns.runners.get('removable', 'everything', cfg, ended.workspace).pid!;
+    const pid = h.turns.runners.get('removable', 'everything', cfg, ended.workspace, h.nexus.kernel.sandboxPolicy(ended, { network: [] })).pid!;
     expect(alive(pid)).toBe(true);
     expect((await h.api('agentsRemove', { name: 'removable' })).ok).toBe(true);
     for (let i = 0; i < 1000 && alive(pid); i++) await new Promise((r) => setTimeout(r, 20));
