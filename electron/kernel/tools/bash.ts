@@ -163,10 +163,11 @@ const SANDBOX_SYMPTOM = /Read-only file system|Network is unreachable|Could not 
 
 /** The honest note under a failed sandboxed command: what the sandbox refuses, when the failure looks like it. */
 export function sandboxNote(o: BashOutcome): string | null {
-  if (!o.sandboxed || o.exit_code === 0 || o.timed_out || o.aborted) return null;
+  if (!o.sandboxed || o.timed_out || o.aborted) return null;
+  // A refused host is always worth saying, even when the command carried on and exited 0.
   const hosts = o.refused_hosts?.length ? ` It refused network access to ${o.refused_hosts.join(', ')} (not in the agent's network allow list).` : '';
   const hiddenPath = (o.hidden ?? []).some((h) => o.stderr.includes(h) || o.stdout.includes(h));
-  if (!hosts && !hiddenPath && !SANDBOX_SYMPTOM.test(o.stderr)) return null;
+  if (!hosts && (o.exit_code === 0 || (!hiddenPath && !SANDBOX_SYMPTOM.test(o.stderr)))) return null;
   return `[sandbox: this command ran in NEXUS's OS sandbox: it may write only to its workspace and a private /tmp, cannot see NEXUS's data folder or other processes, and reaches only the hosts its profile allows. The error above may be the sandbox refusing.${hosts}]`;
 }
 
