@@ -271,7 +271,7 @@ export const inboxCommand: CliCommand = async (argv, io) => {
     else
       io.out(
         r.value.length
-          ? table(r.value.map((i) => [i.id, i.kind, i.agent ?? '(person)', i.tool, oneLine(i.target), i.hop !== undefined ? `hop ${i.hop}` : '', i.expires_at ? timeLeft(i.expires_at) : '', unsandboxedMark(i)]))
+          ? table(r.value.map((i) => [i.id, i.kind, i.agent ?? '(person)', `${i.tool}${unsandboxedMark(i)}`, oneLine(i.target), i.hop !== undefined ? `hop ${i.hop}` : '', i.expires_at ? timeLeft(i.expires_at) : '']))
           : '(inbox empty)',
       );
     return 0;
@@ -279,7 +279,7 @@ export const inboxCommand: CliCommand = async (argv, io) => {
 };
 
 /** A card whose agent runs without the OS sandbox says so in the list. */
-const unsandboxedMark = (i: Inbox): string => (i.effect?.sandboxed === false ? 'UNSANDBOXED' : '');
+const unsandboxedMark = (i: Inbox): string => (i.effect?.sandboxed === false ? ' (UNSANDBOXED)' : '');
 
 const APPROVE_USAGE = 'usage: nexus approve ID [--trust-session] [--data-dir DIR] [--json]';
 export const approveCommand: CliCommand = async (argv, io) => {

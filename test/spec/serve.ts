@@ -18,14 +18,16 @@ export interface Served {
   /** Poll `f` until it returns something truthy. */
   until<T>(what: string, f: () => Promise<T | null | undefined | false>, timeoutMs?: number): Promise<T>;
   stop(): Promise<void>;
+  /** kill -9 the kernel (nothing cleaned up); `serve(env, { dir })` starts a new one on the same data dir. */
+  crash(): Promise<void>;
 }
 
 export function build(): void {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' });
 }
 
-export async function serve(env: NodeJS.ProcessEnv = {}): Promise<Served> {
-  const dir = mkdtempSync(join(tmpdir(), 'nexus-spec-'));
+export async function serve(env: NodeJS.ProcessEnv = {}, opts: { dir?: string } = {}): Promise<Served> {
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'nexus-spec-'));
   const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--data-dir', dir, '--port', '0'], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -37,7 +39,7 @@ export async function serve(env: NodeJS.ProcessEnv = {}): Promise<Served> {
   for (let i = 0; i < 400 && !log.includes('control socket:') && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 50));
   if (!log.includes('control socket:')) {
     child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    if (!opts.dir) rmSync(dir, { recursive: true, force: true });
     throw new Error(`nexus serve did not start: ${log}`);
   }
   const nexus = (...args: string[]) =>
@@ -73,6 +75,13 @@ export async function serve(env: NodeJS.ProcessEnv = {}): Promise<Served> {
         clearTimeout(timer);
       }
       rmSync(dir, { recursive: true, force: true });
+      rmSync(`${dir}-workspaces`, { recursive: true, force: true });
+    },
+    async crash() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
     },
   };
   return served;

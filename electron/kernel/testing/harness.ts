@@ -26,7 +26,10 @@ export async function harness(opts: { setups?: NexusSetup[]; clock?: ManualClock
     clock,
     async cleanup() {
       await nexus.close();
-      if (!opts.dir) rmSync(dir, { recursive: true, force: true });
+      if (!opts.dir) {
+        rmSync(dir, { recursive: true, force: true });
+        rmSync(`${dir}-workspaces`, { recursive: true, force: true });
+      }
     },
   };
 }

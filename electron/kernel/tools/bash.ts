@@ -55,6 +55,8 @@ export interface BashOutcome {
   refused_hosts?: string[];
   /** The folders the sandbox hid (to recognise an error about one). */
   hidden?: string[];
+  /** Sandboxed with no host allowed: any failed connection is the sandbox's doing. */
+  offline?: boolean;
 }
 
 /** Where a row's process group is recorded (store, migration 005) before its command runs. */
@@ -150,6 +152,7 @@ export async function runCommand(
           duration_ms: Date.now() - started,
           sandboxed: launch.sandboxed,
           hidden: launch.sandboxed ? policy.hidden : [],
+          offline: launch.sandboxed && policy.networkAllow.length === 0,
           ...(refusedHosts.length ? { refused_hosts: refusedHosts } : {}),
         }),
       );
@@ -161,13 +164,16 @@ export async function runCommand(
 // data dir, no network namespace; the proxy's 403; Seatbelt: "Operation not permitted").
 const SANDBOX_SYMPTOM = /Read-only file system|Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|Operation not permitted|403 Forbidden/i;
 
+const OFFLINE_SYMPTOM = /Connection refused|Failed to connect|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|getaddrinfo/i;
+
 /** The honest note under a failed sandboxed command: what the sandbox refuses, when the failure looks like it. */
 export function sandboxNote(o: BashOutcome): string | null {
   if (!o.sandboxed || o.timed_out || o.aborted) return null;
   // A refused host is always worth saying, even when the command carried on and exited 0.
   const hosts = o.refused_hosts?.length ? ` It refused network access to ${o.refused_hosts.join(', ')} (not in the agent's network allow list).` : '';
   const hiddenPath = (o.hidden ?? []).some((h) => o.stderr.includes(h) || o.stdout.includes(h));
-  if (!hosts && (o.exit_code === 0 || (!hiddenPath && !SANDBOX_SYMPTOM.test(o.stderr)))) return null;
+  const netFailure = o.offline === true && OFFLINE_SYMPTOM.test(o.stderr);
+  if (!hosts && (o.exit_code === 0 || (!hiddenPath && !netFailure && !SANDBOX_SYMPTOM.test(o.stderr)))) return null;
   return `[sandbox: this command ran in NEXUS's OS sandbox: it may write only to its workspace and a private /tmp, cannot see NEXUS's data folder or other processes, and reaches only the hosts its profile allows. The error above may be the sandbox refusing.${hosts}]`;
 }
 
