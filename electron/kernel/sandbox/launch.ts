@@ -31,7 +31,11 @@ export interface Launch {
 
 export type LaunchOrRefusal = { ok: true; launch: Launch } | { ok: false; refusal: string };
 
-const GATE = 'IFS= read -r nexus_gate && [ "$nexus_gate" = go ] || exit 125; unset nexus_gate; exec "$@" </dev/null';
+const GATE = 'IFS= read -r nexus_gate && [ "$nexus_gate" = go ] || exit 125; unset nexus_gate; exec </dev/null; ';
+// A shell command line runs in the gate's own bash (eval, no second exec: a few ms less per call); an argv
+// is exec'd as that argv.
+const RUN_ARGV = 'exec "$@"';
+const RUN_LINE = 'nexus_cmd=$1; set --; eval "$nexus_cmd"';
 const bridge = (sock: string) =>
   `socat TCP-LISTEN:${PROXY_PORT_INSIDE},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${sock} 2>/dev/null & ` +
   `for _ in $(seq 200); do (: </dev/tcp/127.0.0.1/${PROXY_PORT_INSIDE}) 2>/dev/null && break; sleep 0.01; done; `;
@@ -41,12 +45,15 @@ const proxyEnv = (url: string): Record<string, string> => ({ HTTP_PROXY: url, HT
 export async function prepareLaunch(
   argv: readonly string[],
   policy: SandboxPolicy,
-  o: { gate?: boolean; from?: NodeJS.ProcessEnv; serverEnv?: Record<string, string> } = {},
+  o: { gate?: boolean; from?: NodeJS.ProcessEnv; serverEnv?: Record<string, string>; commandLine?: string } = {},
 ): Promise<LaunchOrRefusal> {
+  // What runs inside (after the optional bridge and gate): the command line through eval, or the argv.
+  const body = `${o.gate ? GATE : ''}${o.commandLine !== undefined ? RUN_LINE : RUN_ARGV}`;
+  const rest = o.commandLine !== undefined ? [o.commandLine] : argv;
   const env = (set: Record<string, string>) => ({ ...childEnv(o.from ?? process.env, { passthrough: policy.envPassthrough, withheld: policy.envWithheld, set }), ...(o.serverEnv ?? {}) });
   const nothing = { refusedHosts: () => [], close: async () => {} };
   if (!policy.enabled) {
-    const [file, args] = o.gate ? ['bash', ['--norc', '--noprofile', '-c', GATE, 'nexus', ...argv]] : [argv[0]!, argv.slice(1)];
+    const [file, args] = o.gate || o.commandLine !== undefined ? ['bash', ['--norc', '--noprofile', '-c', body, 'nexus', ...rest]] : [argv[0]!, argv.slice(1)];
     return { ok: true, launch: { file, args, env: env({}), cwd: policy.workspace, sandboxed: false, ...nothing } };
   }
   const avail = sandboxAvailability();
@@ -64,9 +71,9 @@ export async function prepareLaunch(
         dir = mkdtempSync(join(tmpdir(), 'nexus-net-'));
         proxy = await startProxy(policy.networkAllow, join(dir, 'proxy.sock'));
       }
-      const script = `${net ? bridge(`${PROXY_DIR_INSIDE}/proxy.sock`) : ''}${o.gate ? GATE : 'exec "$@"'}`;
+      const script = `${net ? bridge(`${PROXY_DIR_INSIDE}/proxy.sock`) : ''}${body}`;
       const set: Record<string, string> = { TMPDIR: '/tmp', ...(net ? proxyEnv(`http://127.0.0.1:${PROXY_PORT_INSIDE}`) : {}) };
-      const args = [...bwrapArgs(policy, dir ? { proxyDir: dir } : {}), 'bash', '--norc', '--noprofile', '-c', script, 'nexus', ...argv];
+      const args = [...bwrapArgs(policy, dir ? { proxyDir: dir } : {}), 'bash', '--norc', '--noprofile', '-c', script, 'nexus', ...rest];
       const launch: Launch = { file: 'bwrap', args, env: env(set), cwd: policy.workspace, sandboxed: true, refusedHosts: () => [...(proxy?.refused ?? [])], close };
       return { ok: true, launch };
     }
@@ -75,7 +82,7 @@ export async function prepareLaunch(
     const port = proxy ? Number(proxy.address) : undefined;
     const profile = seatbeltProfile(policy, { tmpDir: dir, ...(port ? { proxyPort: port } : {}) });
     const set: Record<string, string> = { TMPDIR: dir, ...(port ? proxyEnv(`http://127.0.0.1:${port}`) : {}) };
-    const args = ['-p', profile, 'bash', '--norc', '--noprofile', '-c', o.gate ? GATE : 'exec "$@"', 'nexus', ...argv];
+    const args = ['-p', profile, 'bash', '--norc', '--noprofile', '-c', body, 'nexus', ...rest];
     return { ok: true, launch: { file: '/usr/bin/sandbox-exec', args, env: env(set), cwd: policy.workspace, sandboxed: true, refusedHosts: () => [...(proxy?.refused ?? [])], close } };
   } catch (e) {
     await close();

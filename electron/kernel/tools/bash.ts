@@ -76,7 +76,7 @@ export async function runCommand(
   const started = Date.now();
   const policy = opts.policy ?? defaultPolicy(opts.cwd);
   const argv = typeof command === 'string' ? ['bash', '-c', command] : command;
-  const prepared = await prepareLaunch(argv, { ...policy, workspace: opts.cwd }, { gate: true });
+  const prepared = await prepareLaunch(argv, { ...policy, workspace: opts.cwd }, { gate: true, ...(typeof command === 'string' ? { commandLine: command } : {}) });
   const blank = { exit_code: null, signal: null, timed_out: false, stdout: '', stderr: '', duration_ms: 0, sandboxed: policy.enabled };
   if (!prepared.ok) return { ...blank, aborted: false, refused: prepared.refusal };
   const launch = prepared.launch;
