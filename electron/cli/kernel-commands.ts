@@ -71,13 +71,14 @@ export const agentsCommand: CliCommand = async (argv, io) => {
   }
   return withKernel(p.values, io, async (k) => {
     if (sub === 'add') {
-      const r = await call<{ agent: { name: string; mode: string }; warnings: { index: number; message: string }[]; replaced: boolean }>(k, io, 'agentsSave', file!.value);
+      const r = await call<{ agent: SandboxShown & { name: string; mode: string }; warnings: { index: number; message: string }[]; replaced: boolean }>(k, io, 'agentsSave', file!.value);
       if (!r) return 1;
       if (p.values.json) printJson(io, r.value);
       else {
         // DESIGN: `agents add` is the CLI's one edit path, so a saved name is updated, and says so.
         io.out(`${r.value.replaced ? 'updated' : 'saved'} agent ${r.value.agent.name} (mode ${r.value.agent.mode})${r.value.replaced ? ': replaced the saved profile' : ''}`);
         for (const w of r.value.warnings) io.out(`warning: ${w.message}`); // the message names its rule
+        io.out(sandboxLine(r.value.agent));
       }
       return 0;
     }
@@ -257,6 +258,19 @@ export const runsCommand: CliCommand = async (argv, io) => {
     return 0;
   });
 };
+
+type SandboxShown = { sandbox?: boolean; network?: { allow: string[] }; env_passthrough?: string[]; mcpServers?: Record<string, { command?: string; network?: { allow: string[] } }> };
+/** What the agent's commands may reach: said plainly after every save (the sandbox off above all). */
+export function sandboxLine(a: SandboxShown): string {
+  if (a.sandbox === false) return 'sandbox: OFF: its commands run unsandboxed, with every file and host the user can reach';
+  const hosts = a.network?.allow.length ? a.network.allow.join(', ') : 'none (no network)';
+  const servers = Object.entries(a.mcpServers ?? {})
+    .filter(([, c]) => c.command)
+    .map(([n, c]) => `; MCP ${n} network: ${c.network?.allow.length ? c.network.allow.join(', ') : 'none'}`)
+    .join('');
+  const env = a.env_passthrough?.length ? `; passes ${a.env_passthrough.join(', ')}` : '';
+  return `sandbox: on: writes only its workspace; network: ${hosts}${servers}${env}`;
+}
 
 // ── inbox, approve, deny ─────────────────────────────────────────────────────────────────────────────────
 const INBOX_USAGE = 'usage: nexus inbox [--data-dir DIR] [--json]';

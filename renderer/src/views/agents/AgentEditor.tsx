@@ -30,6 +30,7 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
   const [rulesText, setRulesText] = useState(() => JSON.stringify(initial.approval_rules ?? [], null, 2));
   const [check, setCheck] = useState<RulesCheckState>({ valid: true, rules: initial.approval_rules ?? [], errors: [], warnings: [] });
   const [toolsText, setToolsText] = useState((initial.tools ?? []).join(', '));
+  const [networkText, setNetworkText] = useState((initial.network?.allow ?? []).join(', '));
   const [saving, setSaving] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [confirmRemove, setConfirmRemove] = useState(false);
@@ -49,7 +50,8 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
     setSaving(true);
     try {
       const tools = toolsText.split(',').map((t) => t.trim()).filter(Boolean);
-      await save({ ...draft, approval_rules: check.rules, tools: tools.length ? tools : undefined, instructions: draft.instructions || undefined });
+      const hosts = networkText.split(',').map((t) => t.trim()).filter(Boolean);
+      await save({ ...draft, approval_rules: check.rules, tools: tools.length ? tools : undefined, instructions: draft.instructions || undefined, network: hosts.length ? { allow: hosts } : undefined });
     } catch (e) {
       setMessage({ ok: false, text: fieldNames(messageOf(e)) });
     } finally {
@@ -126,7 +128,21 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
         </label>
         <label>
           Workspace folder
-          <input className="input mono" value={draft.workspace ?? ''} placeholder="default: a folder in the data dir" onChange={(e) => setDraft({ ...draft, workspace: e.target.value || undefined })} />
+          <input className="input mono" value={draft.workspace ?? ''} placeholder="default: a folder beside the data dir" onChange={(e) => setDraft({ ...draft, workspace: e.target.value || undefined })} />
+        </label>
+        <label>
+          Network: hosts its commands may reach
+          <input className="input mono" value={networkText} onChange={(e) => setNetworkText(e.target.value)} placeholder="none (e.g. api.github.com, *.pypi.org)" />
+        </label>
+        <label className="wide">
+          <input type="checkbox" checked={draft.sandbox !== false} onChange={(e) => setDraft({ ...draft, sandbox: e.target.checked ? undefined : false })} /> OS sandbox: its commands write only to its
+          workspace and cannot see NEXUS's data
+          {draft.sandbox === false ? (
+            <strong className="unsandboxed" role="note">
+              {' '}
+              Unsandboxed: this agent's commands can read and change everything you can.
+            </strong>
+          ) : null}
         </label>
         {!isNew ? (
           <div className="wide">

@@ -65,6 +65,7 @@ export function CardDetail({ item, reason, setReason, now }: { item: InboxItem; 
           <dd>
             <code>{item.tool}</code>
             {effect?.runner ? <span className="muted"> via {effect.runner}</span> : null}
+            {effect?.sandboxed === false ? <strong className="unsandboxed"> · unsandboxed: the sandbox is off for this agent</strong> : null}
           </dd>
         </div>
         <div>

@@ -24,6 +24,7 @@ function Row({ item, selected, now }: { item: InboxItem; selected: boolean; now:
       </span>
       <span className="row-main">
         <strong>{item.agent ?? 'standalone run'}</strong> · <code>{item.tool}</code>
+        {(item.effect as { sandboxed?: boolean } | undefined)?.sandboxed === false ? <strong className="unsandboxed"> · unsandboxed</strong> : null}
       </span>
       <span className="row-target">{item.target || '—'}</span>
     </button>
