@@ -56,7 +56,12 @@ export function TopBar() {
         ))}
       </nav>
       <div className="topbar-right">
-        {connection !== 'open' ? (
+        {connection === 'locked' ? (
+          // The browser host refused this tab's key or it has none (a reload): it cannot get back in by itself.
+          <span className="conn-lost" role="alert">
+            No key to NEXUS: run <code>nexus open</code> in a terminal and open the address it prints.
+          </span>
+        ) : connection !== 'open' ? (
           <span
             className="conn-lost"
             role="status"
