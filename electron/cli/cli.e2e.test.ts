@@ -44,7 +44,7 @@ afterAll(async () => {
 
 describe('nexus serve', () => {
   it('prints the URL line and opens the control socket with mode 0600', () => {
-    expect(serveOut).toMatch(/NEXUS is serving at http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+    expect(serveOut).toMatch(/NEXUS is serving at http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]{43}\n/);
     expect(statSync(join(dir, 'nexus.sock')).mode & 0o777).toBe(0o600);
   });
   it('a second kernel on the same data dir refuses clearly', async () => {
