@@ -168,9 +168,12 @@ describe('web bridge', () => {
 
   it('takes the launch token from the fragment and wipes it from the address bar before anything reads it', () => {
     const replaced: (string | undefined)[] = [];
+    let reloads = 0;
+    let onHash = () => {};
     const win = {
-      location: { protocol: 'http:', host: '127.0.0.1:1', hash: '#token=abc_DEF-123', pathname: '/', search: '' },
+      location: { protocol: 'http:', host: '127.0.0.1:1', hash: '#token=abc_DEF-123', pathname: '/', search: '', reload: () => void reloads++ },
       history: { replaceState: (_d: unknown, _u: string, url?: string) => void replaced.push(url) },
+      addEventListener: (_t: 'hashchange', l: () => void) => void (onHash = l),
     };
     const sent: unknown[] = [];
     const orig = globalThis.WebSocket;
@@ -187,6 +190,13 @@ describe('web bridge', () => {
     try {
       const api = resolveApi(win);
       expect(replaced).toEqual(['/']);
+      // A route change is a route change; a new address pasted into the tab reloads it to take its token.
+      win.location.hash = '#/runs';
+      onHash();
+      expect(reloads).toBe(0);
+      win.location.hash = '#token=new';
+      onHash();
+      expect(reloads).toBe(1);
       return new Promise<void>((done) =>
         queueMicrotask(() => {
           expect(sent[0]).toEqual({ auth: { launch: 'abc_DEF-123' } });

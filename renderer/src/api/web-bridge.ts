@@ -208,16 +208,21 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
 /**
  * Where the page finds the API: the preload's window.nexus in Electron, else the browser host's socket. The
  * launch token is taken from the address's fragment and wiped from the address bar (and history) at once,
- * before the views read the fragment as their route.
+ * before the views read the fragment as their route. A new address pasted into this tab differs only in its
+ * fragment, which browsers treat as a move within the page: the page reloads itself to take the new token.
  */
 export function resolveApi(win: {
   nexus?: NexusApi;
-  location: { protocol: string; host: string; hash: string; pathname: string; search: string };
+  location: { protocol: string; host: string; hash: string; pathname: string; search: string; reload?(): void };
   history?: { replaceState(data: unknown, unused: string, url?: string): void };
+  addEventListener?(type: 'hashchange', listener: () => void): void;
 }): NexusApi & Partial<WebBridge> {
   if (win.nexus) return win.nexus;
   const m = /^#token=([A-Za-z0-9_-]+)$/.exec(win.location.hash);
   if (m) win.history?.replaceState(null, '', `${win.location.pathname}${win.location.search}`);
+  win.addEventListener?.('hashchange', () => {
+    if (/^#token=/.test(win.location.hash)) win.location.reload?.();
+  });
   const scheme = win.location.protocol === 'https:' ? 'wss' : 'ws';
   return createWebBridge({ url: `${scheme}://${win.location.host}/api`, launch: m?.[1] ?? null });
 }
