@@ -42,7 +42,7 @@ export async function run(): Promise<void> {
     const started: number[] = [];
     for (let i = 0; i < 5; i++) {
       const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
-      await page.goto(door.url);
+      await page.goto(door.issueUrl()); // each address opens NEXUS once
       await page.waitForFunction(() => performance.getEntriesByName('nexus:inbox-painted').length > 0, null, { timeout: 30_000 });
       const t = await page.evaluate(() => ({
         data: performance.getEntriesByName('nexus:inbox-data')[0].startTime,
@@ -69,7 +69,7 @@ export async function run(): Promise<void> {
     // 2. Kernel event → updated screen: append a parked row in the kernel, time until the pending count on
     //    screen shows it (the inbox_changed event over the WebSocket, then the store's refetch and render).
     const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
-    await page.goto(door.url);
+    await page.goto(door.issueUrl()); // each address opens NEXUS once
     await page.waitForFunction(() => performance.getEntriesByName('nexus:inbox-painted').length > 0);
     const latencies: number[] = [];
     const listLatencies: number[] = [];

@@ -28,10 +28,10 @@ test.beforeEach(async () => {
   url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`nexus serve printed no URL: ${out}`)), 20_000);
     child.stdout!.on('data', () => {
-      const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+/.exec(out);
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+)\n/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve(m[0]);
+        resolve(m[1]!);
       }
     });
   });

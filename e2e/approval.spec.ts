@@ -32,7 +32,7 @@ test('approve a parked card and see the run go on', async ({ app: page, served }
   await page.getByRole('list', { name: 'Runs' }).getByRole('button').first().click();
   await expect(page.locator('.run-detail h1')).toContainText('succeeded');
   await expect(page.getByText('done: built')).toBeVisible();
-  await expect(page.locator('.rows')).toContainText('approved by you in the window');
+  await expect(page.locator('.rows')).toContainText('approved by you in the browser');
   await shot(page, testInfo, 'run-detail-approved');
 });
 

@@ -1,12 +1,15 @@
 // Per-test fixtures: a fresh temp data dir, `nexus serve --data-dir TMP --port 0` spawned as a real process
 // (URL read from its stdout, killed after), the page opened at that URL, and an API client on the same
-// WebSocket the page uses (so a test can set up state the way another window or the CLI would).
+// WebSocket the page uses (so a test can set up state the way another window or the CLI would). Each printed
+// address opens NEXUS once, so the client asks the kernel for its own address over the control socket, as
+// `nexus open` does, and the page spends the printed one.
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
+import { connectKernel } from '../electron/cli/client.js';
 import { createWebBridge, type SocketLike, type WebBridge } from '../renderer/src/api/web-bridge.js';
 import type { InputOf, Methods, MethodName, OutputOf } from '../shared/api/index.js';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
@@ -40,9 +43,9 @@ export const delegate = (agent: string, task = 'Do the thing.', command = 'true'
 const ROOT = join(import.meta.dirname, '..');
 
 export interface Served {
+  /** The printed address (one-time: `app` spends it). */
   url: string;
   origin: string;
-  token: string;
   dataDir: string;
   process: ChildProcess;
   api: WebBridge;
@@ -68,10 +71,10 @@ async function serve(dataDir: string, env: NodeJS.ProcessEnv): Promise<{ child: 
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`nexus serve printed no URL in 20 s.\nstdout: ${out}\nstderr: ${err}`)), 20_000);
     child.stdout!.on('data', () => {
-      const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+/.exec(out);
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+)\n/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve(m[0]);
+        resolve(m[1]!);
       }
     });
     child.once('exit', (code) => {
@@ -98,15 +101,18 @@ export const test = base.extend<{ served: Served; app: Page }>({
     const models: ScriptedModel[] = [];
     const { child, url, log } = await serve(dataDir, { NEXUS_ENTITLEMENT_PUBLIC_KEY: account.publicPem });
     const u = new URL(url);
-    const token = u.searchParams.get('token')!;
+    const kernel = await connectKernel(dataDir);
+    const opened = await kernel.call('webOpen');
+    kernel.close();
+    if (!opened.ok) throw new Error(`webOpen failed: ${opened.error.message}`);
     const api = createWebBridge({
       url: `ws://${u.host}/api`,
-      socket: (wsUrl) => new WebSocket(wsUrl, { headers: { origin: u.origin, cookie: `nexus_token=${token}` } }) as unknown as SocketLike,
+      launch: new URL((opened.value as { url: string }).url).hash.slice('#token='.length),
+      socket: (wsUrl) => new WebSocket(wsUrl, { headers: { origin: u.origin } }) as unknown as SocketLike,
     });
     const served: Served = {
       url,
       origin: u.origin,
-      token,
       dataDir,
       process: child,
       api,

@@ -1,13 +1,13 @@
 // The turns' methods of the API: runsStart (a person starts an agent's turn) and runsShow with the
 // conversation (what the model read and said). Merged after the kernel's handlers in electron/api/index.ts.
-import type { Handlers, CallContext } from './dispatch.js';
-import { ApiFailure } from './dispatch.js';
+import type { Handlers } from './dispatch.js';
+import { ApiFailure, personBy } from './dispatch.js';
 import type { Nexus } from '../app.js';
 import { kernelHandlers, runSummary } from './kernel-handlers.js';
 import { allMessages } from '../kernel/turns/conversation-store.js';
 import type { TurnEngine } from '../kernel/turns/engine.js';
 
-const by = (ctx: CallContext) => `person:${ctx.door}`;
+const by = personBy;
 
 export function agentsHandlers(nexus: Nexus): Pick<Handlers, 'runsStart' | 'runsShow'> {
   const turns = (): TurnEngine => {

@@ -19,6 +19,13 @@ export interface CallContext {
   door: 'ipc' | 'web' | 'socket' | 'internal';
 }
 
+/** The door as a person sees it, recorded with every decision: the app window (Electron IPC), the browser host
+ *  (web door), the `nexus` command (control socket); `internal` is NEXUS itself (setup, demo, tests). */
+export const PERSON_DOOR = { ipc: 'window', web: 'browser', socket: 'cli', internal: 'internal' } as const satisfies Record<CallContext['door'], string>;
+
+/** Who decided, as stored in approved_by / resolved_by / answered_by / created_by: `person:window|browser|cli`. */
+export const personBy = (ctx: CallContext): string => `person:${PERSON_DOOR[ctx.door]}`;
+
 export type Handlers = {
   [K in MethodName]: (input: z.output<Methods[K]['input']>, ctx: CallContext) => OutputOf<Methods[K]> | Promise<OutputOf<Methods[K]>>;
 };

@@ -1,8 +1,8 @@
 // The kernel's methods of the API (shared/api/kernel.ts), except runsStart (turns provide it).
 import { isAbsolute } from 'node:path';
 import type { z } from 'zod';
-import type { Handlers, CallContext } from './dispatch.js';
-import { ApiFailure } from './dispatch.js';
+import type { Handlers } from './dispatch.js';
+import { ApiFailure, personBy } from './dispatch.js';
 import type { Nexus } from '../app.js';
 import type { AgentView, InboxItem, RowView, RunDetail, RunSummary } from '../../shared/api/kernel.js';
 import { validateRules } from '../../shared/rules/index.js';
@@ -82,7 +82,7 @@ export const inboxView = (i: InboxEntry): z.infer<typeof InboxItem> => {
 };
 
 const agentView = (a: AgentRow): z.infer<typeof AgentView> => a as unknown as z.infer<typeof AgentView>;
-const by = (ctx: CallContext) => `person:${ctx.door}`;
+const by = personBy;
 
 export function kernelHandlers(nexus: Nexus): Pick<Handlers, KernelMethods> {
   const { kernel, db } = nexus;

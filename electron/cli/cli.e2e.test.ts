@@ -2,7 +2,7 @@
 // commands as separate processes, then stop it (SIGTERM) and check nothing is left behind.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,7 +44,7 @@ afterAll(async () => {
 
 describe('nexus serve', () => {
   it('prints the URL line and opens the control socket with mode 0600', () => {
-    expect(serveOut).toMatch(/NEXUS is serving at http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+    expect(serveOut).toMatch(/NEXUS is serving at http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]{43}\n/);
     expect(statSync(join(dir, 'nexus.sock')).mode & 0o777).toBe(0o600);
   });
   it('a second kernel on the same data dir refuses clearly', async () => {
@@ -159,12 +159,15 @@ describe('kernel commands through the socket', () => {
       }
     });
     await new Promise((r) => sock.once('connect', r));
+    // The first line authenticates: the launch's credential from the data dir (0600), as the CLI sends it.
+    sock.write(`${JSON.stringify({ id: 0, method: 'auth', input: { token: readFileSync(join(dir, 'nexus.sock.token'), 'utf8').trim() } })}\n`);
     sock.write('not json\n');
     sock.write(`${JSON.stringify({ id: 1, method: 'runsCreate', input: { mode: 'sideways' } })}\n`);
     sock.write(`${JSON.stringify({ id: 2, method: 'subscribe' })}\n`);
     sock.write(`${JSON.stringify({ id: 3, method: 'runsCreate', input: { mode: 'bypass' } })}\n`);
     for (let i = 0; i < 100 && !lines.some((l) => (l.event as { type?: string } | undefined)?.type === 'runs_changed'); i++) await new Promise((r) => setTimeout(r, 20));
     sock.destroy();
+    expect(lines.find((l) => l.id === 0)).toEqual({ id: 0, ok: true, value: { authenticated: true } });
     expect(lines.find((l) => l.id === null)).toMatchObject({ ok: false, error: { code: 'invalid_json' } });
     expect(lines.find((l) => l.id === 1)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(lines.find((l) => l.id === 2)).toMatchObject({ ok: true, value: { subscribed: true } });
@@ -205,6 +208,7 @@ describe('shutdown', () => {
     serve.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(existsSync(join(dir, 'nexus.sock'))).toBe(false);
+    expect(existsSync(join(dir, 'nexus.sock.token'))).toBe(false);
     expect(existsSync(join(dir, 'nexus.lock'))).toBe(false);
   });
 });

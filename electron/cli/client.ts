@@ -1,13 +1,21 @@
-// The CLI's way to a running kernel: the control socket of a data dir (doors/socket.ts protocol).
+// The CLI's way to a running kernel: the control socket of a data dir (doors/socket.ts protocol). It reads
+// the launch's credential from the data dir and authenticates before anything else, so the person types
+// nothing; a process that cannot read the data dir (an agent in its sandbox) cannot get in.
 import { createConnection, type Socket } from 'node:net';
 import type { NexusEvent, Result } from '../../shared/api/index.js';
 import { socketPath } from '../doors/socket.js';
+import { credentialPath, readCredential } from '../doors/credential.js';
 
 export class NoKernelError extends Error {
   readonly code = 'no_kernel';
   constructor(readonly dataDir: string) {
     super(`No NEXUS kernel is running for the data dir ${dataDir}. Start one with: nexus serve --data-dir ${JSON.stringify(dataDir)}`);
   }
+}
+
+/** The kernel answered, but this process could not prove it is the person (no readable credential, or a wrong one). */
+export class NotAuthenticatedError extends Error {
+  readonly code = 'unauthenticated';
 }
 
 export interface KernelConnection {
@@ -33,7 +41,19 @@ export function connectKernel(dataDir: string): Promise<KernelConnection> {
     sock.once('connect', () => {
       sock.removeAllListeners('error');
       sock.on('error', (e) => failAll(`the kernel connection failed: ${e.message}`));
-      resolve(conn);
+      let token: string;
+      try {
+        token = readCredential(dataDir);
+      } catch (e) {
+        sock.destroy();
+        const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'it is missing' : (e as Error).message;
+        return reject(new NotAuthenticatedError(`The kernel for ${dataDir} is running, but its credential ${credentialPath(dataDir)} cannot be read (${why}): only the person who started NEXUS can use the nexus command on it.`));
+      }
+      void request('auth', { token }).then((r) => {
+        if (r.ok) return resolve(conn);
+        sock.destroy();
+        reject(new NotAuthenticatedError(r.error.code === 'unauthenticated' ? `The kernel for ${dataDir} refused the credential in ${credentialPath(dataDir)}: ${r.error.message}` : r.error.message));
+      });
     });
     sock.once('error', (e: NodeJS.ErrnoException) => {
       if (e.code === 'ENOENT' || e.code === 'ECONNREFUSED' || e.code === 'ENOTSOCK') reject(new NoKernelError(dataDir));

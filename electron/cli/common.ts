@@ -2,7 +2,7 @@
 // and the exit-code conventions (0 ok, 1 failure with the message on stderr, 2 usage).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CliIo } from './io.js';
-import { connectKernel, NoKernelError, type KernelConnection } from './client.js';
+import { connectKernel, NoKernelError, NotAuthenticatedError, type KernelConnection } from './client.js';
 import { resolveDataDir } from './data-dir.js';
 
 export const COMMON_OPTIONS = {
@@ -44,7 +44,7 @@ export async function withKernel(values: Values, io: CliIo, fn: (k: KernelConnec
   try {
     conn = await connectKernel(dataDir);
   } catch (e) {
-    io.err(`nexus: ${e instanceof NoKernelError ? e.message : `cannot reach the kernel: ${e instanceof Error ? e.message : String(e)}`}`);
+    io.err(`nexus: ${e instanceof NoKernelError || e instanceof NotAuthenticatedError ? e.message : `cannot reach the kernel: ${e instanceof Error ? e.message : String(e)}`}`);
     return 1;
   }
   try {

@@ -6,8 +6,9 @@ import { readJsonFile } from './read-json.js';
 import { call, oneLine, parse, printJson, table, timeLeft, usageError, withKernel, type Values } from './common.js';
 import type { KernelConnection } from './client.js';
 import type { NexusEvent } from '../../shared/api/index.js';
+import { decidedBy } from '../../shared/api/doors.js';
 
-type Row = { id: string; origin: string; tool: string; state: string; error?: { code: string; detail: string } | null; result?: { content: { text: string }[]; structuredContent?: Record<string, unknown> } | null };
+type Row = { id: string; origin: string; tool: string; state: string; approved_by?: string | null; error?: { code: string; detail: string } | null; result?: { content: { text: string }[]; structuredContent?: Record<string, unknown> } | null };
 type RunSummary = { id: string; agent: string | null; status: string; mode: string; pending?: number; created_at: string; final_answer?: string | null; error?: string | null };
 type RunDetail = RunSummary & { rows: Row[]; workspace: string };
 type Inbox = { id: string; kind: string; agent: string | null; tool: string; target: string; run_id: string; hop?: number; chain_id?: string; expires_at?: string; effect?: { sandboxed?: boolean } };
@@ -26,7 +27,8 @@ export function rowLine(r: Row): string[] {
     const request = r.result?.structuredContent?.request_id;
     return [r.id, r.origin, r.tool, 'held', `orchestration: awaiting a person's approval${typeof request === 'string' ? `, request ${request}` : ''}`];
   }
-  return [r.id, r.origin, r.tool, r.state, r.error ? `${r.error.code}: ${oneLine(r.error.detail, 80)}` : ''];
+  const approved = r.approved_by ? `approved by ${decidedBy(r.approved_by)}` : '';
+  return [r.id, r.origin, r.tool, r.state, r.error ? `${r.error.code}: ${oneLine(r.error.detail, 80)}${approved ? `; ${approved}` : ''}` : approved];
 }
 
 // ── status ───────────────────────────────────────────────────────────────────────────────────────────────

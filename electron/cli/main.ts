@@ -5,6 +5,7 @@ import { processIo, type CliCommand, type CliIo } from './io.js';
 const commands: Record<string, () => Promise<CliCommand>> = {
   rules: async () => (await import('./rules.js')).rulesCommand,
   serve: async () => (await import('./serve.js')).serveCommand,
+  open: async () => (await import('./open.js')).openCommand,
   status: async () => (await import('./kernel-commands.js')).statusCommand,
   agents: async () => (await import('./kernel-commands.js')).agentsCommand,
   run: async () => (await import('./kernel-commands.js')).runCommand,

@@ -5,11 +5,14 @@ import { parse, usageError } from './common.js';
 import { resolveDataDir } from './data-dir.js';
 import { createNexus } from '../app.js';
 import { startSocketDoor } from '../doors/socket.js';
-import { startWebDoor } from '../doors/web.js';
+import { startWebDoor, type WebDoor } from '../doors/web.js';
+import { installLastResort } from '../doors/last-resort.js';
+import { LAUNCH_TTL_MS } from '../doors/web-session.js';
 
 const USAGE = `usage: nexus serve [--data-dir DIR] [--port N] [--no-web] [--json]
   Runs the kernel headless: the control socket (nexus.sock in the data dir) for the CLI, and the browser host
-  on http://127.0.0.1:PORT/ (the URL with its one-time token is printed). Stop with Ctrl-C.`;
+  on http://127.0.0.1:PORT/ (the address printed opens it once, within 2 minutes; \`nexus open\` prints a new
+  one). The nexus command authenticates with nexus.sock.token in the data dir. Stop with Ctrl-C.`;
 
 export const serveCommand: CliCommand = async (argv, io) => {
   const p = parse(argv, { port: { type: 'string' }, 'no-web': { type: 'boolean', default: false } }, io, USAGE);
@@ -30,17 +33,20 @@ export const serveCommand: CliCommand = async (argv, io) => {
   }
   const closers: Array<() => Promise<void>> = [];
   try {
-    const sock = await startSocketDoor(nexus);
+    let web: WebDoor | null = null;
+    const sock = await startSocketDoor(nexus, { webOpen: () => web?.issueUrl() ?? null });
     closers.push(() => sock.close());
     let url: string | null = null;
     if (!p.values['no-web']) {
-      const web = await startWebDoor({ nexus, port });
-      closers.push(() => web.close());
-      url = web.url;
+      const w = await startWebDoor({ nexus, port });
+      web = w;
+      closers.push(() => w.close());
+      url = w.url;
     }
     if (p.values.json) io.out(JSON.stringify({ url, socket: sock.path, data_dir: nexus.dataDir, pid: process.pid }));
     else {
       io.out(url ? `NEXUS is serving at ${url}` : 'NEXUS is serving (no browser host)');
+      if (url) io.out(`(this address opens NEXUS in one tab, within ${LAUNCH_TTL_MS / 60_000} minutes; for another tab or after a reload: nexus open)`);
       io.out(`control socket: ${sock.path}`);
     }
   } catch (e) {
@@ -53,6 +59,8 @@ export const serveCommand: CliCommand = async (argv, io) => {
     return 1;
   }
   const n = nexus;
+  let broken = false;
+  let uninstall = () => {};
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
@@ -61,8 +69,16 @@ export const serveCommand: CliCommand = async (argv, io) => {
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    uninstall = installLastResort({
+      log: (line) => io.err(line),
+      onBroken: () => {
+        broken = true;
+        stop();
+      },
+    });
   });
   for (const c of closers.reverse()) await c().catch(() => {});
   await n.close();
-  return 0;
+  uninstall(); // last: an error while closing is logged too
+  return broken ? 70 : 0;
 };

@@ -6,6 +6,7 @@ import { METHOD_NAMES } from '../../shared/api/index.js';
 import { dispatch } from '../api/dispatch.js';
 import type { ApiHost } from './host.js';
 import { channelOf, EVENT_CHANNEL, isOwnWindow } from './ipc-sender.js';
+import { messageOf } from './guard.js';
 
 export interface IpcDoorOptions {
   nexus: ApiHost;
@@ -26,8 +27,13 @@ export function startIpcDoor(opts: IpcDoorOptions): () => void {
   };
   for (const name of METHOD_NAMES) {
     ipcMain.handle(channelOf(name), async (event, input: unknown) => {
-      if (!trusted(event)) return { ok: false, error: { code: 'forbidden', message: 'Only the NEXUS window may call this.' } };
-      return dispatch(opts.nexus.handlers, name, input, { door: 'ipc' });
+      // Guarded like every door: whatever fails answers an error; the window and the kernel go on.
+      try {
+        if (!trusted(event)) return { ok: false, error: { code: 'forbidden', message: 'Only the NEXUS window may call this.' } };
+        return await dispatch(opts.nexus.handlers, name, input, { door: 'ipc' });
+      } catch (e) {
+        return { ok: false, error: { code: 'internal', message: `The call failed inside NEXUS: ${messageOf(e)}` } };
+      }
     });
   }
   const off = opts.nexus.onEvent((event) => {

@@ -1,18 +1,36 @@
 // The control socket (DESIGN §1): a Unix-domain socket `nexus.sock` (mode 0600) in the data dir, for the CLI.
 // Protocol: newline-delimited JSON. A request `{ "id", "method", "input" }` gets `{ "id", "ok": true, "value" }`
 // or `{ "id", "ok": false, "error": { code, message } }`; every call goes through dispatch() (zod-validated).
+//
+// Authentication: the socket's file mode only says "same user id", and an agent's shell runs as the same user.
+// So the FIRST line of every connection must be `{ "id", "method": "auth", "input": { "token": T } }`, where T is
+// this launch's credential, read from `nexus.sock.token` in the data dir (0600, rewritten at every start; see
+// credential.ts for why it lives there). The answer is `{ id, ok: true, value: { authenticated: true } }`.
+// Anything else first, or a wrong token, answers `{ id, ok: false, error: { code: "unauthenticated", message } }`
+// and the connection is closed. Before authentication a line may be at most 4 KiB.
+//
+// After authentication, two requests are the socket's own (not API methods):
 // `{ "id", "method": "subscribe" }` answers `{ id, ok: true, value: { subscribed: true } }`, then streams every
-// kernel event as `{ "event": NexusEvent }` on that connection (the CLI's `--wait`).
+// kernel event as `{ "event": NexusEvent }` on that connection (the CLI's `--wait`);
+// `{ "id", "method": "webOpen" }` answers `{ id, ok: true, value: { url } }`: a fresh one-time address for the
+// browser host (`nexus open`), or `no_browser_host` when this kernel serves none.
+//
+// No line stops the kernel: each is handled under a guard, so a request that throws answers `internal` and the
+// connection and every other one go on.
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { dispatch } from '../api/dispatch.js';
 import type { ApiHost } from './host.js';
+import { CREDENTIAL_FILE, removeCredential, sameSecret, writeCredential } from './credential.js';
+import { guarded, messageOf } from './guard.js';
 
 export const SOCKET_FILE = 'nexus.sock';
 /** A request line is small; the rule envelope is 64 KiB. Anything larger is refused and the connection closed. */
 export const MAX_LINE = 4 << 20;
+/** Before authentication only the auth line is expected: a stranger gets no room to make the kernel buffer. */
+export const MAX_AUTH_LINE = 4096;
 
 /** The socket of a data dir: `nexus.sock` inside it; on Windows a named pipe derived from the dir. */
 export const socketPath = (dataDir: string, platform: NodeJS.Platform = process.platform): string =>
@@ -41,7 +59,21 @@ export function socketAlive(path: string, timeoutMs = 1000): Promise<boolean> {
   });
 }
 
-export async function startSocketDoor(nexus: ApiHost & { dataDir: string }): Promise<SocketDoor> {
+export interface SocketDoorOptions {
+  /** A fresh one-time browser-host address (the `webOpen` request), or null when there is no browser host. */
+  webOpen?: () => string | null;
+}
+
+const refused = (id: unknown) => ({
+  id,
+  ok: false,
+  error: {
+    code: 'unauthenticated',
+    message: `This connection did not present the control socket's credential. The nexus command reads it from ${CREDENTIAL_FILE} in the data dir, which only the person who started NEXUS can read.`,
+  },
+});
+
+export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts: SocketDoorOptions = {}): Promise<SocketDoor> {
   const path = socketPath(nexus.dataDir);
   const isPipe = process.platform === 'win32';
   if (!isPipe && Buffer.byteLength(path) > MAX_SOCKET_PATH) {
@@ -51,19 +83,25 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }): Pro
     if (await socketAlive(path)) throw new Error(`Another NEXUS kernel is answering on ${path}.`);
     unlinkSync(path); // stale: left by a kernel that died
   }
+  // Written before the socket listens, so a client that can connect can also authenticate.
+  const secret = writeCredential(nexus.dataDir);
   const connections = new Set<Socket>();
   const server: Server = createServer((conn) => {
     connections.add(conn);
     let buffer = '';
+    let authenticated = false;
+    let refusedAlready = false;
     let unsubscribe: (() => void) | null = null;
     const send = (msg: unknown) => {
       if (!conn.destroyed) conn.write(`${JSON.stringify(msg)}\n`);
     };
     conn.setEncoding('utf8');
     conn.on('data', (chunk: string) => {
+      if (refusedAlready) return;
       buffer += chunk;
-      if (buffer.length > MAX_LINE && !buffer.includes('\n')) {
-        send({ id: null, ok: false, error: { code: 'too_large', message: `A request line may be at most ${MAX_LINE} bytes.` } });
+      const limit = authenticated ? MAX_LINE : MAX_AUTH_LINE;
+      if (buffer.length > limit && !buffer.slice(0, limit + 1).includes('\n')) {
+        send({ id: null, ok: false, error: { code: 'too_large', message: `A request line may be at most ${limit} bytes${authenticated ? '' : ' before authentication'}.` } });
         conn.destroy();
         return;
       }
@@ -71,9 +109,36 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }): Pro
       while ((nl = buffer.indexOf('\n')) >= 0) {
         const line = buffer.slice(0, nl).trim();
         buffer = buffer.slice(nl + 1);
-        if (line) void handle(line);
+        if (!line) continue;
+        if (!authenticated) {
+          // Synchronous, so a line pipelined right behind the auth line is judged after it.
+          if (!authenticate(line)) return;
+          continue;
+        }
+        guarded(() => handle(line), (e) => send({ id: null, ok: false, error: { code: 'internal', message: `The request failed inside NEXUS: ${messageOf(e)}` } }));
       }
     });
+    const authenticate = (line: string): boolean => {
+      let req: unknown;
+      try {
+        req = JSON.parse(line);
+      } catch {
+        req = null;
+      }
+      const r = req && typeof req === 'object' && !Array.isArray(req) ? (req as { id?: unknown; method?: unknown; input?: unknown }) : {};
+      const id = typeof r.id === 'number' || typeof r.id === 'string' ? r.id : null;
+      const token = r.input && typeof r.input === 'object' ? (r.input as { token?: unknown }).token : undefined;
+      if (r.method !== 'auth' || !sameSecret(token, secret)) {
+        send(refused(id));
+        refusedAlready = true;
+        buffer = '';
+        conn.destroySoon(); // after the refusal is flushed
+        return false;
+      }
+      authenticated = true;
+      send({ id, ok: true, value: { authenticated: true } });
+      return true;
+    };
     const handle = async (line: string) => {
       let req: { id?: unknown; method?: unknown; input?: unknown };
       try {
@@ -81,13 +146,19 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }): Pro
       } catch {
         return send({ id: null, ok: false, error: { code: 'invalid_json', message: 'A request is one JSON object per line.' } });
       }
-      const id = req && typeof req === 'object' ? (req.id ?? null) : null;
-      if (!req || typeof req !== 'object' || typeof req.method !== 'string') {
+      const rawId = req && typeof req === 'object' ? req.id : null;
+      const id = typeof rawId === 'number' || typeof rawId === 'string' ? rawId : null;
+      if (!req || typeof req !== 'object' || Array.isArray(req) || typeof req.method !== 'string') {
         return send({ id, ok: false, error: { code: 'invalid_request', message: 'A request is { "id", "method", "input" }.' } });
       }
+      if (req.method === 'auth') return send({ id, ok: true, value: { authenticated: true } });
       if (req.method === 'subscribe') {
         if (!unsubscribe) unsubscribe = nexus.onEvent((event) => send({ event }));
         return send({ id, ok: true, value: { subscribed: true } });
+      }
+      if (req.method === 'webOpen') {
+        const url = opts.webOpen?.() ?? null;
+        return send(url ? { id, ok: true, value: { url } } : { id, ok: false, error: { code: 'no_browser_host', message: 'This NEXUS serves no browser host (started with --no-web, or it is the desktop app).' } });
       }
       const result = await dispatch(nexus.handlers, req.method, req.input, { door: 'socket' });
       send({ id, ...result });
@@ -109,6 +180,9 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }): Pro
         resolve();
       });
     });
+  } catch (e) {
+    removeCredential(nexus.dataDir, secret);
+    throw e;
   } finally {
     process.umask(oldMask);
   }
@@ -126,6 +200,7 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }): Pro
           } catch {
             /* already gone */
           }
+          removeCredential(nexus.dataDir, secret);
           resolve();
         });
       })),

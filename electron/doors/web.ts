@@ -1,15 +1,28 @@
 // The browser host (DESIGN §1): serves the built renderer on http://127.0.0.1:PORT/ and carries the one API
-// over ONE WebSocket. Who may call: a page that holds this launch's random token (exchanged for an HttpOnly
-// cookie on first load) AND comes from our own origin (Origin + Host checked, which also defeats DNS
-// rebinding). Every call goes through dispatch(), which validates input with the method's zod schema.
+// over ONE WebSocket. Who may call: the person who holds this launch's address, and only from our own page.
+//
+// - The printed address is `http://127.0.0.1:PORT/#token=T`. T is a launch token: one exchange, within two
+//   minutes (web-session.ts). The fragment never leaves the browser in a request, so no log or proxy sees it.
+// - The page opens `ws://127.0.0.1:PORT/api`. The handshake REQUIRES `Origin: http://127.0.0.1:PORT` (a
+//   missing Origin is refused: browsers always send one, so only non-browser clients lack it) and
+//   `Host: 127.0.0.1:PORT` (DNS rebinding). Nothing secret is in a cookie: cookies ignore ports, so every
+//   other local server would receive it.
+// - The FIRST message must be `{ "auth": { "launch": T } }` (answered `{ "auth": { "ok": true, "session": S } }`)
+//   or `{ "auth": { "session": S } }` on a reconnect (answered `{ "auth": { "ok": true } }`). S stays in page
+//   memory. A wrong, spent or expired key is answered `{ "auth": { "ok": false, code, message } }` and the socket
+//   closed (4401). No message is dispatched and no event pushed before that.
+// - Then `{ "id", "method", "input" }` → `{ "id", "result": Result }`, and `{ "event": NexusEvent }` pushed.
+//   Every call goes through dispatch(), which validates input with the method's zod schema. Each message is
+//   handled under a guard: a malformed frame or a throwing handler answers an error; the socket lives on.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { dispatch } from '../api/dispatch.js';
 import type { ApiHost } from './host.js';
+import { guarded, messageOf } from './guard.js';
+import { AUTH_MESSAGES, createSessionKeeper } from './web-session.js';
 
 export type { ApiHost } from './host.js';
 
@@ -20,22 +33,28 @@ export interface WebDoorOptions {
   host?: '127.0.0.1';
   /** The built renderer (vite build). Default: dist/renderer of the package this file belongs to. */
   staticDir?: string;
-  /** Fixed token (tests); default 32 random bytes per launch. */
-  token?: string;
+  /** The clock the launch tokens expire by (tests). */
+  now?: () => number;
+  /** How long a launch address stays good, ms (default two minutes). */
+  launchTtlMs?: number;
 }
 
 export interface WebDoor {
-  /** The URL to open: carries the token once; the page swaps it for a cookie. */
+  /** The first address to open: carries a one-time launch token in its fragment. */
   url: string;
   origin: string;
   port: number;
-  token: string;
+  /** A new one-time address (`nexus open`, a reloaded tab). */
+  issueUrl(): string;
   close(): Promise<void>;
 }
 
-const COOKIE = 'nexus_token';
 /** One API message is small; the rule envelope is 64 KiB, so 1 MiB leaves room and bounds abuse. */
 const MAX_MESSAGE = 1 << 20;
+/** The auth message is a few hundred bytes; a stranger gets no room before it. */
+const MAX_AUTH_MESSAGE = 4096;
+/** A socket that has not authenticated by then is closed. */
+const AUTH_DEADLINE_MS = 10_000;
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -58,21 +77,6 @@ function defaultStaticDir(): string {
   return join(process.cwd(), 'dist', 'renderer');
 }
 
-const sameSecret = (a: string | undefined, b: string): boolean => {
-  if (!a) return false;
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
-
-function cookieToken(req: IncomingMessage): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === COOKIE) return v.join('=');
-  }
-  return undefined;
-}
-
 export function contentSecurityPolicy(origin: string): string {
   const ws = origin.replace(/^http/, 'ws');
   return [
@@ -91,17 +95,13 @@ export function contentSecurityPolicy(origin: string): string {
 
 export async function startWebDoor(opts: WebDoorOptions): Promise<WebDoor> {
   if (opts.host && opts.host !== '127.0.0.1') throw new Error('The browser host listens on 127.0.0.1 only.');
-  const token = opts.token ?? randomBytes(32).toString('base64url');
+  const keys = createSessionKeeper({ now: opts.now, ttlMs: opts.launchTtlMs });
   const staticDir = opts.staticDir ?? defaultStaticDir();
   let origin = '';
   let hostHeader = '';
 
-  const authorized = (req: IncomingMessage, url: URL): boolean =>
-    sameSecret(cookieToken(req), token) || sameSecret(url.searchParams.get('token') ?? undefined, token);
   const rightHost = (req: IncomingMessage) => req.headers.host === hostHeader;
-  // Browsers always send Origin on a WebSocket handshake; a missing one means a non-browser client, which
-  // still needs the token. A present Origin must be ours.
-  const rightOrigin = (req: IncomingMessage) => req.headers.origin === undefined || req.headers.origin === origin;
+  const rightOrigin = (req: IncomingMessage) => req.headers.origin === origin;
 
   const securityHeaders = (res: ServerResponse) => {
     res.setHeader('Content-Security-Policy', contentSecurityPolicy(origin));
@@ -117,14 +117,9 @@ export async function startWebDoor(opts: WebDoorOptions): Promise<WebDoor> {
     const url = new URL(req.url ?? '/', origin || 'http://127.0.0.1');
     if (!rightHost(req)) return void res.writeHead(421, { 'content-type': 'text/plain' }).end('Wrong host.\n');
     if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405, { allow: 'GET, HEAD' }).end();
-    // First load: swap the URL's token for an HttpOnly cookie, and drop it from the address bar.
-    if (url.searchParams.has('token')) {
-      if (!sameSecret(url.searchParams.get('token') ?? undefined, token)) return void res.writeHead(403, { 'content-type': 'text/plain' }).end('Wrong token.\n');
-      res.setHeader('Set-Cookie', `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`);
-      return void res.writeHead(303, { location: '/' }).end();
-    }
     if (url.pathname === '/api') return void res.writeHead(426, { 'content-type': 'text/plain' }).end('Use a WebSocket.\n');
-    serveStatic(staticDir, url.pathname, res, authorized(req, url));
+    // The page and its assets are public code; the key that opens the API is in the fragment, which the page reads.
+    serveStatic(staticDir, url.pathname, res);
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE });
@@ -136,7 +131,6 @@ export async function startWebDoor(opts: WebDoorOptions): Promise<WebDoor> {
     };
     if (url.pathname !== '/api') return refuse(404, 'Not Found');
     if (!rightHost(req) || !rightOrigin(req)) return refuse(403, 'Forbidden');
-    if (!authorized(req, url)) return refuse(401, 'Unauthorized');
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
 
@@ -146,23 +140,64 @@ export async function startWebDoor(opts: WebDoorOptions): Promise<WebDoor> {
   });
 
   wss.on('connection', (ws: WebSocket) => {
-    sockets.add(ws);
-    ws.on('close', () => sockets.delete(ws));
-    ws.on('error', () => sockets.delete(ws));
-    ws.on('message', async (data, isBinary) => {
-      let msg: { id?: unknown; method?: unknown; input?: unknown };
+    let authenticated = false;
+    const deadline = setTimeout(() => ws.close(4408, 'authentication timeout'), AUTH_DEADLINE_MS);
+    const reply = (msg: unknown) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(msg));
+    };
+    const refuse = (code: string, message: string) => {
+      reply({ auth: { ok: false, code, message } });
+      ws.close(4401, code);
+    };
+    const authenticate = (data: Buffer, isBinary: boolean) => {
+      type AuthMessage = { launch?: unknown; session?: unknown };
+      let auth: AuthMessage | null = null;
+      try {
+        const msg = !isBinary && data.length <= MAX_AUTH_MESSAGE ? (JSON.parse(data.toString()) as unknown) : null;
+        const a = msg && typeof msg === 'object' ? (msg as { auth?: unknown }).auth : null;
+        auth = a && typeof a === 'object' ? (a as AuthMessage) : null;
+      } catch {
+        auth = null;
+      }
+      if (auth?.launch !== undefined) {
+        const ex = keys.exchange(auth.launch);
+        if (!ex.ok) return refuse(ex.code, ex.message);
+        reply({ auth: { ok: true, session: ex.session } });
+      } else if (auth?.session !== undefined) {
+        if (!keys.validSession(auth.session)) return refuse('unauthenticated', AUTH_MESSAGES.unknown_session);
+        reply({ auth: { ok: true } });
+      } else return refuse('unauthenticated', AUTH_MESSAGES.no_key);
+      clearTimeout(deadline);
+      authenticated = true;
+      sockets.add(ws);
+    };
+    const handle = async (data: Buffer, isBinary: boolean) => {
+      let msg: unknown;
       try {
         if (isBinary) throw new Error('binary');
         msg = JSON.parse(data.toString());
       } catch {
-        return ws.send(JSON.stringify({ id: null, result: { ok: false, error: { code: 'invalid_input', message: 'A message is one JSON object.' } } }));
+        return reply({ id: null, result: { ok: false, error: { code: 'invalid_input', message: 'A message is one JSON object.' } } });
       }
-      const id = typeof msg.id === 'number' || typeof msg.id === 'string' ? msg.id : null;
+      const m = msg && typeof msg === 'object' && !Array.isArray(msg) ? (msg as { id?: unknown; method?: unknown; input?: unknown }) : null;
+      const id = m && (typeof m.id === 'number' || typeof m.id === 'string') ? m.id : null;
       const result =
-        typeof msg.method === 'string'
-          ? await dispatch(opts.nexus.handlers, msg.method, msg.input, { door: 'web' })
-          : { ok: false, error: { code: 'invalid_input', message: 'method must be a string.' } };
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, result }));
+        m && typeof m.method === 'string'
+          ? await dispatch(opts.nexus.handlers, m.method, m.input, { door: 'web' })
+          : { ok: false, error: { code: 'invalid_input', message: 'A message is { "id", "method", "input" } with a string method.' } };
+      reply({ id, result });
+    };
+    ws.on('close', () => {
+      clearTimeout(deadline);
+      sockets.delete(ws);
+    });
+    ws.on('error', () => sockets.delete(ws));
+    ws.on('message', (data: Buffer, isBinary) => {
+      if (!authenticated) return guarded(() => authenticate(data, isBinary), () => ws.close(4401, 'unauthenticated'));
+      guarded(
+        () => handle(data, isBinary),
+        (e) => reply({ id: null, result: { ok: false, error: { code: 'internal', message: `The message failed inside NEXUS: ${messageOf(e)}` } } }),
+      );
     });
   });
 
@@ -174,15 +209,16 @@ export async function startWebDoor(opts: WebDoorOptions): Promise<WebDoor> {
   const port = typeof address === 'object' && address ? address.port : 0;
   origin = `http://127.0.0.1:${port}`;
   hostHeader = `127.0.0.1:${port}`;
+  const issueUrl = () => `${origin}/#token=${keys.issue()}`;
 
   return {
-    url: `${origin}/?token=${token}`,
+    url: issueUrl(),
     origin,
     port,
-    token,
+    issueUrl,
     async close() {
       unsubscribe();
-      for (const ws of sockets) ws.terminate();
+      for (const ws of wss.clients) ws.terminate();
       wss.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -190,7 +226,7 @@ export async function startWebDoor(opts: WebDoorOptions): Promise<WebDoor> {
   };
 }
 
-function serveStatic(root: string, pathname: string, res: ServerResponse, authorized: boolean) {
+function serveStatic(root: string, pathname: string, res: ServerResponse) {
   let decoded: string;
   try {
     decoded = decodeURIComponent(pathname);
@@ -203,7 +239,6 @@ function serveStatic(root: string, pathname: string, res: ServerResponse, author
   let file = join(root, rel || 'index.html');
   if (!file.startsWith(root + sep) && file !== root) return void res.writeHead(400).end();
   const isFile = (p: string) => existsSync(p) && statSync(p).isFile();
-  // The page needs the cookie; assets (hashed, public code) do not, so a stale tab still shows an error page.
   if (!isFile(file)) {
     if (extname(rel)) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found.\n');
     file = join(root, 'index.html');
@@ -212,11 +247,6 @@ function serveStatic(root: string, pathname: string, res: ServerResponse, author
     return void res
       .writeHead(503, { 'content-type': 'text/plain; charset=utf-8' })
       .end('The window is not built yet: run `npm run build` (vite build writes dist/renderer).\n');
-  }
-  if (file.endsWith('index.html') && !authorized) {
-    return void res
-      .writeHead(401, { 'content-type': 'text/plain; charset=utf-8' })
-      .end('Open the address `nexus serve` printed (it carries this launch\'s token).\n');
   }
   const type = TYPES[extname(file)] ?? 'application/octet-stream';
   const cache = file.includes(`${sep}assets${sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache';

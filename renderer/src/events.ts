@@ -51,7 +51,7 @@ export function refreshAll(): void {
   void useRuns.getState().refreshDetail();
 }
 
-type Connection = 'connecting' | 'open' | 'closed';
+type Connection = 'connecting' | 'open' | 'closed' | 'locked';
 
 /** Subscribe the stores to the kernel; on (re)connection refetch everything (events may have been missed). */
 export function connectStores(api: NexusApi & { onConnection?: (l: (s: Connection) => void) => () => void; connectionState?: () => Connection }): () => void {

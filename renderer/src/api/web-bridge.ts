@@ -5,6 +5,10 @@
 // DROPPED from the queue: it was answered "not sent", so it must never be sent later. (It used to stay
 // queued: an Approve clicked while NEXUS was unreachable was reported failed, then went through silently
 // minutes later when the connection came back.)
+// Authentication (the protocol is in electron/doors/web.ts): the first message on every socket presents a key.
+// The first socket spends the one-time launch token from the address's fragment and receives a session secret;
+// reconnects present that secret. Both live in this closure's memory only (no cookie, no storage), so a reload
+// forgets them and the bridge goes `locked`: the window then says to run `nexus open` for a new address.
 // Types only: the method table (shared/api/index.ts) carries every zod schema, and the window's first paint
 // should not wait for them to be parsed and built. Any method name becomes a call (see the Proxy below); the
 // host validates the name and the input.
@@ -22,18 +26,23 @@ export interface SocketLike {
 }
 export type SocketFactory = (url: string) => SocketLike;
 
-export type ConnectionState = 'connecting' | 'open' | 'closed';
+/** `locked`: NEXUS refused this tab's key, or it has none (a reload); it will not retry by itself. */
+export type ConnectionState = 'connecting' | 'open' | 'closed' | 'locked';
 
 export interface WebBridge extends NexusApi {
   /** Connection state changes (the top bar shows a lost connection; stores refetch on reopen). */
   onConnection(listener: (state: ConnectionState) => void): () => void;
   /** The state now (a listener added after the socket opened has not heard 'open'). */
   connectionState(): ConnectionState;
+  /** Why the bridge is `locked`, in words for the person (null otherwise). */
+  lockReason(): string | null;
   close(): void;
 }
 
 export interface WebBridgeOptions {
   url: string;
+  /** The one-time launch token from the address (`#token=…`); spent on the first connection. */
+  launch?: string | null;
   socket?: SocketFactory;
   /** Delay before reconnecting, ms. */
   retryMs?: number;
@@ -42,6 +51,9 @@ export interface WebBridgeOptions {
 const OPEN = 1;
 /** The browser host closes a connection whose message exceeds 1 MiB (electron/doors/web.ts MAX_MESSAGE). */
 const MAX_FRAME_BYTES = 1 << 20;
+/** Said when the page has no key at all: opened without the printed address, or reloaded. */
+export const NO_KEY_MESSAGE =
+  'This tab holds no key to NEXUS (a reload forgets it). Run `nexus open` in a terminal (with the same --data-dir, if you gave one) and open the address it prints.';
 
 export function createWebBridge(opts: WebBridgeOptions): WebBridge {
   const makeSocket: SocketFactory = opts.socket ?? ((u) => new WebSocket(u) as unknown as SocketLike);
@@ -55,28 +67,59 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
   let closed = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let state: ConnectionState = 'connecting';
+  // The keys, in memory only: the launch token is spent once; the session secret it buys serves reconnects.
+  let launch = opts.launch || null;
+  let session: string | null = null;
+  let lockReason: string | null = null;
 
   const setState = (s: ConnectionState) => {
     state = s;
     connectionListeners.forEach((l) => l(s));
   };
 
+  const answerAll = (code: string, message: (id: number) => string) => {
+    for (const [id, answer] of inFlight) answer({ ok: false, error: { code, message: message(id) } });
+    inFlight.clear();
+  };
+  const lock = (reason: string) => {
+    lockReason = reason;
+    queue = [];
+    answerAll('unauthenticated', () => reason);
+    setState('locked');
+  };
+
   const connect = () => {
     if (closed) return;
+    const key = session ? { session } : launch ? { launch } : null;
+    if (!key) return lock(NO_KEY_MESSAGE);
     setState('connecting');
     const ws = makeSocket(opts.url);
     socket = ws;
+    let authed = false;
     ws.onopen = () => {
-      const pending = queue;
-      queue = [];
-      for (const { frame } of pending) ws.send(frame);
-      setState('open');
+      if ('launch' in key) launch = null; // one exchange: never presented twice
+      ws.send(JSON.stringify({ auth: key }));
     };
     ws.onmessage = (ev) => {
-      let msg: { id?: number | null; result?: Result<unknown>; event?: NexusEvent };
+      let msg: { id?: number | null; result?: Result<unknown>; event?: NexusEvent; auth?: { ok?: boolean; session?: string; message?: string } };
       try {
         msg = JSON.parse(String(ev.data));
       } catch {
+        return;
+      }
+      if (!msg || typeof msg !== 'object') return;
+      if (!authed) {
+        if (!msg.auth?.ok) {
+          socket = null;
+          ws.close();
+          return lock(typeof msg.auth?.message === 'string' ? msg.auth.message : NO_KEY_MESSAGE);
+        }
+        authed = true;
+        if (typeof msg.auth.session === 'string') session = msg.auth.session;
+        const pending = queue;
+        queue = [];
+        for (const { frame } of pending) ws.send(frame);
+        setState('open');
         return;
       }
       if (msg.event) {
@@ -118,6 +161,7 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
   const call = (method: string, input: unknown): Promise<Result<unknown>> =>
     new Promise((resolve) => {
       if (closed) return resolve({ ok: false, error: { code: 'disconnected', message: 'The window closed its connection.' } });
+      if (state === 'locked') return resolve({ ok: false, error: { code: 'unauthenticated', message: lockReason ?? NO_KEY_MESSAGE } });
       const id = nextId++;
       const frame = JSON.stringify({ id, method, input: input ?? {} });
       // Refused here rather than sent: the host would close the socket, failing every other call in flight.
@@ -126,7 +170,7 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
         return resolve({ ok: false, error: { code: 'too_large', message: `Too large to send: ${bytes} bytes; the window sends at most 1 MiB at a time. Nothing was sent.` } });
       }
       inFlight.set(id, resolve);
-      if (socket && socket.readyState === OPEN) socket.send(frame);
+      if (socket && socket.readyState === OPEN && state === 'open') socket.send(frame);
       else queue.push({ id, frame });
     });
 
@@ -140,6 +184,7 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
     return () => connectionListeners.delete(listener);
   };
   api.connectionState = () => state;
+  api.lockReason = () => lockReason;
   api.close = () => {
     closed = true;
     if (timer) clearTimeout(timer);
@@ -160,9 +205,24 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
   }) as unknown as WebBridge;
 }
 
-/** Where the page finds the API: the preload's window.nexus in Electron, else the browser host's socket. */
-export function resolveApi(win: { nexus?: NexusApi; location: { protocol: string; host: string } }): NexusApi & Partial<WebBridge> {
+/**
+ * Where the page finds the API: the preload's window.nexus in Electron, else the browser host's socket. The
+ * launch token is taken from the address's fragment and wiped from the address bar (and history) at once,
+ * before the views read the fragment as their route. A new address pasted into this tab differs only in its
+ * fragment, which browsers treat as a move within the page: the page reloads itself to take the new token.
+ */
+export function resolveApi(win: {
+  nexus?: NexusApi;
+  location: { protocol: string; host: string; hash: string; pathname: string; search: string; reload?(): void };
+  history?: { replaceState(data: unknown, unused: string, url?: string): void };
+  addEventListener?(type: 'hashchange', listener: () => void): void;
+}): NexusApi & Partial<WebBridge> {
   if (win.nexus) return win.nexus;
+  const m = /^#token=([A-Za-z0-9_-]+)$/.exec(win.location.hash);
+  if (m) win.history?.replaceState(null, '', `${win.location.pathname}${win.location.search}`);
+  win.addEventListener?.('hashchange', () => {
+    if (/^#token=/.test(win.location.hash)) win.location.reload?.();
+  });
   const scheme = win.location.protocol === 'https:' ? 'wss' : 'ws';
-  return createWebBridge({ url: `${scheme}://${win.location.host}/api` });
+  return createWebBridge({ url: `${scheme}://${win.location.host}/api`, launch: m?.[1] ?? null });
 }

@@ -56,7 +56,13 @@ export function TopBar() {
         ))}
       </nav>
       <div className="topbar-right">
-        {connection !== 'open' ? (
+        {connection === 'locked' ? (
+          // The browser host refused this tab's key or it has none (a reload): it cannot get back in by itself.
+          // A status, not an alert: the failed calls' banner already alerts, with the host's exact reason.
+          <span className="conn-lost" role="status">
+            No key to NEXUS: run <code>nexus open</code> in a terminal and open the address it prints.
+          </span>
+        ) : connection !== 'open' ? (
           <span
             className="conn-lost"
             role="status"

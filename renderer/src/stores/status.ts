@@ -9,7 +9,7 @@ interface StatusState {
   runsInFlight: number;
   dataDir: string;
   version: string;
-  connection: 'connecting' | 'open' | 'closed';
+  connection: 'connecting' | 'open' | 'closed' | 'locked';
   error: string | null;
   refresh(): Promise<void>;
   setPending(n: number): void;

@@ -6,8 +6,11 @@ const row = (id: string, round: number | null, origin: Row['origin'] = 'model', 
 
 describe('a run\'s rows in the Runs view', () => {
   it('says who approved a row in words, not the door id (was "approved by person:web")', () => {
-    expect(grantLine({ approved_by: 'person:web', granted_by: 'person' })).toBe('approved by you in the window');
-    expect(grantLine({ approved_by: 'person:ipc', granted_by: 'person' })).toBe('approved by you in the window');
+    expect(grantLine({ approved_by: 'person:window', granted_by: 'person' })).toBe('approved by you in the app window');
+    expect(grantLine({ approved_by: 'person:browser', granted_by: 'person' })).toBe('approved by you in the browser');
+    expect(grantLine({ approved_by: 'person:cli', granted_by: 'person' })).toBe('approved by you with the nexus command');
+    expect(grantLine({ approved_by: 'person:web', granted_by: 'person' })).toBe('approved by you in the browser');
+    expect(grantLine({ approved_by: 'person:ipc', granted_by: 'person' })).toBe('approved by you in the app window');
     expect(grantLine({ approved_by: 'person:socket', granted_by: 'person' })).toBe('approved by you with the nexus command');
     expect(grantLine({ approved_by: null, granted_by: 'trust' })).toBe('granted by session trust');
     expect(grantLine({ approved_by: null, granted_by: 'origin' })).toBe('granted by origin');

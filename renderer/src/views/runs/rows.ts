@@ -1,23 +1,14 @@
 // What the Runs view says about a run's rows, as plain functions (unit-tested): who let a row through, how rows
 // group in the order they happened, and what a row's state reads as.
 import type { RunFull } from '../../stores/runs.js';
+import { decidedBy } from '../../../../shared/api/doors.js';
 
 export type Row = RunFull['rows'][number];
-
-/** The door a person answered through, in words (approved_by is `person:<door>` from the API). */
-const DOOR: Record<string, string> = {
-  web: 'in the window',
-  ipc: 'in the window',
-  socket: 'with the nexus command',
-  internal: 'inside NEXUS',
-};
 
 export function grantLine(r: Pick<Row, 'approved_by' | 'granted_by'>): string {
   const by = r.approved_by ?? null;
   if (by) {
-    const m = /^person:(.+)$/.exec(by);
-    if (m) return `approved by you ${DOOR[m[1]!] ?? `(${m[1]})`}`;
-    return `approved by ${by}`;
+    return `approved by ${decidedBy(by)}`;
   }
   if (r.granted_by === 'person') return 'approved by you';
   if (r.granted_by === 'trust') return 'granted by session trust';
