@@ -67,3 +67,26 @@ describe('docs/agent-file.md', () => {
     expect(() => validateHooks({ stop: [{ tool: 'bash', timeout_s: 0 }] })).toThrow(/positive/);
   });
 });
+
+describe('docs/agent-file.md: the built-in tools', () => {
+  it('are the tools a model can be offered, and the agent editor suggests the same list', async () => {
+    const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { createNexus } = await import('../../electron/app.js');
+    const { INTERNAL_TOOLS } = await import('../../electron/kernel/turns/internal-tools.js');
+    const { ROOT } = await import('./markdown.js');
+    const listed = /Built-in tools: (.*)\./.exec(page)![1].split(', ').map(unquote);
+    const dir = mkdtempSync(join(tmpdir(), 'nexus-agent-doc-'));
+    const nexus = await createNexus({ dataDir: join(dir, 'data') });
+    try {
+      const offered = nexus.kernel.tools.list().map((t) => t.name).filter((n) => !INTERNAL_TOOLS.includes(n));
+      expect([...listed].sort()).toEqual([...offered].sort());
+    } finally {
+      await nexus.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const editor = readFileSync(join(ROOT, 'renderer', 'src', 'views', 'agents', 'AgentEditor.tsx'), 'utf8');
+    expect(/Tools \(comma-separated[^]*?placeholder="([^"]+)"/.exec(editor)![1].split(', ')).toEqual(listed);
+  });
+});
