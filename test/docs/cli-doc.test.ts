@@ -96,3 +96,38 @@ describe('docs/cli.md: the environment', () => {
     expect(ENVIRONMENT.map(([n]) => n).sort()).toEqual(vars.filter((v) => v.startsWith('NEXUS_') && !pending.includes(v)).sort());
   });
 });
+
+describe('each command\'s help gives the limits the schemas enforce', async () => {
+  const commands = await cliCommands();
+  const { kernelMethods } = await import('../../shared/api/kernel.js');
+  const { orchestrationMethods } = await import('../../shared/api/orchestration.js');
+  const { validateSetting } = await import('../../shared/orchestration/settings.js');
+  const accepts = (schema: { safeParse(v: unknown): { success: boolean } }, v: unknown) => schema.safeParse(v).success;
+
+  it('runs list --limit', () => {
+    const [lo, hi] = /--limit N: (\d+)–(\d+)/.exec(commands.runs)!.slice(1).map(Number);
+    const input = kernelMethods.runsList.input;
+    expect([accepts(input, { limit: lo }), accepts(input, { limit: hi }), accepts(input, { limit: lo - 1 }), accepts(input, { limit: hi + 1 })]).toEqual([true, true, false, false]);
+  });
+  it('deny --reason and entitlements import', () => {
+    const reason = Number(/at most (\d+) characters/.exec(commands.deny)![1]);
+    expect(accepts(kernelMethods.inboxDeny.input, { id: 'x', reason: 'r'.repeat(reason) })).toBe(true);
+    expect(accepts(kernelMethods.inboxDeny.input, { id: 'x', reason: 'r'.repeat(reason + 1) })).toBe(false);
+    const token = Number(/at most (\d+) characters/.exec(commands.entitlements)![1]);
+    expect(accepts(orchestrationMethods.entitlementsImport.input, { token: 't'.repeat(token) })).toBe(true);
+    expect(accepts(orchestrationMethods.entitlementsImport.input, { token: 't'.repeat(token + 1) })).toBe(false);
+  });
+  it('settings: each numeric limit', () => {
+    const limits = [...commands.settings.matchAll(/(maxDepth|maxAgents|stopHookCap|maxRefusals) (\d+)–(\d+)/g)];
+    expect(limits).toHaveLength(4);
+    const key = { maxDepth: 'orchestration.maxDepth', maxAgents: 'orchestration.maxAgents', stopHookCap: 'approval.stopHookCap', maxRefusals: 'delegation.maxRefusals' } as const;
+    for (const [, k, lo, hi] of limits) {
+      const name = key[k as keyof typeof key];
+      expect([validateSetting(name, Number(lo)).ok, validateSetting(name, Number(hi)).ok, validateSetting(name, Number(lo) - 1).ok, validateSetting(name, Number(hi) + 1).ok], name).toEqual([true, true, false, false]);
+    }
+  });
+  it('serve --port', async () => {
+    expect(commands.serve).toContain('--port N: 0–65535');
+    expect((await run('serve', '--port', '65536', '--data-dir', '/nonexistent')).code).toBe(2);
+  });
+});
