@@ -25,3 +25,14 @@ describe('the Help dialog on docs/', () => {
     }
   });
 });
+
+describe('docs/README.md says which page each view\'s Help opens', () => {
+  it('as renderer/src/help/help-pages.ts maps them', () => {
+    const index = readFileSync(join(DOCS, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(index).toContain(`the inbox and runs open [modes and outcomes](${VIEW_HELP.inbox.file})`);
+    expect(VIEW_HELP.runs.file).toBe(VIEW_HELP.inbox.file);
+    expect(index).toContain(`agents [the agent file](${VIEW_HELP.agents.file})`);
+    expect(index).toContain(`Settings ▸ Orchestration [the gate](${SECTION_HELP.orchestration.file})`);
+    expect(index).toContain(`Settings ▸ Models [local models](${SECTION_HELP.models.file})`);
+  });
+});

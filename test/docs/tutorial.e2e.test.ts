@@ -44,7 +44,8 @@ function normalize(text: string, home: string): string {
     .replace(/\d+h \d+m left/g, 'Nh Nm left')
     .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME')
     .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT')
-    .replace(/token=[\w-]+/g, 'token=TOKEN')
+    // The launch token rides in the query or, single-use, in the fragment: either is the page's URL.
+    .replace(/\/[?#]token=[\w-]+/g, '/#token=TOKEN')
     .split('\n')
     .map((l) => l.trimEnd())
     .join('\n')
