@@ -16,6 +16,7 @@ test('Help opens the page of the view on screen; keyboard alone; links move betw
   await expect(dialog.getByRole('heading', { level: 2 })).toHaveText('Approval rules');
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
+  await expect(help).toBeFocused();
 
   await page.getByRole('link', { name: 'Agents' }).click();
   await expect(help).toHaveAccessibleName('Help: The agent file and lifecycle hooks');

@@ -25,6 +25,13 @@ export const SUMMARIES: Record<string, string> = {
   chains: 'Recent chains (multi-agent runs) of this app run; clear forgets them',
   tasks: 'a delegated task and the evidence of its acceptance checks',
   rules: 'validate a rule list, or evaluate one call against a mode and rules (no kernel)',
+  // Listed only once the command exists (globalHelp shows the commands main.ts has).
+  open: 'print a new one-time address for the browser host',
+  answer: "answer an agent's question (a question card)",
+  retry: 'retry the failed hook of an attention card',
+  abandon: 'give up the failed hook of an attention card (not the run)',
+  connect: "install NEXUS as Claude Code's or Codex's tool hook: their calls cross the approval stage",
+  disconnect: 'remove that hook',
 };
 
 /** The reference page(s) of each command, as docs/ paths (anchors are docs/cli.md headings). */

@@ -104,7 +104,7 @@ export const agentsCommand: CliCommand = async (argv, io) => {
 // ── run ──────────────────────────────────────────────────────────────────────────────────────────────────
 const RUN_USAGE = `usage: nexus run create --mode bypass|ask|rules [--rules FILE] [--workspace DIR] [--json]
        nexus run AGENT PROMPT [--mode M] [--rules FILE] [--wait] [--json]   (--rules: extra deny/ask rules)
-  AGENT PROMPT: --mode and --rules only tighten the profile (a looser mode is ignored, an allow rule refused).
+  AGENT PROMPT: --mode and --rules can only tighten the profile, never loosen it (--rules: deny and ask rules).
   --wait: wait for the turn to end and print the final answer (exit 1 unless the run succeeded).
   create: a standalone run of your own for nexus append; prints its id.`;
 

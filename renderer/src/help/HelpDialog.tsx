@@ -46,6 +46,12 @@ export function HelpDialog({ file: first, onClose }: Props) {
     else dialog.current?.querySelector('.help-body')?.scrollTo(0, 0);
   }, [blocks]);
 
+  // Focus goes back where it was (the Help button) when the dialog closes.
+  useEffect(() => {
+    const opener = document.activeElement as HTMLElement | null;
+    return () => opener?.focus();
+  }, []);
+
   useEffect(() => {
     close.current?.focus();
     const onKey = (e: KeyboardEvent) => {
