@@ -2,7 +2,10 @@
 // Runs in `prepare`, so `node_modules/.bin/nexus` works right after `npm ci`.
 // npm packages stay external (better-sqlite3 is native; the rest resolve from node_modules).
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+
+// `nexus --version` and `status` report package.json's version (shared/version.ts).
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 const entries = [
   { in: 'electron/cli/main.ts', out: 'dist/cli/nexus.mjs', format: 'esm' },
@@ -28,6 +31,7 @@ for (const e of entries) {
       : e.out.endsWith('main.cjs')
         ? { external: ['electron', 'better-sqlite3'] }
         : { packages: 'external' }),
+    define: { __NEXUS_VERSION__: JSON.stringify(version) },
     sourcemap: true,
     logLevel: 'warning',
     banner: e.format === 'esm' ? { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" } : undefined,

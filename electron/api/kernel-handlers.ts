@@ -15,7 +15,7 @@ import { getAgentProfile, listAgentProfiles, removeAgent, revokeExecutor, saveAg
 import type { Row, Run } from '../kernel/types.js';
 import type { AgentProfile } from '../../shared/types.js';
 
-export const NEXUS_VERSION = '0.1.0';
+import { NEXUS_VERSION } from '../../shared/version.js';
 
 type KernelMethods =
   | 'status'

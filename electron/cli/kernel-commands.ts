@@ -51,7 +51,10 @@ export const statusCommand: CliCommand = async (argv, io) => {
 };
 
 // ── agents ───────────────────────────────────────────────────────────────────────────────────────────────
-const AGENTS_USAGE = `usage: nexus agents add FILE | list | show NAME | remove NAME | revoke NAME  [--data-dir DIR] [--json]`;
+const AGENTS_USAGE = `usage: nexus agents add FILE | list | show NAME | remove NAME | revoke NAME  [--data-dir DIR] [--json]
+  add: FILE is an agent file (JSON; - for standard input); a saved NAME is replaced. A relative workspace is
+       relative to FILE. NAME: 1–64 letters, digits, _ . - (starting with a letter or digit).
+  revoke: revoke the agent's executor application (its held rows lose their addressee).`;
 export const agentsCommand: CliCommand = async (argv, io) => {
   const p = parse(argv, {}, io, AGENTS_USAGE);
   if ('exit' in p) return p.exit;
@@ -103,7 +106,10 @@ export const agentsCommand: CliCommand = async (argv, io) => {
 
 // ── run ──────────────────────────────────────────────────────────────────────────────────────────────────
 const RUN_USAGE = `usage: nexus run create --mode bypass|ask|rules [--rules FILE] [--workspace DIR] [--json]
-       nexus run AGENT PROMPT [--mode M] [--rules FILE] [--wait] [--json]   (--rules: extra deny/ask rules)`;
+       nexus run AGENT PROMPT [--mode M] [--rules FILE] [--wait] [--json]   (--rules: extra deny/ask rules)
+  AGENT PROMPT: --mode and --rules can only tighten the profile, never loosen it (--rules: deny and ask rules).
+  --wait: wait for the turn to end and print the final answer (exit 1 unless the run succeeded).
+  create: a standalone run of your own for nexus append; prints its id.`;
 
 function waitForRunEnd(
   k: KernelConnection,
@@ -185,7 +191,8 @@ export const runCommand: CliCommand = async (argv, io) => {
 };
 
 // ── append ───────────────────────────────────────────────────────────────────────────────────────────────
-const APPEND_USAGE = 'usage: nexus append RUN --tool T [--input JSON] [--wait] [--data-dir DIR] [--json]';
+const APPEND_USAGE = `usage: nexus append RUN --tool T [--input JSON] [--wait] [--data-dir DIR] [--json]
+  --input: the tool's input as a JSON object (default {}). --wait: until the row ends (exit 1 if it failed).`;
 export const appendCommand: CliCommand = async (argv, io) => {
   const p = parse(argv, { tool: { type: 'string' }, input: { type: 'string' }, wait: { type: 'boolean', default: false } }, io, APPEND_USAGE);
   if ('exit' in p) return p.exit;
@@ -221,7 +228,8 @@ export const appendCommand: CliCommand = async (argv, io) => {
 };
 
 // ── runs ─────────────────────────────────────────────────────────────────────────────────────────────────
-const RUNS_USAGE = 'usage: nexus runs list [--limit N] | show ID | stop ID  [--data-dir DIR] [--json]';
+const RUNS_USAGE = `usage: nexus runs list [--limit N] | show ID | stop ID  [--data-dir DIR] [--json]
+  --limit N: 1–1000 (default 100), most recent first. stop: force-stop (rows and hook work canceled).`;
 export const runsCommand: CliCommand = async (argv, io) => {
   const p = parse(argv, { limit: { type: 'string' } }, io, RUNS_USAGE);
   if ('exit' in p) return p.exit;
@@ -275,7 +283,8 @@ export function sandboxLine(a: SandboxShown): string {
 }
 
 // ── inbox, approve, deny ─────────────────────────────────────────────────────────────────────────────────
-const INBOX_USAGE = 'usage: nexus inbox [--data-dir DIR] [--json]';
+const INBOX_USAGE = `usage: nexus inbox [--data-dir DIR] [--json]
+  kinds: autonomy, orchestration (a per-hop hold; its id is the request_id), attention, question.`;
 export const inboxCommand: CliCommand = async (argv, io) => {
   const p = parse(argv, {}, io, INBOX_USAGE);
   if ('exit' in p) return p.exit;
@@ -297,14 +306,16 @@ export const inboxCommand: CliCommand = async (argv, io) => {
 /** A card whose agent runs without the OS sandbox says so in the list. */
 const unsandboxedMark = (i: Inbox): string => (i.effect?.sandboxed === false ? ' (UNSANDBOXED)' : '');
 
-const APPROVE_USAGE = 'usage: nexus approve ID [--trust-session] [--data-dir DIR] [--json]';
+const APPROVE_USAGE = `usage: nexus approve ID [--trust-session] [--data-dir DIR] [--json]
+  --trust-session: also grant that agent's later autonomy parks until NEXUS quits (never an orchestration hold).`;
 export const approveCommand: CliCommand = async (argv, io) => {
   const p = parse(argv, { 'trust-session': { type: 'boolean', default: false } }, io, APPROVE_USAGE);
   if ('exit' in p) return p.exit;
   return answer(p.values, p.positionals, io, APPROVE_USAGE, 'inboxApprove', { trust_session: !!p.values['trust-session'] }, 'approved');
 };
 
-const DENY_USAGE = 'usage: nexus deny ID [--reason TEXT] [--data-dir DIR] [--json]';
+const DENY_USAGE = `usage: nexus deny ID [--reason TEXT] [--data-dir DIR] [--json]
+  --reason: at most 4096 characters; the agent reads it.`;
 export const denyCommand: CliCommand = async (argv, io) => {
   const p = parse(argv, { reason: { type: 'string' } }, io, DENY_USAGE);
   if ('exit' in p) return p.exit;

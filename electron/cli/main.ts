@@ -1,6 +1,8 @@
 // The `nexus` command's entry: routes the first word to a command module.
 // Each command module owns its flags; kernel-backed commands reach a running kernel through the socket door.
 import { processIo, type CliCommand, type CliIo } from './io.js';
+import { commandFooter, globalHelp } from './help.js';
+import { NEXUS_VERSION } from '../../shared/version.js';
 
 const commands: Record<string, () => Promise<CliCommand>> = {
   rules: async () => (await import('./rules.js')).rulesCommand,
@@ -24,7 +26,8 @@ const commands: Record<string, () => Promise<CliCommand>> = {
 };
 
 const USAGE = `usage: nexus [--data-dir DIR] [--json] <command> [args]
-commands: ${Object.keys(commands).join(', ')}`;
+commands: ${Object.keys(commands).join(', ')}
+nexus --help describes each; nexus COMMAND --help gives its flags, limits and reference page.`;
 
 /**
  * Global options may come before the command (`nexus --data-dir D inbox`, `nexus --json status`): they are
@@ -56,13 +59,23 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   }
   const [name, ...rest] = hoisted.argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.out(USAGE);
+    io.out(globalHelp(Object.keys(commands)));
     return name ? 0 : 2;
+  }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.out(`nexus ${NEXUS_VERSION}`);
+    return 0;
   }
   const load = commands[name];
   if (!load) {
     io.err(`nexus: unknown command ${JSON.stringify(name)}\n${USAGE}`);
     return 2;
   }
-  return (await load())(rest, io);
+  const command = await load();
+  if (!rest.includes('--help') && !rest.includes('-h')) return command(rest, io);
+  // A command's help is its usage; the limits and the reference page follow it.
+  let shownUsage = false;
+  const code = await command(rest, { out: (t) => ((shownUsage ||= t.startsWith('usage:')), io.out(t)), err: (t) => io.err(t) });
+  if (code === 0 && shownUsage) io.out(commandFooter(name));
+  return code;
 }

@@ -45,7 +45,9 @@ const settingsText = (s: SettingsView) =>
 const SETTINGS_USAGE = `usage: nexus settings get [KEY] | set KEY VALUE  [--data-dir DIR] [--json]
 keys: orchestration.enabled (true|false), orchestration.maxDepth N, orchestration.maxAgents N,
       orchestration.allowlist NAME,NAME,… (comma-separated agent names; "" for none),
-      orchestration.perHopApproval (true|false), approval.stopHookCap N, delegation.maxRefusals N`;
+      orchestration.perHopApproval (true|false), approval.stopHookCap N, delegation.maxRefusals N
+limits: maxDepth 1–100, maxAgents 1–1000, stopHookCap 0–100, maxRefusals 1–100;
+        allowlist at most 1000 names of 1–64 letters, digits, _ . -. Stop all: nexus stop-all / resume.`;
 export const settingsCommand: CliCommand = async (argv, io) => {
   const p = args(argv, io, SETTINGS_USAGE);
   if (typeof p === 'number') return p;
@@ -108,7 +110,8 @@ export const resumeCommand: CliCommand = async (argv, io) => {
 // ── entitlements ───────────────────────────────────────────────────────────────────────────────────────────
 const ENT_USAGE = `usage: nexus entitlements import FILE | show | refresh  [--data-dir DIR] [--json]
   refresh: take the entitlement from the account service now (the kernel was started with
-           NEXUS_ACCOUNT_URL and NEXUS_ACCOUNT_TOKEN); on failure the stored entitlement is kept.`;
+           NEXUS_ACCOUNT_URL and NEXUS_ACCOUNT_TOKEN); on failure the stored entitlement is kept.
+  import: FILE holds one EdDSA JWT (at most 65536 characters), verified before it is stored.`;
 const sourceText = (e: EntitlementView) =>
   e.source === 'account' ? `\nfrom: the account service${e.account?.url ? ` at ${e.account.url}` : ''}${e.refreshed_at ? `, refreshed ${e.refreshed_at}` : ''}` : e.source === 'import' ? '\nfrom: an imported file' : '';
 const accountText = (e: EntitlementView) => {

@@ -11,7 +11,8 @@ import { readJsonFile } from './read-json.js';
 
 const USAGE = `usage: nexus rules check FILE [--json]
        nexus rules eval --mode bypass|ask|rules [--rules FILE] --tool NAME [--input JSON] [--origin model|author|kernel] [--json]
-FILE may be - for standard input.`;
+FILE may be - for standard input. A rule list is a JSON array of at most 64 KiB.
+check: exit 0 valid (warnings printed), 1 invalid, 2 usage. eval: exit 0 whatever the outcome, 1 invalid rules, 2 usage.`;
 
 class UsageError extends Error {}
 

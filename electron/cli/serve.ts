@@ -12,7 +12,9 @@ import { LAUNCH_TTL_MS } from '../doors/web-session.js';
 const USAGE = `usage: nexus serve [--data-dir DIR] [--port N] [--no-web] [--json]
   Runs the kernel headless: the control socket (nexus.sock in the data dir) for the CLI, and the browser host
   on http://127.0.0.1:PORT/ (the address printed opens it once, within 2 minutes; \`nexus open\` prints a new
-  one). The nexus command authenticates with nexus.sock.token in the data dir. Stop with Ctrl-C.`;
+  one). The nexus command authenticates with nexus.sock.token in the data dir. Stop with Ctrl-C.
+  --port N: 0–65535; 0 (the default) picks any free port. --no-web: the control socket only.
+  One kernel per data dir: a second serve on the same data dir is refused.`;
 
 export const serveCommand: CliCommand = async (argv, io) => {
   const p = parse(argv, { port: { type: 'string' }, 'no-web': { type: 'boolean', default: false } }, io, USAGE);

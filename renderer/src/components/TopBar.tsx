@@ -1,9 +1,13 @@
 // The top bar: where you are, how many cards wait, and the one button that halts everything.
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useStatus } from '../stores/status.js';
 import { useNav, VIEWS, pageHasStopAll } from '../stores/nav.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { messageOf } from '../api/client.js';
+import { helpFor } from '../help/help-pages.js';
+
+// The help pages load when first asked for: they stay out of the first paint.
+const HelpDialog = lazy(() => import('../help/HelpDialog.js').then((m) => ({ default: m.HelpDialog })));
 
 export function TopBar() {
   const { pending, stopAll, connection, runsInFlight } = useStatus();
@@ -11,6 +15,9 @@ export function TopBar() {
   const pageHasControl = useNav(pageHasStopAll);
   const [confirming, setConfirming] = useState(false);
   const [note, setNote] = useState<string | null>(null);
+  const section = useNav((s) => s.section);
+  const [helping, setHelping] = useState(false);
+  const help = helpFor(view, section);
 
   const stop = async () => {
     setConfirming(false);
@@ -56,6 +63,9 @@ export function TopBar() {
         ))}
       </nav>
       <div className="topbar-right">
+        <button type="button" className="btn ghost help-link" aria-haspopup="dialog" aria-label={`Help: ${help.title}`} title={`Help: ${help.title}`} onClick={() => setHelping(true)}>
+          Help
+        </button>
         {connection === 'locked' ? (
           // The browser host refused this tab's key or it has none (a reload): it cannot get back in by itself.
           // A status, not an alert: the failed calls' banner already alerts, with the host's exact reason.
@@ -100,6 +110,11 @@ export function TopBar() {
             ×
           </button>
         </div>
+      ) : null}
+      {helping ? (
+        <Suspense fallback={null}>
+          <HelpDialog file={help.file} onClose={() => setHelping(false)} />
+        </Suspense>
       ) : null}
       {confirming ? (
         <ConfirmDialog title="Stop everything?" confirmLabel="Stop everything" danger onConfirm={stop} onCancel={() => setConfirming(false)}>

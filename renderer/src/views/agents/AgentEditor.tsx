@@ -155,7 +155,7 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
         </label>
         <label className="wide">
           Tools (comma-separated; empty means the built-in set)
-          <input className="input mono" value={toolsText} onChange={(e) => setToolsText(e.target.value)} placeholder="bash, read, write, edit, list, ask, delegate_task" />
+          <input className="input mono" value={toolsText} onChange={(e) => setToolsText(e.target.value)} placeholder="bash, read, write, edit, list, ask, delegate_task, message_agent" />
         </label>
       </section>
 

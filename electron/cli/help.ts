@@ -1,0 +1,110 @@
+// What `nexus --help` and `nexus COMMAND --help` say beyond a command's own usage: a one-line summary per
+// command, where its reference page is, the data dir, the environment and the exit codes. docs/cli.md is the
+// long form; test/docs/cli-doc.test.ts keeps the two in step.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defaultDataDir } from './data-dir.js';
+import { NEXUS_VERSION } from '../../shared/version.js';
+
+/** One line per command, in the order `nexus --help` lists them. A command missing here is listed last. */
+export const SUMMARIES: Record<string, string> = {
+  serve: 'run the kernel headless: control socket for this CLI + browser host (prints the URL)',
+  status: 'version, data dir, pending cards, runs in flight, Stop all, trusted agents',
+  agents: 'add (or update) an agent from a JSON file; list, show, remove, revoke',
+  run: "start an agent's turn (AGENT PROMPT), or create a person's standalone run",
+  append: 'append a tool call of your own to a run (it crosses the approval stage)',
+  runs: 'list runs, show one with its rows, stop one',
+  inbox: 'the cards waiting for a person: autonomy, orchestration, attention, question',
+  approve: 'approve a card (an autonomy park or an orchestration hold)',
+  deny: 'deny a card, with an optional reason the agent reads',
+  trust: "list or revoke 'Trust for this session'",
+  settings: 'read or change the orchestration and approval settings',
+  'stop-all': 'force-stop every run in flight and deny chained hops until resume',
+  resume: 'lift Stop all',
+  entitlements: 'show, import or refresh the nexus.orchestration entitlement',
+  chains: 'Recent chains (multi-agent runs) of this app run; clear forgets them',
+  tasks: 'a delegated task and the evidence of its acceptance checks',
+  rules: 'validate a rule list, or evaluate one call against a mode and rules (no kernel)',
+  // Listed only once the command exists (globalHelp shows the commands main.ts has).
+  open: 'print a new one-time address for the browser host',
+  answer: "answer an agent's question (a question card)",
+  retry: 'retry the failed hook of an attention card',
+  abandon: 'give up the failed hook of an attention card (not the run)',
+  connect: "install NEXUS as Claude Code's or Codex's tool hook: their calls cross the approval stage",
+  disconnect: 'remove that hook',
+};
+
+/** The reference page(s) of each command, as docs/ paths (anchors are docs/cli.md headings). */
+export const REFERENCE: Record<string, string[]> = {
+  rules: ['docs/approval-rules.md', 'docs/modes.md'],
+  settings: ['docs/orchestration-gate.md'],
+  'stop-all': ['docs/orchestration-gate.md'],
+  resume: ['docs/orchestration-gate.md'],
+  chains: ['docs/orchestration-gate.md'],
+  entitlements: ['docs/entitlement.md'],
+  agents: ['docs/agent-file.md'],
+  serve: ['docs/data-dir.md'],
+};
+
+/** Environment variables NEXUS reads (the first three by the kernel: `nexus serve` or the app). */
+export const ENVIRONMENT: Array<[name: string, what: string]> = [
+  ['NEXUS_DATA_DIR', 'the data dir when --data-dir is not given'],
+  ['NEXUS_MODEL_TIMEOUT_S', 'idle timeout of a model call in seconds (default 120; model.timeout_s per agent wins)'],
+  ['NEXUS_CONTEXT_BUDGET_TOKENS', 'compaction budget in estimated tokens (default 24000; context_budget_tokens per agent wins)'],
+  ['NEXUS_ACCOUNT_URL', 'the account service the entitlement is taken from (https, or http on loopback)'],
+  ['NEXUS_ACCOUNT_TOKEN', 'the account credential (bearer token) for NEXUS_ACCOUNT_URL; never stored'],
+  ['NEXUS_ENTITLEMENT_PUBLIC_KEY', 'Ed25519 public key (PEM) that verifies entitlements, for self-hosting and tests'],
+];
+
+export const EXIT_CODES = 'exit codes: 0 ok, 1 failure (the reason on stderr), 2 usage error (the usage on stderr)';
+
+/** The docs/ folder beside this build (dist/cli/nexus.mjs → ../../docs), when it is there. */
+function docsRoot(): string | null {
+  try {
+    const dir = fileURLToPath(new URL('../../docs/', import.meta.url));
+    return existsSync(dir) ? dir : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A docs/ page as people can open it: the absolute path when the docs are installed, else the repo path. */
+export function docLink(page: string): string {
+  const root = docsRoot();
+  return root ? `${root}${page.replace(/^docs\//, '')}` : page;
+}
+
+/** GitHub-style anchor of a docs/cli.md heading "nexus NAME". */
+export const cliAnchor = (name: string) => `docs/cli.md#nexus-${name}`;
+
+/** The lines `nexus COMMAND --help` prints after the command's own usage. */
+export function commandFooter(name: string): string {
+  const pages = [cliAnchor(name), ...(REFERENCE[name] ?? [])];
+  return `${EXIT_CODES}\nreference: ${pages.map(docLink).join('\n           ')}`;
+}
+
+export function globalHelp(names: string[]): string {
+  const ordered = [...Object.keys(SUMMARIES).filter((n) => names.includes(n)), ...names.filter((n) => !(n in SUMMARIES))];
+  const width = Math.max(...ordered.map((n) => n.length));
+  const envWidth = Math.max(...ENVIRONMENT.map(([n]) => n.length));
+  return [
+    `NEXUS ${NEXUS_VERSION} — govern AI agents: an approval stage for every tool call, a gate for every chain.`,
+    '',
+    'usage: nexus [--data-dir DIR] [--json] COMMAND [ARGS]',
+    '       nexus COMMAND --help      flags, limits and reference page of COMMAND',
+    '       nexus --version',
+    '',
+    'commands:',
+    ...ordered.map((n) => `  ${n.padEnd(width)}  ${SUMMARIES[n] ?? ''}`.trimEnd()),
+    '',
+    `data dir: --data-dir DIR, else $NEXUS_DATA_DIR, else ${defaultDataDir()}`,
+    '  every command but serve and rules talks to the kernel serving that data dir (its nexus.sock)',
+    '',
+    'environment:',
+    ...ENVIRONMENT.map(([n, what]) => `  ${n.padEnd(envWidth)}  ${what}`),
+    `  ${'(model.apiKeyEnv)'.padEnd(envWidth)}  an agent's API key, from the variable its profile names`,
+    '',
+    EXIT_CODES,
+    `reference: ${docLink('docs/cli.md')}`,
+  ].join('\n');
+}
