@@ -94,6 +94,8 @@ export interface AgentProfile {
   mcpServers?: Record<string, McpServerConfig>;
   /** Conversation size (estimated tokens) past which compaction runs. */
   context_budget_tokens?: number;
+  /** A connected client (Claude Code, Codex) for one project: its calls come through the client's tool hook. */
+  external?: { client: 'claude-code' | 'codex'; project: string };
 }
 
 export type InboxKind = 'autonomy' | 'orchestration' | 'attention' | 'question';
@@ -129,6 +131,8 @@ export interface EffectProfile {
   matched_rules: ApprovalRule[];
   workspace: string;
   mode: Mode;
+  /** A connected client's call: which client, its session and the folder it works in. */
+  client?: { name: string; session_id: string; folder: string; tool_name: string };
 }
 
 export type HopVerdict = 'allowed' | 'awaiting_approval' | 'approved' | 'refused' | 'denied';

@@ -56,6 +56,7 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }): Pro
     connections.add(conn);
     let buffer = '';
     let unsubscribe: (() => void) | null = null;
+    const gone = new AbortController();
     const send = (msg: unknown) => {
       if (!conn.destroyed) conn.write(`${JSON.stringify(msg)}\n`);
     };
@@ -89,10 +90,11 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }): Pro
         if (!unsubscribe) unsubscribe = nexus.onEvent((event) => send({ event }));
         return send({ id, ok: true, value: { subscribed: true } });
       }
-      const result = await dispatch(nexus.handlers, req.method, req.input, { door: 'socket' });
+      const result = await dispatch(nexus.handlers, req.method, req.input, { door: 'socket', signal: gone.signal });
       send({ id, ...result });
     };
     conn.on('close', () => {
+      gone.abort();
       unsubscribe?.();
       connections.delete(conn);
     });
