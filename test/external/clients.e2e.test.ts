@@ -41,10 +41,12 @@ for (const s of SETUPS) {
     let k: Kernel;
     let w: ClientWorld;
     const models: ClientModel[] = [];
+    /** The person's own config.toml as written before the last connect. */
+    let personsConfig = '';
     const model = async (call: ClientCall) => {
       const m = await s.start(call);
       models.push(m);
-      if (s.client === 'codex') w.writeCodexConfig(m.url);
+      if (s.client === 'codex') personsConfig = readFileSync(w.writeCodexConfig(m.url), 'utf8');
       const r = w.nexus(s.client === 'claude-code' ? ['connect', 'claude-code', '--project', w.project, '--timeout', '60'] : ['connect', 'codex', '--timeout', '60']);
       expect(r.code, r.stderr + r.stdout).toBe(0);
       return m;
@@ -132,6 +134,27 @@ for (const s of SETUPS) {
       expect(lastResult(m)).toContain('Nobody approved this call in time');
       expect(await k.call<unknown[]>('inboxList')).toEqual([]);
     }, 90_000);
+
+    it('connect and disconnect leave the person\'s other settings intact (Codex: with the trust Codex computed)', async () => {
+      await model(s.shell('true'));
+      const file = s.client === 'codex' ? join(w.codexHome, 'config.toml') : join(w.project, '.claude', 'settings.json');
+      const connected = readFileSync(file, 'utf8');
+      if (s.client === 'codex') {
+        expect(connected).toMatch(/\[hooks\.state\."[^"]+config\.toml:pre_tool_use:0:0"\]\ntrusted_hash = "sha256:[0-9a-f]{64}"/);
+        const off = w.nexus(['disconnect', 'codex']);
+        expect(off.code, off.stderr).toBe(0);
+        // The person's own file, byte for byte (comments included).
+        expect(readFileSync(file, 'utf8')).toBe(personsConfig);
+        expect(personsConfig).toContain('# my codex settings');
+      } else {
+        const mine = { ...JSON.parse(connected), theme: 'dark', permissions: { deny: ['Bash(rm:*)'] } };
+        writeFileSync(file, JSON.stringify(mine, null, 2));
+        const off = w.nexus(['disconnect', 'claude-code', '--project', w.project]);
+        expect(off.code, off.stderr).toBe(0);
+        const left = JSON.parse(readFileSync(file, 'utf8'));
+        expect(left).toEqual({ theme: 'dark', permissions: { deny: ['Bash(rm:*)'] } });
+      }
+    }, 60_000);
 
     it('NEXUS not running: the hook denies with a sentence that says so', async () => {
       const m = await model(s.shell('echo down > down.txt'));
