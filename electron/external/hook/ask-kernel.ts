@@ -4,14 +4,19 @@
 // the `nexus` command does; a kernel that has no credential ignores that line's answer.
 import { createConnection } from 'node:net';
 import { readFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
 export type KernelReply = { kind: 'down' } | { kind: 'error'; message: string } | { kind: 'ok'; value: unknown };
 
-/** The same path as doors/socket.ts socketPath (a test holds them equal); copied so this file stays small. */
-export const hookSocketPath = (dataDir: string, platform: NodeJS.Platform = process.platform): string =>
-  platform === 'win32' ? `\\\\.\\pipe\\nexus-${createHash('sha256').update(dataDir.toLowerCase()).digest('hex').slice(0, 24)}` : join(dataDir, 'nexus.sock');
+/**
+ * The same path as doors/socket.ts socketPath (a test holds them equal); copied so this file stays small.
+ * node:crypto is loaded only on Windows: it is the costliest module to start, and only the pipe name needs it.
+ */
+export const hookSocketPath = (dataDir: string, platform: NodeJS.Platform = process.platform): string => {
+  if (platform !== 'win32') return join(dataDir, 'nexus.sock');
+  const { createHash } = process.getBuiltinModule('node:crypto') as typeof import('node:crypto');
+  return `\\\\.\\pipe\\nexus-${createHash('sha256').update(dataDir.toLowerCase()).digest('hex').slice(0, 24)}`;
+};
 
 const CREDENTIAL_FILE = 'nexus.sock.token';
 
