@@ -2,7 +2,7 @@
 // rule's reason, park → approve / deny / expiry / the hook going away, Stop all, a patch judged file by file,
 // the session's run frozen at its first call, and a card nobody waits for after a restart.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { harness, type Harness } from '../kernel/testing/harness.js';
@@ -138,6 +138,22 @@ describe('externalToolUse', () => {
     expect(a.row_ids).toHaveLength(2);
     const ok = await ask(event('apply_patch', { command: '*** Begin Patch\n*** Add File: src/b.ts\n+y\n*** End Patch\n' }, 'sess-2'), { client: 'codex' });
     expect(ok).toMatchObject({ decision: 'allow', by: 'rule' });
+  });
+
+  it('the card shows the diff: a Claude Code Write against the file on disk, a Codex patch as that file\'s part', async () => {
+    writeFileSync(join(project, 'notes.txt'), 'line one\n');
+    const w = ask(event('Write', { file_path: join(project, 'notes.txt'), content: 'line one\nline two\n' }));
+    await until(() => pending() === 1);
+    const cards = () => (h.nexus.kernel.db.prepare("SELECT data_json FROM inbox WHERE status = 'pending'").all() as Array<{ data_json: string }>).map((r) => JSON.parse(r.data_json).effect);
+    expect(cards()[0]).toMatchObject({ tool: 'write', target: 'notes.txt', diff: expect.stringContaining('+line two') });
+    h.nexus.kernel.deny((h.nexus.kernel.db.prepare('SELECT id FROM inbox').get() as { id: string }).id, { by: 'person:test' });
+    await w;
+    const patch = '*** Begin Patch\n*** Add File: new.txt\n+hello\n*** End Patch\n';
+    const p = ask(event('apply_patch', { command: patch }, 'sess-9'), { client: 'codex' });
+    await until(() => pending() === 1);
+    expect(cards()[0]).toMatchObject({ tool: 'write', target: 'new.txt', diff: '*** Add File: new.txt\n+hello', client: { name: 'codex', tool_name: 'write' } });
+    h.nexus.kernel.deny((h.nexus.kernel.db.prepare("SELECT id FROM inbox WHERE status = 'pending'").get() as { id: string }).id, { by: 'person:test' });
+    await p;
   });
 
   it('a PermissionRequest for a call NEXUS just allowed is that call: allowed without a second row', async () => {
