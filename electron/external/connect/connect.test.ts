@@ -71,8 +71,28 @@ describe('Codex config.toml', () => {
 });
 
 describe('the hook process', () => {
+  beforeAll(() => void execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' }), 60_000);
+  const HOOK = join(ROOT, 'dist', 'hook', 'nexus-hook.mjs');
+  const hook = (args: string[], stdin: string) => spawnSync(process.execPath, [HOOK, ...args], { input: stdin, encoding: 'utf8' });
+  const ev = JSON.stringify({ session_id: 's', cwd: '/tmp', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
+  const nowhere = join(tmpdir(), 'nexus-no-kernel-here');
+
   it('finds the same socket as the kernel', () => {
     for (const p of ['linux', 'win32'] as const) expect(hookSocketPath('/d/NEXUS', p)).toBe(socketPath('/d/NEXUS', p));
+  });
+  it('no kernel: deny with the sentence (default), or hand back to the client (--when-down ask)', () => {
+    const deny = hook(['--client', 'codex', '--data-dir', nowhere], ev);
+    expect(deny.status).toBe(0);
+    expect(JSON.parse(deny.stdout).hookSpecificOutput).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('NEXUS is not running') });
+    const askClaude = hook(['--client', 'claude-code', '--data-dir', nowhere, '--when-down', 'ask'], ev);
+    expect(JSON.parse(askClaude.stdout).hookSpecificOutput.permissionDecision).toBe('ask');
+    expect(hook(['--client', 'codex', '--data-dir', nowhere, '--when-down', 'ask'], ev).stdout).toBe('');
+    const pr = hook(['--client', 'codex', '--data-dir', nowhere], ev.replace('PreToolUse', 'PermissionRequest'));
+    expect(JSON.parse(pr.stdout).hookSpecificOutput).toEqual({ hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: expect.stringContaining('NEXUS is not running') } });
+  });
+  it('bad arguments or input that is not JSON: exit 2 (a blocking error in both clients)', () => {
+    expect(hook(['--client', 'cursor', '--data-dir', nowhere], ev).status).toBe(2);
+    expect(hook(['--client', 'codex', '--data-dir', nowhere], 'not json').status).toBe(2);
   });
 });
 
