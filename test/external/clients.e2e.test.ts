@@ -96,6 +96,22 @@ for (const s of SETUPS) {
       expect(readFileSync(join(w.project, 'approved.txt'), 'utf8').trim()).toBe('approved');
     }, 90_000);
 
+    it('a file change asks with its diff on the card; Approve lets the client write it', async () => {
+      await k.agent(s.client, w.project, []);
+      const call: ClientCall =
+        s.client === 'codex'
+          ? { custom: 'apply_patch', input: '*** Begin Patch\n*** Add File: patched.txt\n+line one\n+line two\n*** End Patch\n' }
+          : { name: 'Write', input: { file_path: join(w.project, 'patched.txt'), content: 'line one\nline two\n' } };
+      const m = await model(call);
+      const running = s.go(w, m);
+      const card = await k.card();
+      expect(card.effect).toMatchObject({ tool: 'write', target: 'patched.txt', diff: expect.stringContaining('+line two') });
+      await k.call('inboxApprove', { id: card.id });
+      const r = await running;
+      expect(r.code, r.stderr).toBe(0);
+      expect(readFileSync(join(w.project, 'patched.txt'), 'utf8')).toBe('line one\nline two\n');
+    }, 90_000);
+
     it('ask → Deny with a reason: the model reads it and nothing ran', async () => {
       await k.agent(s.client, w.project, []);
       const m = await model(s.shell('echo nope > denied.txt'));
