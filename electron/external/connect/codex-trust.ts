@@ -8,12 +8,12 @@ import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
 import { isNexusHook } from './hook-command.js';
 
-/** The codex binary: --codex, NEXUS_CODEX_BIN, the @openai/codex NEXUS was installed with, or `codex` on PATH. */
-export function findCodex(explicit?: string, env: NodeJS.ProcessEnv = process.env): string | null {
+/** The codex binary: --codex, NEXUS_CODEX_BIN, the @openai/codex installed with NEXUS (under nexusRoot), or `codex` on PATH. */
+export function findCodex(explicit?: string, env: NodeJS.ProcessEnv = process.env, nexusRoot: string = process.cwd()): string | null {
   if (explicit) return existsSync(explicit) ? explicit : null;
   if (env.NEXUS_CODEX_BIN && existsSync(env.NEXUS_CODEX_BIN)) return env.NEXUS_CODEX_BIN;
   try {
-    const req = createRequire(import.meta.url);
+    const req = createRequire(join(nexusRoot, 'package.json'));
     const js = req.resolve('@openai/codex/bin/codex.js');
     if (existsSync(js)) return js;
   } catch {

@@ -3,7 +3,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createTwoFilesPatch } from 'diff';
 import { DEFAULT_TIMEOUT_S, dataDirOf, type HookSpec } from './hook-command.js';
 import { claudeHookCommands, planClaudeSettings } from './claude-settings.js';
@@ -55,14 +54,20 @@ export function settingsFile(t: Pick<ConnectTarget, 'client' | 'scope' | 'projec
   return join(home(env), '.claude', 'settings.json');
 }
 
-/** dist/hook/nexus-hook.mjs next to the running bundle (dist/cli, dist/electron) or under the repository. */
+/**
+ * dist/hook/nexus-hook.mjs of this NEXUS: searched upwards from the running bundle (the Electron main's
+ * __dirname), from the started script (bin/nexus.mjs), then from the working folder. (No import.meta here:
+ * this file is bundled into the CommonJS Electron main too.)
+ */
 export function hookScript(env: NodeJS.ProcessEnv = process.env): string {
   if (env.NEXUS_HOOK_SCRIPT) return env.NEXUS_HOOK_SCRIPT;
-  const here = typeof __dirname !== 'undefined' ? __dirname : dirname(fileURLToPath(import.meta.url));
-  let dir = here;
-  for (let i = 0; i < 6; i++) {
-    for (const p of [join(dir, 'hook', 'nexus-hook.mjs'), join(dir, 'dist', 'hook', 'nexus-hook.mjs')]) if (existsSync(p)) return p;
-    dir = dirname(dir);
+  const starts = [typeof __dirname !== 'undefined' ? __dirname : null, process.argv[1] ? dirname(process.argv[1]) : null, process.cwd()];
+  for (const start of starts) {
+    let dir = start;
+    for (let i = 0; dir && i < 6; i++) {
+      for (const p of [join(dir, 'hook', 'nexus-hook.mjs'), join(dir, 'dist', 'hook', 'nexus-hook.mjs')]) if (existsSync(p)) return p;
+      dir = dirname(dir);
+    }
   }
   throw new Error('The NEXUS hook (dist/hook/nexus-hook.mjs) was not found: build NEXUS first (npm run build).');
 }
@@ -111,7 +116,7 @@ export async function apply(t: ConnectTarget, action: 'connect' | 'disconnect'):
   const p = plan(t, action);
   if (p.changed) writeAtomic(p.file, p.after);
   if (t.client !== 'codex' || action !== 'connect') return p;
-  const codex = findCodex(t.codexBin, t.env ?? process.env);
+  const codex = findCodex(t.codexBin, t.env ?? process.env, join(dirname(hookScript(t.env ?? process.env)), '..', '..'));
   if (!codex) {
     p.notes.push('Codex was not found, so the hook is NOT trusted yet and Codex will skip it: run `nexus connect codex` again once codex is installed (or pass --codex PATH), or start codex with --dangerously-bypass-hook-trust.');
     return p;
