@@ -83,6 +83,9 @@ test('a Claude Code call waits as a card; Approve in the window lets it run', as
 
   await page.getByRole('link', { name: 'Runs' }).click();
   await expect(page.getByRole('list', { name: 'Runs' })).toContainText('claude-code session');
+  await page.getByRole('list', { name: 'Runs' }).getByRole('button').first().click();
+  await expect(page.locator('.run-detail')).toContainText('its calls came through its tool hook');
+  await expect(page.locator('.rows')).toContainText('approved by you in the window');
 });
 
 test('Settings ▸ Connections shows the change, then connects and disconnects Claude Code', async ({ page }) => {
