@@ -65,12 +65,18 @@ export function hookScript(env: NodeJS.ProcessEnv = process.env): string {
   for (const start of starts) {
     let dir = start;
     for (let i = 0; dir && i < 6; i++) {
-      for (const p of [join(dir, 'hook', 'nexus-hook.mjs'), join(dir, 'dist', 'hook', 'nexus-hook.mjs')]) if (existsSync(p)) return p;
+      for (const p of [join(dir, 'hook', 'nexus-hook.mjs'), join(dir, 'dist', 'hook', 'nexus-hook.mjs')]) if (existsSync(p)) return unpacked(p);
       dir = dirname(dir);
     }
   }
   throw new Error('The NEXUS hook (dist/hook/nexus-hook.mjs) was not found: build NEXUS first (npm run build).');
 }
+
+/** In a packaged app the hook is unpacked next to the archive (electron-builder asarUnpack): a client runs that copy. */
+const unpacked = (p: string) => {
+  const out = p.replace(/app\.asar([\\/])/, 'app.asar.unpacked$1');
+  return out !== p && existsSync(out) ? out : p;
+};
 
 export function specFor(t: ConnectTarget): HookSpec {
   const env = t.env ?? process.env;
