@@ -28,6 +28,7 @@ const SETUPS: Array<() => Promise<NexusSetup>> = [
   async () => (await import('./kernel/turns/setup.js')).setupTurns,
   async () => (await import('./governance/setup.js')).setupGovernance,
   async () => (await import('./demo/setup.js')).setupDemo,
+  async () => (await import('./external/setup.js')).setupExternal,
 ];
 
 /** Services modules publish for each other (augment with `declare module` for types). */

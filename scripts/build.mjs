@@ -11,6 +11,8 @@ const entries = [
   { in: 'electron/cli/main.ts', out: 'dist/cli/nexus.mjs', format: 'esm' },
   { in: 'electron/main.ts', out: 'dist/electron/main.cjs', format: 'cjs' },
   { in: 'electron/preload.ts', out: 'dist/electron/preload.cjs', format: 'cjs' },
+  // The tool hook connected clients run before every call: node built-ins only, so it starts fast.
+  { in: 'electron/external/hook/nexus-hook.ts', out: 'dist/hook/nexus-hook.mjs', format: 'esm' },
 ];
 
 for (const e of entries) {

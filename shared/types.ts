@@ -107,6 +107,8 @@ export interface AgentProfile {
   network?: NetworkPolicy;
   /** Variables of the kernel's environment passed to the agent's commands (besides PATH, HOME, LANG, ...). */
   env_passthrough?: string[];
+  /** A connected client (Claude Code, Codex) for one project: its calls come through the client's tool hook. */
+  external?: { client: 'claude-code' | 'codex'; project: string };
 }
 
 export type InboxKind = 'autonomy' | 'orchestration' | 'attention' | 'question';
@@ -144,6 +146,8 @@ export interface EffectProfile {
   mode: Mode;
   /** Present and false when the agent's commands run without the OS sandbox (the person turned it off). */
   sandboxed?: boolean;
+  /** A connected client's call: which client, its session and the folder it works in. */
+  client?: { name: string; session_id: string; folder: string; tool_name: string };
 }
 
 export type HopVerdict = 'allowed' | 'awaiting_approval' | 'approved' | 'refused' | 'denied';

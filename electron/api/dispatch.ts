@@ -17,6 +17,8 @@ export class ApiFailure extends Error {
 export interface CallContext {
   /** Which door the call came through: the UI's doors may approve, an agent's tools never reach here. */
   door: 'ipc' | 'web' | 'socket' | 'internal';
+  /** Aborted when the caller's connection closes (a long wait can stop waiting for nobody). */
+  signal?: AbortSignal;
 }
 
 /** The door as a person sees it, recorded with every decision: the app window (Electron IPC), the browser host

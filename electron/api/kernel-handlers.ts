@@ -73,7 +73,14 @@ export const runSummary = (r: Run, pending?: number): z.infer<typeof RunSummary>
   created_at: r.created_at,
   updated_at: r.updated_at,
   ...(pending !== undefined ? { pending } : {}),
+  ...(r.created_by?.startsWith('client:') ? { client: clientOf(r.created_by) } : {}),
 });
+
+/** `client:<name>:<session id>` → the client and its session. */
+const clientOf = (createdBy: string) => {
+  const [name = '', ...rest] = createdBy.slice('client:'.length).split(':');
+  return { name, session_id: rest.join(':') };
+};
 
 export const inboxView = (i: InboxEntry): z.infer<typeof InboxItem> => {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars

@@ -23,6 +23,8 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   entitlements: async () => (await import('./orchestration.js')).entitlementsCommand,
   chains: async () => (await import('./orchestration.js')).chainsCommand,
   tasks: async () => (await import('./orchestration.js')).tasksCommand,
+  connect: async () => (await import('./connect.js')).connectCommand,
+  disconnect: async () => (await import('./connect.js')).disconnectCommand,
 };
 
 const USAGE = `usage: nexus [--data-dir DIR] [--json] <command> [args]

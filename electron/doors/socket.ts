@@ -92,6 +92,7 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts
     let authenticated = false;
     let refusedAlready = false;
     let unsubscribe: (() => void) | null = null;
+    const gone = new AbortController();
     const send = (msg: unknown) => {
       if (!conn.destroyed) conn.write(`${JSON.stringify(msg)}\n`);
     };
@@ -160,10 +161,11 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts
         const url = opts.webOpen?.() ?? null;
         return send(url ? { id, ok: true, value: { url } } : { id, ok: false, error: { code: 'no_browser_host', message: 'This NEXUS serves no browser host (started with --no-web, or it is the desktop app).' } });
       }
-      const result = await dispatch(nexus.handlers, req.method, req.input, { door: 'socket' });
+      const result = await dispatch(nexus.handlers, req.method, req.input, { door: 'socket', signal: gone.signal });
       send({ id, ...result });
     };
     conn.on('close', () => {
+      gone.abort();
       unsubscribe?.();
       connections.delete(conn);
     });

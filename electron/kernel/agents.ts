@@ -126,6 +126,7 @@ export function createAgentRun(
 ): Run {
   const profile = getAgentProfile(kernel, a.agent);
   if (profile.status === 'removed') throw new KernelError('agent_removed', `Agent ${a.agent} was removed.`);
+  if (profile.external) throw new KernelError('external_agent', `Agent ${a.agent} is ${profile.external.client} connected through its tool hook; its runs start when it calls a tool, not from NEXUS.`);
   const { mode, compiled } = tightenApproval(profile, a.request);
   return kernel.createRun({
     agent: a.agent,

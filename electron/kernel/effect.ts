@@ -2,6 +2,7 @@
 // settings, the resolved call, and the tool's own target/preview (a unified diff for write/edit).
 import type { EffectProfile } from '../../shared/types.js';
 import type { ExecutorTool, Row, Run } from './types.js';
+import { CLIENT_RUN_PREFIX, isClientRun } from './client-runs.js';
 
 const TARGET_KEYS = ['path', 'command', 'url', 'agent', 'file_path', 'cmd', 'name'];
 const MAX_TARGET = 500;
@@ -47,6 +48,11 @@ export function buildEffect(run: Run, row: Row, tool: ExecutorTool | undefined, 
     mode: run.mode,
   };
   if (row.runner) effect.runner = row.runner;
+  if (isClientRun(run)) {
+    // created_by is `client:<name>:<session id>`; the folder is the session's working folder.
+    const [name = '', ...session] = run.created_by!.slice(CLIENT_RUN_PREFIX.length).split(':');
+    effect.client = { name, session_id: session.join(':'), folder: run.workspace, tool_name: row.wire_tool };
+  }
   const diff = tool?.preview?.(row.input, run.workspace);
   if (diff !== undefined) effect.diff = diff;
   return effect;

@@ -12,7 +12,7 @@ import type { Clock, TimerHandle } from './clock.js';
 import type { EventBus } from './events.js';
 import { KernelError } from './errors.js';
 import type { ToolRegistry } from './registry.js';
-import type { HopGate, Row } from './types.js';
+import type { ClientExecutor, HopGate, Row } from './types.js';
 
 /** Effects to run once the transaction that decided them has committed. */
 export type After = Array<() => void>;
@@ -45,6 +45,8 @@ export interface KernelState {
   readonly trusted: Set<string>;
   readonly removedAgents: Set<string>;
   hopGate: HopGate;
+  /** Stands in for the tools of client-executed runs (client-runs.ts); null until a module installs it. */
+  clientExecutor: ClientExecutor | null;
   phase: 'new' | 'started' | 'closing' | 'closed';
 }
 
@@ -62,6 +64,7 @@ export function createKernelState(base: Pick<KernelState, 'db' | 'clock' | 'even
     trusted: new Set(),
     removedAgents: new Set(),
     hopGate: PROCEED,
+    clientExecutor: null,
     phase: 'new',
   };
 }

@@ -28,13 +28,13 @@ import { InboxKinds } from './inbox.js';
 import { BUILTIN_TOOLS } from './tools/index.js';
 import { createKernelState, emit, emitInbox, isOpen, runAbort, type KernelState } from './kernel-state.js';
 import { submitRows } from './stage.js';
-import { approveRow, denyRow, expireRow } from './parking.js';
+import { approveRow, denyRow, expireRow, shortenPark } from './parking.js';
 import { waitRow } from './row-endings.js';
 import { createRun, readdressRows, reopenRun, terminateRun } from './run-lifecycle.js';
 import { closeKernel, recoverAtStart, type RecoveryReport } from './recovery.js';
 import { sandboxPolicy } from './containment.js';
 import type { SandboxPolicy } from './sandbox/policy.js';
-import type { CreateRunOptions, ExecutorTool, HopGate, Row, Run, SubmitRowOptions } from './types.js';
+import type { ClientExecutor, CreateRunOptions, ExecutorTool, HopGate, Row, Run, SubmitRowOptions } from './types.js';
 
 export type { RecoveryReport } from './recovery.js';
 
@@ -98,6 +98,10 @@ export class Kernel {
   /** GOVERNANCE: the orchestration gate, called for every model row before the stage. Must be synchronous. */
   setHopGate(gate: HopGate): void {
     this.k.hopGate = gate;
+  }
+  /** The stand-in for the tools of client-executed runs (created_by `client:…`; kernel/client-runs.ts). */
+  setClientExecutor(executor: ClientExecutor): void {
+    this.k.clientExecutor = executor;
   }
   registerTool(tool: ExecutorTool, opts: { replace?: boolean } = {}): void {
     this.tools.register(tool, opts);
@@ -188,6 +192,11 @@ export class Kernel {
   /** The park clock ran out: timed_out approval_expired; the next round reads exactly APPROVAL_EXPIRED_TEXT. */
   expire(row_id: string): Row | null {
     return expireRow(this.k, row_id);
+  }
+
+  /** Bring a parked row's deadline forward (never later); the park clock then expires it as usual. */
+  shortenPark(row_id: string, ms: number): Row | null {
+    return shortenPark(this.k, row_id, ms);
   }
 
   /** Session trust (in memory only: it ends with this process). */

@@ -2,8 +2,8 @@
 // card (inbox id = row id). It ends by approve (recorded `running` before it runs), deny, or the clock.
 import { tx } from '../store/db.js';
 import { getRun, touchRun } from '../store/queries/runs.js';
-import { getRow, transitionRow, patchedRow, type RowPatch } from '../store/queries/rows.js';
-import { insertInboxItem, resolveInboxForRow } from '../store/queries/inbox.js';
+import { getRow, patchRow, transitionRow, patchedRow, type RowPatch } from '../store/queries/rows.js';
+import { insertInboxItem, resolveInboxForRow, setInboxExpiry } from '../store/queries/inbox.js';
 import { insertRunEvent } from '../store/queries/events.js';
 import { getAgent } from '../store/queries/agents.js';
 import { PARK_DURATION_MS } from '../../shared/types.js';
@@ -13,12 +13,13 @@ import { buildEffect } from './effect.js';
 import { unsandboxed } from './containment.js';
 import { endParked } from './row-endings.js';
 import { executeRow } from './tool-execution.js';
+import { toolFor } from './client-runs.js';
 import { assertOpen, emit, emitInbox, emitRow, type After, type KernelState } from './kernel-state.js';
 import type { Row, Run } from './types.js';
 
 /** The stage held the row: parked in one transaction (inside the caller's); timer and events go to `after`. */
 export function parkRow(k: KernelState, run: Run, row: Row, tool: string, matched: number[], after: After): Row {
-  const effect = buildEffect(run, row, k.tools.find(run.id, row), tool, matched);
+  const effect = buildEffect(run, row, toolFor(k, run, row), tool, matched);
   // The approver must read plainly that this agent's commands would run outside the OS sandbox.
   if (unsandboxed(k, run)) effect.sandboxed = false;
   const revoked = run.agent ? getAgent(k.db, run.agent)?.executor_revoked === true : false;
@@ -99,6 +100,26 @@ function parkedRow(k: KernelState, row_id: string): Row {
   if (!row) throw notFound('row', row_id);
   if (row.state !== 'needs_approval') throw conflict(`Row ${row_id} is not waiting for approval (it is ${row.state}).`);
   return row;
+}
+
+/**
+ * Bring a parked row's deadline forward to `ms` from now (never later than it was): the row and its card say so,
+ * and the park clock expires it then, through the ordinary expiry. A connected client's call uses this: its hook
+ * waits only so long, and a card must not outlive the call it asks about.
+ */
+export function shortenPark(k: KernelState, row_id: string, ms: number): Row | null {
+  const row = getRow(k.db, row_id);
+  if (!row || row.state !== 'needs_approval') return null;
+  const now = k.clock.now();
+  const due = now + Math.max(0, ms);
+  if (row.expires_at && Date.parse(row.expires_at) <= due) return row;
+  tx(k.db, () => {
+    patchRow(k.db, row_id, { expires_at: due }, now);
+    setInboxExpiry(k.db, { row_id, expires_at: due });
+  });
+  armPark(k, row_id, due - now);
+  emitInbox(k);
+  return getRow(k.db, row_id);
 }
 
 /** (Re)start a parked row's deadline timer. */

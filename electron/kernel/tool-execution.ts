@@ -6,12 +6,13 @@ import * as results from './results.js';
 import { processTracker, sandboxPolicy } from './containment.js';
 import { queueEnd } from './row-endings.js';
 import { message, runAbort, type KernelState } from './kernel-state.js';
+import { toolFor } from './client-runs.js';
 import type { Row, Run } from './types.js';
 
 export function executeRow(k: KernelState, run: Run, row: Row): void {
   k.live.add(row.id);
   const signal = runAbort(k, run.id).signal;
-  const tool = k.tools.find(run.id, row);
+  const tool = toolFor(k, run, row);
   const done = (async () => {
     let result: ToolResult;
     let state: RowState = 'succeeded';

@@ -112,6 +112,12 @@ export type HopGateDecision = { proceed: true } | { proceed: false; result: Tool
 /** Called for every model row before the approval stage; GOVERNANCE installs the orchestration gate here. */
 export type HopGate = (call: HopGateCall) => HopGateDecision;
 
+/**
+ * For a client-executed run (client-runs.ts): the tool that describes a row on its card (target, diff) and
+ * "runs" it once granted, which only records that the client executes it. Must not throw.
+ */
+export type ClientExecutor = (run: Run, row: Row) => ExecutorTool;
+
 export interface CreateRunOptions {
   agent: string | null;
   mode: Mode;

@@ -6,10 +6,11 @@ import { kernelMethods } from './kernel.js';
 import { orchestrationMethods } from './orchestration.js';
 import { demoMethods } from './demo.js';
 import { keysMethods } from './keys.js';
+import { externalMethods } from './external.js';
 
 export * from './contract.js';
 
-export const methods = { ...rulesMethods, ...kernelMethods, ...orchestrationMethods, ...demoMethods, ...keysMethods };
+export const methods = { ...rulesMethods, ...kernelMethods, ...orchestrationMethods, ...demoMethods, ...keysMethods, ...externalMethods };
 export type Methods = typeof methods;
 export type MethodName = keyof Methods;
 export const METHOD_NAMES = Object.keys(methods) as MethodName[];

@@ -40,6 +40,8 @@ export const RunSummary = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   pending: z.number().int().optional(),
+  /** A connected client's session (Claude Code, Codex): the calls came through its tool hook. */
+  client: z.object({ name: z.string(), session_id: z.string() }).optional(),
 });
 export const RunDetail = RunSummary.extend({
   rules: z.array(z.unknown()),
@@ -98,6 +100,8 @@ export const AgentProfileInput = z.object({
   lifecycle_hooks: z.unknown().optional(),
   tools: z.array(z.string().min(1)).optional(),
   workspace: z.string().optional(),
+  /** A connected client for one project (its runs start when the client calls a tool). */
+  external: z.object({ client: z.enum(['claude-code', 'codex']), project: z.string().min(1).max(4096) }).optional(),
   mcpServers: z
     .record(
       z.string(),

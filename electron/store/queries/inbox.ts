@@ -103,3 +103,8 @@ export function resolveInboxForRow(db: Db, a: { row_id: string; status: string; 
 export function setInboxAddressee(db: Db, a: { row_id: string; addressee: string | null }): void {
   stmt(db, "UPDATE inbox SET addressee = ? WHERE row_id = ? AND status = 'pending'").run(a.addressee, a.row_id);
 }
+
+/** A held row's card gets an earlier deadline (a connected client's call waits only as long as its hook). */
+export function setInboxExpiry(db: Db, a: { row_id: string; expires_at: number }): void {
+  stmt(db, "UPDATE inbox SET expires_at = ? WHERE row_id = ? AND status = 'pending'").run(a.expires_at, a.row_id);
+}

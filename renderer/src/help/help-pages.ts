@@ -18,6 +18,7 @@ export const VIEW_HELP: Record<View, HelpPage> = {
 export const SECTION_HELP: Record<SettingsSection, HelpPage> = {
   orchestration: { file: 'orchestration-gate.md', title: 'The orchestration gate' },
   models: { file: 'local-models.md', title: 'Connecting a local model' },
+  connections: { file: 'claude-code-codex.md', title: 'Claude Code and Codex' },
   about: { file: 'README.md', title: 'NEXUS documentation' },
 };
 

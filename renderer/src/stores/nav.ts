@@ -14,10 +14,11 @@ export function parseHash(hash: string): View {
   return (VIEWS.find((x) => x.id === v)?.id ?? 'inbox') as View;
 }
 
-export type SettingsSection = 'orchestration' | 'models' | 'about';
+export type SettingsSection = 'orchestration' | 'models' | 'connections' | 'about';
 export const SETTINGS_SECTIONS: { id: SettingsSection; group: string; label: string }[] = [
   { id: 'orchestration', group: 'Agents', label: 'Orchestration' },
   { id: 'models', group: 'Agents', label: 'Models' },
+  { id: 'connections', group: 'Agents', label: 'Connections' },
   { id: 'about', group: 'App', label: 'About' },
 ];
 

@@ -96,9 +96,17 @@ export function CardDetail({ item, reason, setReason, now }: { item: InboxItem; 
             <dd className="time-left">{left}</dd>
           </div>
         ) : null}
+        {effect?.client ? (
+          <div>
+            <dt>Client</dt>
+            <dd>
+              {effect.client.name} · session <code title={effect.client.session_id}>{shortId(effect.client.session_id)}</code>
+            </dd>
+          </div>
+        ) : null}
         {effect?.workspace ? (
           <div>
-            <dt>Workspace</dt>
+            <dt>{effect.client ? 'Folder' : 'Workspace'}</dt>
             <dd className="target">{effect.workspace}</dd>
           </div>
         ) : null}

@@ -144,6 +144,12 @@ export function RunDetailView({ run }: { run: RunFull }) {
             mode <strong>{run.mode}</strong> · started {ago(run.created_at, now)} · {run.rows.length} row{run.rows.length === 1 ? "" : "s"}
             {run.chain_id ? <> · chain <code title={run.chain_id}>{shortId(run.chain_id)}</code></> : null}
           </p>
+          {run.client ? (
+            <p className="muted">
+              A {run.client.name} session (<code title={run.client.session_id}>{shortId(run.client.session_id)}</code>): its calls came through
+              its tool hook, and it ran what NEXUS allowed.
+            </p>
+          ) : null}
         </div>
         {run.status === 'running' ? (
           <button

@@ -1,5 +1,5 @@
 // Runs: start one, list them, open one.
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useRuns } from '../../stores/runs.js';
 import { useAgents } from '../../stores/agents.js';
 import { call, messageOf } from '../../api/client.js';
@@ -9,7 +9,9 @@ import { Empty } from '../../components/Empty.js';
 import type { Mode } from '../../../../shared/types.js';
 
 function StartRun() {
-  const agents = useAgents((s) => s.agents);
+  // A connected client's agent starts its runs itself (from its tool hook), never from here.
+  const all = useAgents((s) => s.agents);
+  const agents = useMemo(() => all.filter((a) => !a.external), [all]);
   const [agent, setAgent] = useState('');
   const [prompt, setPrompt] = useState('');
   const [mode, setMode] = useState<Mode>('ask');
@@ -87,6 +89,7 @@ export function RunsView() {
               <button type="button" className={`item ${openId === r.id ? 'selected' : ''}`} aria-current={openId === r.id || undefined} onClick={() => open(r.id)}>
                 <span className="item-top">
                   <strong>{r.agent ?? 'standalone'}</strong>
+                  {r.client ? <span className="badge">{r.client.name} session</span> : null}
                   <span className={`status-pill ${r.status}`}>{r.status}</span>
                 </span>
                 <span className="muted clip">{r.prompt ?? r.id}</span>

@@ -2,6 +2,7 @@
 import { useNav, SETTINGS_SECTIONS } from '../../stores/nav.js';
 import { OrchestrationPage } from './OrchestrationPage.js';
 import { ModelsPage } from './ModelsPage.js';
+import { ConnectionsPage } from './ConnectionsPage.js';
 import { useStatus } from '../../stores/status.js';
 
 function About() {
@@ -58,7 +59,7 @@ export function SettingsView() {
         })}
       </nav>
       <div className="settings-body">
-        {section === 'orchestration' ? <OrchestrationPage /> : section === 'models' ? <ModelsPage /> : <About />}
+        {section === 'orchestration' ? <OrchestrationPage /> : section === 'models' ? <ModelsPage /> : section === 'connections' ? <ConnectionsPage /> : <About />}
       </div>
     </div>
   );

@@ -1,0 +1,72 @@
+// Claude Code's settings.json: NEXUS adds (or removes) its PreToolUse and PermissionRequest hook entries and
+// leaves every other key as it was. A file that is not a JSON object is refused, never overwritten.
+import { hookCommand, isNexusHook, type HookSpec } from './hook-command.js';
+
+const EVENTS = ['PreToolUse', 'PermissionRequest'] as const;
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+
+export function parseClaudeSettings(text: string | null, file: string): Json {
+  if (text === null || !text.trim()) return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${file} is not valid JSON (${e instanceof Error ? e.message : String(e)}); NEXUS will not rewrite it. Fix or move it, then connect again.`);
+  }
+  if (!isObj(v)) throw new Error(`${file} does not hold a JSON object; NEXUS will not rewrite it.`);
+  return v;
+}
+
+/** The settings without NEXUS's hook entries (groups left empty by that are dropped, as are empty event lists). */
+function withoutNexus(settings: Json): Json {
+  const out: Json = { ...settings };
+  if (!isObj(out.hooks)) return out;
+  const hooks: Json = { ...out.hooks };
+  for (const ev of EVENTS) {
+    const groups = hooks[ev];
+    if (!Array.isArray(groups)) continue;
+    const kept = groups
+      .map((g) => {
+        if (!isObj(g) || !Array.isArray(g.hooks) || !g.hooks.some((h) => isObj(h) && isNexusHook(h.command))) return g;
+        const rest = g.hooks.filter((h) => !(isObj(h) && isNexusHook(h.command)));
+        return rest.length ? { ...g, hooks: rest } : null;
+      })
+      .filter((g) => g !== null);
+    if (kept.length) hooks[ev] = kept;
+    else delete hooks[ev];
+  }
+  if (Object.keys(hooks).length) out.hooks = hooks;
+  else delete out.hooks;
+  return out;
+}
+
+export function planClaudeSettings(text: string | null, file: string, action: 'connect' | 'disconnect', spec: HookSpec): string {
+  const base = withoutNexus(parseClaudeSettings(text, file));
+  if (action === 'connect') {
+    const hooks: Json = isObj(base.hooks) ? { ...base.hooks } : {};
+    const entry = { type: 'command', command: hookCommand('claude-code', spec), timeout: spec.timeoutS };
+    for (const ev of EVENTS) hooks[ev] = [...(Array.isArray(hooks[ev]) ? (hooks[ev] as unknown[]) : []), { matcher: '*', hooks: [entry] }];
+    base.hooks = hooks;
+  }
+  return `${JSON.stringify(base, null, 2)}\n`;
+}
+
+/** The NEXUS hook commands a settings file holds (any data dir). */
+export function claudeHookCommands(text: string | null): string[] {
+  let s: Json;
+  try {
+    s = parseClaudeSettings(text, 'settings');
+  } catch {
+    return [];
+  }
+  if (!isObj(s.hooks)) return [];
+  const out: string[] = [];
+  for (const ev of EVENTS) {
+    const groups = s.hooks[ev];
+    if (!Array.isArray(groups)) continue;
+    for (const g of groups) if (isObj(g) && Array.isArray(g.hooks)) for (const h of g.hooks) if (isObj(h) && isNexusHook(h.command)) out.push(h.command);
+  }
+  return out;
+}

@@ -1,0 +1,151 @@
+// A connected client's tool call (its PreToolUse hook, through the control socket) crossing NEXUS's approval stage:
+//
+//   Stop all engaged → deny (its sentence) | the agent of client+project, the run of the session (frozen at its
+//   first call) → the call mapped (tool-map.ts) → rows submitted as model rows (the hop gate, then the stage) →
+//   granted: allow (the client runs it; the row records "executed by the client") | refused: deny with the reason
+//   | parked: a card in the inbox; the hook waits (long poll) for Approve / Deny, until just before the client's
+//   own hook timeout, when NEXUS expires the card and answers deny: a card never outlives the call it asks about.
+//   If the hook goes away first (the client gave up), the card is closed as denied.
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+import type { Nexus } from '../app.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { Row, Run } from '../kernel/types.js';
+import { insertRunEvent } from '../store/queries/events.js';
+import { STOP_ALL_REASON } from '../governance/service.js';
+import type { ExternalAnswer, HookEvent } from '../../shared/api/external.js';
+import { mapToolCall, type ClientName } from './tool-map.js';
+import { Refusal, agentFor, createSessionRun, findSessionRun, realFolder, sessionKey } from './session-runs.js';
+import { answerFor, expiredSentence, HOOK_GONE, STOP_ALL_SENTENCE } from './answers.js';
+
+type Answer = z.infer<typeof ExternalAnswer>;
+type Event = z.infer<typeof HookEvent>;
+
+/** The wait when the hook does not say how long its client waits: just under both clients' default 600 s. */
+export const DEFAULT_WAIT_MS = 570_000;
+/** A PermissionRequest that follows a PreToolUse NEXUS already allowed (same session, tool, input) is that call. */
+const GRANT_MEMORY_MS = 10 * 60_000;
+
+export interface ToolUseRequest {
+  client: ClientName;
+  event: Event;
+  wait_ms?: number;
+  project_dir?: string;
+}
+
+export class ExternalService {
+  private readonly kernel: Kernel;
+  private readonly grants = new Map<string, number>();
+
+  constructor(private readonly nexus: Nexus) {
+    this.kernel = nexus.kernel;
+  }
+
+  async toolUse(req: ToolUseRequest, signal?: AbortSignal): Promise<Answer> {
+    const ev = req.event;
+    const key = sessionKey(req.client, ev.session_id);
+    if (ev.hook_event_name === 'PermissionRequest' && this.recentlyGranted(req.client, ev)) {
+      return { decision: 'allow', reason: 'NEXUS already allowed this call.', by: 'nexus', agent: null, run_id: null, row_ids: [] };
+    }
+    let run: Run | null = null;
+    try {
+      if (this.nexus.probes.stopAll()) {
+        run = findSessionRun(this.kernel, key);
+        if (run) insertRunEvent(this.kernel.db, { run_id: run.id, type: 'client_call_refused', data: { tool: ev.tool_name, by: 'stop_all' }, now: this.nexus.clock.now() });
+        return { decision: 'deny', reason: STOP_ALL_SENTENCE, by: 'stop_all', agent: run?.agent ?? null, run_id: run?.id ?? null, row_ids: [] };
+      }
+      run = this.sessionRun(req, key);
+      const mapped = mapToolCall(ev.tool_name, ev.tool_input);
+      if (!mapped.ok) throw new Refusal(`NEXUS refused this call: ${mapped.reason}`, 'nexus');
+      const rows = this.kernel.submitRows(
+        run.id,
+        mapped.calls.map((c) => ({ tool: c.tool, input: c.input, origin: 'model' as const })),
+      );
+      const waitMs = req.wait_ms ?? DEFAULT_WAIT_MS;
+      const ended = await this.settle(rows, waitMs, signal);
+      const answer = answerFor(ended, { waitMs, parked: rows.filter((r) => r.state === 'needs_approval').map((r) => r.id) });
+      if (answer.decision === 'allow') this.remember(req.client, ev);
+      return { ...answer, agent: run.agent, run_id: run.id, row_ids: rows.map((r) => r.id) };
+    } catch (e) {
+      if (e instanceof Refusal) return { decision: 'deny', reason: e.message, by: e.by, agent: run?.agent ?? null, run_id: run?.id ?? null, row_ids: [] };
+      throw e;
+    }
+  }
+
+  /** The session's run: found, re-opened after Stop all, or created now (its approval frozen now). */
+  private sessionRun(req: ToolUseRequest, key: string): Run {
+    const existing = findSessionRun(this.kernel, key);
+    if (existing) {
+      if (existing.status === 'running') return existing;
+      // Stop all ended it; Resume lifts Stop all for new work, and this session's next call is new work.
+      if (existing.error === STOP_ALL_REASON) return this.kernel.reopenRun(existing.id);
+      throw new Refusal(`NEXUS refused this call: this ${req.client} session's run ${existing.id} was ${existing.status === 'canceled' ? 'stopped' : 'ended'} in NEXUS (${existing.error ?? existing.status}). Start a new session.`, 'nexus');
+    }
+    const folder = realFolder(req.event.cwd, 'working folder');
+    const project = req.project_dir ? realFolder(req.project_dir, 'project folder') : folder;
+    const agent = agentFor(this.kernel, req.client, project);
+    return createSessionRun(this.kernel, agent, key, folder, req.client, req.event.session_id);
+  }
+
+  /**
+   * Wait for every parked row to end. A row still parked at the deadline is expired (its card closes); if the
+   * hook went away, it is denied as abandoned. Once one row of the call is refused, the others' cards close too.
+   */
+  private async settle(rows: Row[], waitMs: number, signal?: AbortSignal): Promise<Row[]> {
+    const out: Row[] = [];
+    // The park clock expires each card at the hook's deadline (the card shows that time left, not 24 h).
+    for (const row of rows) if (row.state === 'needs_approval') this.kernel.shortenPark(row.id, waitMs);
+    const deadline = Date.now() + waitMs + 1000;
+    for (const row of rows) {
+      if (row.state !== 'needs_approval') {
+        out.push(row);
+        continue;
+      }
+      if (out.some(refused)) {
+        out.push(this.closeParked(row.id, 'Another part of the same call was refused, so this part was not asked.'));
+        continue;
+      }
+      const ac = new AbortController();
+      const timer = setTimeout(() => ac.abort(), Math.max(0, deadline - Date.now()));
+      const onGone = () => ac.abort();
+      signal?.addEventListener('abort', onGone, { once: true });
+      if (signal?.aborted) ac.abort();
+      try {
+        const r = await this.kernel.waitRow(row.id, { signal: ac.signal });
+        if (r.state !== 'needs_approval') out.push(r);
+        else if (signal?.aborted) out.push(this.closeParked(row.id, HOOK_GONE));
+        else out.push(this.kernel.expire(row.id) ?? this.kernel.getRow(row.id)!);
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onGone);
+      }
+    }
+    return out;
+  }
+
+  private closeParked(row_id: string, reason: string): Row {
+    try {
+      return this.kernel.deny(row_id, { by: 'nexus', reason });
+    } catch {
+      return this.kernel.getRow(row_id)!; // someone answered it in between: that answer stands
+    }
+  }
+
+  private grantKey(client: ClientName, ev: Event): string {
+    const input: Record<string, unknown> = ev.tool_input && typeof ev.tool_input === 'object' && !Array.isArray(ev.tool_input) ? { ...(ev.tool_input as Record<string, unknown>) } : { value: ev.tool_input };
+    delete input.description; // Codex's PermissionRequest adds the model's justification here
+    return createHash('sha256').update(JSON.stringify([client, ev.session_id, ev.tool_name, input])).digest('hex');
+  }
+  private remember(client: ClientName, ev: Event): void {
+    const now = Date.now();
+    for (const [k, t] of this.grants) if (now - t > GRANT_MEMORY_MS) this.grants.delete(k);
+    this.grants.set(this.grantKey(client, ev), now);
+  }
+  private recentlyGranted(client: ClientName, ev: Event): boolean {
+    const t = this.grants.get(this.grantKey(client, ev));
+    return t !== undefined && Date.now() - t <= GRANT_MEMORY_MS;
+  }
+}
+
+const refused = (r: Row) => r.state !== 'running' && r.state !== 'succeeded';
+export { expiredSentence };

@@ -1,0 +1,65 @@
+// setupExternal(nexus): connected clients (Claude Code, Codex). Installs the client executor (granted calls of a
+// client's session are run by the client: the row only records that), the API handlers for the hook and for
+// Settings ▸ Connections, and, after crash recovery, closes the cards of client calls nobody waits for any more
+// (their hooks ended with the process that held them).
+import type { Nexus } from '../app.js';
+import { ApiFailure } from '../api/dispatch.js';
+import { isClientRun } from '../kernel/client-runs.js';
+import { defaultTarget } from '../kernel/effect.js';
+import { listRowsInState } from '../store/queries/rows.js';
+import { getRun } from '../store/queries/runs.js';
+import { insertRunEvent } from '../store/queries/events.js';
+import type { ExecutorTool } from '../kernel/types.js';
+import { ExternalService } from './service.js';
+import { connectionHandlers } from './connections.js';
+
+declare module '../app.js' {
+  interface NexusServices {
+    external?: ExternalService;
+  }
+}
+
+export function setupExternal(nexus: Nexus): void {
+  const service = new ExternalService(nexus);
+  nexus.services.external = service;
+  const kernel = nexus.kernel;
+
+  kernel.setClientExecutor((run, row): ExecutorTool => {
+    const own = kernel.tools.find(run.id, row);
+    const client = run.created_by?.split(':')[1] ?? 'the client';
+    return {
+      name: row.tool,
+      description: `${row.tool}, run by ${client}`,
+      inputSchema: { type: 'object' },
+      target: (input, ws) => (own?.target ? own.target(input, ws) : defaultTarget(input)),
+      preview: (input, ws) => {
+        const patch = input && typeof input === 'object' ? (input as { patch?: unknown }).patch : undefined;
+        return typeof patch === 'string' ? patch : own?.preview?.(input, ws);
+      },
+      run: async () => ({
+        content: [{ type: 'text', text: `Allowed; ${client} runs this call itself. NEXUS did not run it and does not see its output.` }],
+        structuredContent: { executed_by: 'client', client },
+      }),
+    };
+  });
+
+  Object.assign(nexus.handlers, {
+    externalToolUse: (input: Parameters<ExternalService['toolUse']>[0], ctx: { door: string; signal?: AbortSignal }) => {
+      // Only the control socket carries a client's hook: a window or a web page cannot answer for a client.
+      if (ctx.door !== 'socket' && ctx.door !== 'internal') throw new ApiFailure('forbidden', 'externalToolUse is answered on the control socket only (the hook of a connected client).');
+      return service.toolUse(input, ctx.signal);
+    },
+    ...connectionHandlers(nexus),
+  });
+
+  // After recovery (kernel.start runs after the setups): a client call still parked has nobody waiting for it.
+  setImmediate(() => {
+    if (!kernel.isOpen) return;
+    for (const row of listRowsInState(nexus.db, 'needs_approval')) {
+      const run = getRun(nexus.db, row.run_id);
+      if (!run || !isClientRun(run)) continue;
+      insertRunEvent(nexus.db, { run_id: run.id, type: 'client_call_abandoned', data: { row_id: row.id, why: 'NEXUS restarted while the call waited; the client was already answered' }, now: nexus.clock.now() });
+      kernel.expire(row.id);
+    }
+  });
+}
