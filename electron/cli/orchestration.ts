@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CliCommand, CliIo } from './io.js';
+import { inlineText } from './terminal-text.js';
 import { call, oneLine, parse, printJson, table, usageError, withKernel, type Parsed } from './common.js';
 import { SettingKey } from '../../shared/api/orchestration.js';
 
@@ -205,7 +206,7 @@ export const tasksCommand: CliCommand = async (argv, io) => {
       printJson(io, { ...t, evidence: t.evidence.map((e) => ({ command: e.command, exit_code: e.exit_code, passed: e.passed, output: e.output, at: e.at, duration_ms: e.duration_ms })) });
       return 0;
     }
-    io.out(`${t.id}  ${t.status}  ${t.delegator} → ${t.recipient}  (refusals: ${t.refusals})\ntask: ${oneLine(t.task, 100)}\ncheck: ${t.acceptance_check.command}`);
+    io.out(`${t.id}  ${t.status}  ${t.delegator} → ${t.recipient}  (refusals: ${t.refusals})\ntask: ${oneLine(t.task, 100)}\ncheck: ${inlineText(t.acceptance_check.command)}`);
     if (!t.evidence.length) io.out('  no acceptance check has run yet');
     for (const e of t.evidence) io.out(`  ${e.at}  ${e.passed ? 'PASSED' : 'FAILED'}  exit ${e.exit_code ?? '-'}  ${Math.round(e.duration_ms)} ms  ${oneLine(e.output, 80) || '(no output)'}`);
     if (t.answer) io.out(`answer: ${oneLine(t.answer, 200)}`);
