@@ -34,6 +34,8 @@ import { createRun, readdressRows, reopenRun, terminateRun } from './run-lifecyc
 import { closeKernel, recoverAtStart, type RecoveryReport } from './recovery.js';
 import type { CreateRunOptions, ExecutorTool, HopGate, Row, Run, SubmitRowOptions } from './types.js';
 
+import { createSecretStore, type SecretCipher, type SecretStore } from '../store/secrets.js';
+
 export type { RecoveryReport } from './recovery.js';
 
 export interface KernelOptions {
@@ -42,6 +44,8 @@ export interface KernelOptions {
   dataDir: string;
   clock?: Clock;
   events?: EventBus;
+  /** Encrypts the secret store's values (the desktop app's OS keychain); headless: none (a 0600 file). */
+  secretCipher?: SecretCipher;
 }
 
 export class Kernel {
@@ -53,6 +57,8 @@ export class Kernel {
   readonly tools = new ToolRegistry();
   /** Inbox kinds other than autonomy (orchestration holds, attention items, questions) plug in here. */
   readonly inbox: InboxKinds;
+  /** MCP secrets of agent profiles, outside the database (agent-secrets.ts). */
+  readonly secrets: SecretStore;
 
   private readonly k: KernelState;
 
@@ -63,6 +69,7 @@ export class Kernel {
     this.events = opts.events ?? new EventBus();
     this.k = createKernelState({ db: this.db, clock: this.clock, events: this.events, dataDir: this.dataDir, tools: this.tools });
     this.inbox = new InboxKinds(this);
+    this.secrets = createSecretStore(this.dataDir, opts.secretCipher);
     for (const t of BUILTIN_TOOLS) this.tools.register(t);
     for (const a of listAgents(this.db)) if (a.status === 'removed') this.k.removedAgents.add(a.name);
   }
