@@ -76,7 +76,7 @@ describe('MCP secrets live outside the database', () => {
 
     const bad = await h.api('agentsSave', { name: 'sec', mode: 'bypass', model, mcpServers: servers({ A: { set: true }, NEVER: { set: true } }) });
     expect(bad.ok).toBe(false);
-    expect(bad.error.message).toMatch(/mcpServers\.tools\.env\.NEVER .*no value is stored/);
+    expect(bad.error?.message).toMatch(/mcpServers\.tools\.env\.NEVER .*no value is stored/);
     expect(createSecretStore(h.dir).get('sec').secrets.tools?.env).toEqual({ A: 'value-a' });
     expect((await h.api('agentsSave', { name: 'sec', mode: 'bypass', model, mcpServers: servers({ A: { set: false } }) })).ok).toBe(false);
   });
