@@ -1,9 +1,9 @@
 // Governance commands (DESIGN §5): settings get|set KEY VALUE, stop-all, resume, entitlements import FILE|show|refresh,
 // chains [clear], tasks show ID. They reach the running kernel through the control socket of --data-dir.
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CliCommand, CliIo } from './io.js';
 import { inlineText } from './terminal-text.js';
+import { MAX_TOKEN_FILE_BYTES, readBoundedText } from './read-json.js';
 import { call, oneLine, parse, printJson, table, usageError, withKernel, type Parsed } from './common.js';
 import { SettingKey } from '../../shared/api/orchestration.js';
 
@@ -132,7 +132,7 @@ export const entitlementsCommand: CliCommand = async (argv, io) => {
   let token: string | undefined;
   if (sub === 'import') {
     try {
-      token = readFileSync(resolve(file!), 'utf8').trim();
+      token = (await readBoundedText(resolve(file!), MAX_TOKEN_FILE_BYTES)).trim();
     } catch (e) {
       io.err(`nexus: cannot read the entitlement file ${file}: ${e instanceof Error ? e.message : String(e)}`);
       return 1;
