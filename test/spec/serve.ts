@@ -24,8 +24,10 @@ export function build(): void {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' });
 }
 
-export async function serve(env: NodeJS.ProcessEnv = {}): Promise<Served> {
+/** `prepare` runs on the fresh data dir before the kernel starts (e.g. to leave files there). */
+export async function serve(env: NodeJS.ProcessEnv = {}, prepare?: (dir: string) => void): Promise<Served> {
   const dir = mkdtempSync(join(tmpdir(), 'nexus-spec-'));
+  prepare?.(dir);
   const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--data-dir', dir, '--port', '0'], {
     cwd: ROOT,
     env: { ...process.env, ...env },
