@@ -36,14 +36,15 @@ describe('terminal text', () => {
     }
     expect(humanText('é ü 日本 → ✓')).toBe('é ü 日本 → ✓');
     expect(humanText('a\r\nb\rc')).toBe('a\nb\\rc');
-    expect(humanText('\x9b31m')).toBe('\\x9b31m');
+    expect(humanText('\x9b31m\x7f')).toBe('\\u009b31m\\u007f');
   });
 
-  it('JSON escapes keep the document exact: it parses to the very same strings', () => {
-    const value = { target: `${ESC_ATTACK}\u202e\u009b\u2066\u007f`, n: 1 };
-    const text = jsonText(JSON.stringify(value, null, 2));
-    expect(text).not.toMatch(RAW);
-    expect(JSON.parse(text)).toEqual(value);
+  it('JSON escapes keep the document exact: it parses to the very same strings (JSON printed in human mode too)', () => {
+    const value = { target: `${ESC_ATTACK}\u202e\u009b\u2066\u007f\r`, n: 1 };
+    for (const text of [jsonText(JSON.stringify(value, null, 2)), humanText(JSON.stringify(value, null, 2))]) {
+      expect(text).not.toMatch(RAW);
+      expect(JSON.parse(text)).toEqual(value);
+    }
   });
 
   it('a single-line field cannot fake another line; a block indents its continuation lines', () => {

@@ -12,9 +12,13 @@ const LINE_BREAK = /\r\n|\r|\n/g;
 
 const hex = (c: string, width: number) => c.charCodeAt(0).toString(16).padStart(width, '0');
 
-/** For people: `\x1b`, `\r`, `\u202e`. Newlines and tabs stay (multi-line output stays readable). */
+/**
+ * For people: C0 as `\x1b` (and `\r`), everything else as `\u009b`, `\u202e`. Newlines and tabs stay
+ * (multi-line output stays readable). DEL, C1 and bidi use the \u form because some human output is JSON
+ * (`agents show`): JSON.stringify already escapes C0, and a `\u` escape keeps such a document valid and exact.
+ */
 export function humanText(s: string): string {
-  return s.replace(/\r\n/g, '\n').replace(UNSAFE, (c) => (c === '\r' ? '\\r' : c.charCodeAt(0) <= 0xff ? `\\x${hex(c, 2)}` : `\\u${hex(c, 4)}`));
+  return s.replace(/\r\n/g, '\n').replace(UNSAFE, (c) => (c === '\r' ? '\\r' : c.charCodeAt(0) < 0x20 ? `\\x${hex(c, 2)}` : `\\u${hex(c, 4)}`));
 }
 
 /**
