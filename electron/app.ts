@@ -14,6 +14,9 @@ import { mkdirSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { openDatabase, type Db } from './store/db.js';
 import { acquireLock } from './store/lock.js';
+import { precreatePrivate, tightenDataDir } from './store/data-dir-perms.js';
+import type { SecretCipher } from './store/secrets.js';
+import { moveClearSecretsOutOfDb } from './kernel/secret-migration.js';
 import { Kernel, type RecoveryReport } from './kernel/kernel.js';
 import { EventBus } from './kernel/events.js';
 import { systemClock, type Clock } from './kernel/clock.js';
@@ -65,15 +68,23 @@ export interface CreateNexusOptions {
    * (a sibling of the data dir: never inside it, where the database and the control socket live).
    */
   workspacesDir?: string;
+  /** The desktop app's OS keychain: encrypts MCP secrets at rest (headless: a 0600 file in clear). */
+  secretCipher?: SecretCipher;
+  /** Start-up warnings (loose permissions, secrets moved); default stderr. */
+  warn?: (line: string) => void;
 }
 
 export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const dataDir = realpathSync(opts.dataDir);
+  const warn = opts.warn ?? ((line: string) => console.error(line));
+  for (const w of tightenDataDir(dataDir)) warn(`nexus: warning: ${w} (only you may read NEXUS's data)`);
   const release = opts.lock === false ? () => {} : acquireLock(dataDir);
   let db: Db;
   try {
+    precreatePrivate(join(dataDir, 'nexus.db'));
     db = openDatabase(join(dataDir, 'nexus.db'));
+    tightenDataDir(dataDir); // what opening created (-wal, -shm) is private too; nothing was looser to report
   } catch (e) {
     release();
     throw e;
@@ -82,7 +93,15 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
   const clock = opts.clock ?? systemClock;
   const env = opts.env ?? process.env;
   const workspacesDir = resolve(opts.workspacesDir ?? env.NEXUS_WORKSPACES_DIR ?? `${dataDir}-workspaces`);
-  const kernel = new Kernel({ db, dataDir, workspacesDir, clock, events });
+  const kernel = new Kernel({ db, dataDir, workspacesDir, clock, events, secretCipher: opts.secretCipher });
+  try {
+    const moved = moveClearSecretsOutOfDb(kernel);
+    if (moved.length) warn(`nexus: moved the MCP secrets of ${moved.join(', ')} out of the database into ${kernel.secrets.path}`);
+  } catch (e) {
+    db.close();
+    release();
+    throw e;
+  }
   const closers: Array<() => void | Promise<void>> = [];
   let closing: Promise<void> | null = null;
   const nexus: Nexus = {

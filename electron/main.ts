@@ -134,13 +134,16 @@ function setupNotifications(nexus: Nexus) {
   });
 }
 
+/** The OS keychain (safeStorage): encrypts provider keys and agents' MCP secrets at rest. */
+const keychainCipher = (): Cipher => ({
+  available: () => safeStorage.isEncryptionAvailable(),
+  encrypt: (s) => safeStorage.encryptString(s),
+  decrypt: (b) => safeStorage.decryptString(b),
+});
+
 /** Provider keys through the OS keychain (safeStorage), for the KeyStore AGENTS' providers read. */
 function setupKeys(nexus: Nexus) {
-  const cipher: Cipher = {
-    available: () => safeStorage.isEncryptionAvailable(),
-    encrypt: (s) => safeStorage.encryptString(s),
-    decrypt: (b) => safeStorage.decryptString(b),
-  };
+  const cipher = keychainCipher();
   const store = createKeyFileStore(nexus.dataDir, cipher);
   nexus.services.keyStore = store;
   const exists = (agent: string) =>
@@ -161,7 +164,7 @@ async function start() {
   const dataDir = resolveDataDir(flag > 0 ? process.argv[flag + 1] : undefined);
   let nexus: Nexus;
   try {
-    nexus = await createNexus({ dataDir });
+    nexus = await createNexus({ dataDir, secretCipher: keychainCipher() });
   } catch (e) {
     dialog.showErrorBox('NEXUS could not start', e instanceof Error ? e.message : String(e));
     app.exit(1);

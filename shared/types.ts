@@ -73,6 +73,7 @@ export interface ModelConfig {
   max_tokens?: number;
 }
 
+/** A runner's config as it starts: every secret in place. */
 export interface McpServerConfig {
   command?: string;
   args?: string[];
@@ -88,6 +89,17 @@ export interface NetworkPolicy {
   allow: string[];
 }
 
+/** Where a secret value was: the value itself lives outside the database and is never listed. */
+export interface SecretSet {
+  set: true;
+}
+
+/** A runner's config as a profile holds it: `env` values and `headers` are given as text, listed as SecretSet. */
+export interface StoredMcpServerConfig extends Omit<McpServerConfig, 'env' | 'headers'> {
+  env?: Record<string, string | SecretSet>;
+  headers?: Record<string, string | SecretSet>;
+}
+
 /** An agent profile as `nexus agents add FILE` reads it (DESIGN §5). */
 export interface AgentProfile {
   name: string;
@@ -98,7 +110,7 @@ export interface AgentProfile {
   lifecycle_hooks?: LifecycleHooks;
   tools?: string[];
   workspace?: string;
-  mcpServers?: Record<string, McpServerConfig>;
+  mcpServers?: Record<string, StoredMcpServerConfig>;
   /** Conversation size (estimated tokens) past which compaction runs. */
   context_budget_tokens?: number;
   /** false: the person turned the OS sandbox off for this agent (its commands then run unconfined). */

@@ -4,6 +4,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CliIo } from './io.js';
 import { connectKernel, NoKernelError, NotAuthenticatedError, type KernelConnection } from './client.js';
 import { resolveDataDir } from './data-dir.js';
+import { blockText, inlineText } from './terminal-text.js';
 
 export const COMMON_OPTIONS = {
   'data-dir': { type: 'string' },
@@ -68,23 +69,26 @@ export async function call<T = unknown>(k: KernelConnection, io: CliIo, method: 
     const texts = list.map((d) => (d && typeof d === 'object' && typeof (d as { message?: unknown }).message === 'string' ? (d as { message: string }).message : JSON.stringify(d)));
     const at = head.indexOf(texts[0]);
     if (at > 0) head = head.slice(0, at).replace(/[\s:;]+$/, '');
-    extra = texts.map((t) => `\n  ${t}`).join('');
+    extra = texts.map((t) => `\n  ${inlineText(t)}`).join('');
   }
-  io.err(`nexus: ${head} (${r.error.code})${extra}`);
+  io.err(`nexus: ${blockText(head)} (${r.error.code})${extra}`);
   return undefined;
 }
 
 export const printJson = (io: CliIo, v: unknown) => io.out(JSON.stringify(v, null, 2));
 
-/** Fixed-width columns for human output. */
-export function table(rows: string[][]): string {
-  if (!rows.length) return '';
+/** Fixed-width columns for human output. Each cell is one line, escaped before the widths are measured. */
+export function table(cells: string[][]): string {
+  if (!cells.length) return '';
+  const rows = cells.map((r) => r.map((c) => inlineText(c ?? '')));
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ')).join('\n');
 }
 
+/** A short one-line preview: runs of spaces collapse, a line break shows as `\n` (a command's own line
+ *  breaks matter: `ls\nrm -rf ~` is two commands, not `ls rm -rf ~`). */
 export const oneLine = (s: string, max = 60) => {
-  const t = s.replace(/\s+/g, ' ').trim();
+  const t = s.replace(/\r\n|\r|\n/g, '\\n').replace(/\s+/g, ' ').trim();
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 };
 

@@ -5,6 +5,7 @@ import type { CliCommand, CliIo } from './io.js';
 import { readJsonFile } from './read-json.js';
 import { call, oneLine, parse, printJson, table, timeLeft, usageError, withKernel, type Values } from './common.js';
 import type { KernelConnection } from './client.js';
+import { blockText, inlineText } from './terminal-text.js';
 import type { NexusEvent } from '../../shared/api/index.js';
 import { decidedBy } from '../../shared/api/doors.js';
 
@@ -220,7 +221,7 @@ export const appendCommand: CliCommand = async (argv, io) => {
     }
     if (p.values.json) printJson(io, row);
     else {
-      io.out(`${row.id} ${row.state}${row.error ? ` (${row.error.code}: ${row.error.detail})` : ''}`);
+      io.out(`${row.id} ${row.state}${row.error ? ` (${row.error.code}: ${inlineText(row.error.detail)})` : ''}`);
       if (p.values.wait && row.result) io.out(row.result.content.map((c) => c.text).join('\n'));
     }
     return row.state === 'failed' || row.state === 'timed_out' || row.state === 'canceled' ? 1 : 0;
@@ -254,9 +255,9 @@ export const runsCommand: CliCommand = async (argv, io) => {
         printJson(io, { ...v, id: v.id, agent: v.agent, status: v.status, rows: v.rows.map(({ error, ...x }) => ({ ...x, id: x.id, origin: x.origin, tool: x.tool, state: x.state, ...(error ? { error } : {}) })) });
       } else {
         const v = r.value;
-        io.out(`run ${v.id} — ${v.agent ?? '(person)'} — ${v.status} — mode ${v.mode}\nworkspace: ${v.workspace}`);
-        if (v.final_answer) io.out(`answer: ${v.final_answer}`);
-        if (v.error) io.out(`error: ${v.error}`);
+        io.out(`run ${v.id} — ${v.agent ?? '(person)'} — ${v.status} — mode ${v.mode}\nworkspace: ${inlineText(v.workspace)}`);
+        if (v.final_answer) io.out(`answer: ${blockText(v.final_answer)}`);
+        if (v.error) io.out(`error: ${blockText(v.error)}`);
         io.out(v.rows.length ? table(v.rows.map(rowLine)) : '(no rows)');
       }
       return 0;

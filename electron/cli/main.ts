@@ -3,6 +3,7 @@
 import { processIo, type CliCommand, type CliIo } from './io.js';
 import { commandFooter, globalHelp } from './help.js';
 import { NEXUS_VERSION } from '../../shared/version.js';
+import { terminalSafeIo } from './terminal-text.js';
 
 const commands: Record<string, () => Promise<CliCommand>> = {
   rules: async () => (await import('./rules.js')).rulesCommand,
@@ -53,7 +54,15 @@ export function hoistGlobalOptions(argv: string[]): { argv: string[] } | { error
   return { argv: name === undefined ? [] : [name, ...rest, ...globals] };
 }
 
-export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
+/** --json among the options (before a `--`): stdout carries JSON, escaped as JSON rather than for people. */
+const wantsJson = (argv: string[]) => {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
+};
+
+export async function main(argv: string[], rawIo: CliIo = processIo): Promise<number> {
+  // Every command prints through this one wrapper, so none can put a raw control character on the terminal.
+  const io = terminalSafeIo(rawIo, wantsJson(argv));
   const hoisted = hoistGlobalOptions(argv);
   if ('error' in hoisted) {
     io.err(`nexus: ${hoisted.error}\n${USAGE}`);

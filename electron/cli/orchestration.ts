@@ -1,8 +1,9 @@
 // Governance commands (DESIGN §5): settings get|set KEY VALUE, stop-all, resume, entitlements import FILE|show|refresh,
 // chains [clear], tasks show ID. They reach the running kernel through the control socket of --data-dir.
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CliCommand, CliIo } from './io.js';
+import { inlineText } from './terminal-text.js';
+import { MAX_TOKEN_FILE_BYTES, readBoundedText } from './read-json.js';
 import { call, oneLine, parse, printJson, table, usageError, withKernel, type Parsed } from './common.js';
 import { SettingKey } from '../../shared/api/orchestration.js';
 
@@ -134,7 +135,7 @@ export const entitlementsCommand: CliCommand = async (argv, io) => {
   let token: string | undefined;
   if (sub === 'import') {
     try {
-      token = readFileSync(resolve(file!), 'utf8').trim();
+      token = (await readBoundedText(resolve(file!), MAX_TOKEN_FILE_BYTES)).trim();
     } catch (e) {
       io.err(`nexus: cannot read the entitlement file ${file}: ${e instanceof Error ? e.message : String(e)}`);
       return 1;
@@ -208,7 +209,7 @@ export const tasksCommand: CliCommand = async (argv, io) => {
       printJson(io, { ...t, evidence: t.evidence.map((e) => ({ command: e.command, exit_code: e.exit_code, passed: e.passed, output: e.output, at: e.at, duration_ms: e.duration_ms })) });
       return 0;
     }
-    io.out(`${t.id}  ${t.status}  ${t.delegator} → ${t.recipient}  (refusals: ${t.refusals})\ntask: ${oneLine(t.task, 100)}\ncheck: ${t.acceptance_check.command}`);
+    io.out(`${t.id}  ${t.status}  ${t.delegator} → ${t.recipient}  (refusals: ${t.refusals})\ntask: ${oneLine(t.task, 100)}\ncheck: ${inlineText(t.acceptance_check.command)}`);
     if (!t.evidence.length) io.out('  no acceptance check has run yet');
     for (const e of t.evidence) io.out(`  ${e.at}  ${e.passed ? 'PASSED' : 'FAILED'}  exit ${e.exit_code ?? '-'}  ${Math.round(e.duration_ms)} ms  ${oneLine(e.output, 80) || '(no output)'}`);
     if (t.answer) io.out(`answer: ${oneLine(t.answer, 200)}`);

@@ -1,16 +1,52 @@
 // The one way CLI commands read a JSON file (agents add, run --rules, rules check/eval, ...): `-` is standard
 // input, a leading UTF-8 byte-order mark is dropped (editors on Windows write one; JSON.parse rejects it), and
 // every failure is a sentence naming the file and, for bad JSON, the line and column.
-import { readFile } from 'node:fs/promises';
+// Input files are bounded: a file larger than its limit is refused BEFORE it is read (stat first), and a
+// stream (standard input, a FIFO, a device) is cut off one byte past the limit — nothing unbounded is read
+// into memory or sent to the kernel.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 
 export type JsonRead = { ok: true; value: unknown } | { ok: false; message: string };
 
-async function readText(file: string): Promise<string> {
-  if (file !== '-') return readFile(file, 'utf8');
+/** Agent profiles, rules and other JSON inputs. */
+export const MAX_JSON_FILE_BYTES = 4 * 1024 * 1024;
+/** Entitlement tokens (a signed JWT is a few hundred bytes; the kernel refuses more than 64 KiB). */
+export const MAX_TOKEN_FILE_BYTES = 64 * 1024;
+
+const size = (n: number) => (n >= 1024 * 1024 ? `${n / (1024 * 1024)} MiB` : `${n / 1024} KiB`);
+
+export class InputTooLarge extends Error {
+  constructor(name: string, limit: number, actual?: number) {
+    super(`${name} is too large${actual !== undefined ? ` (${actual} bytes)` : ''}: the limit is ${size(limit)}`);
+  }
+}
+
+/** Read a text file (`-`: standard input) of at most `limit` bytes; larger is an InputTooLarge, unread. */
+export async function readBoundedText(file: string, limit: number): Promise<string> {
+  const name = file === '-' ? 'standard input' : file;
+  if (file !== '-') {
+    const st = await stat(file);
+    if (st.isDirectory()) throw Object.assign(new Error('it is a folder'), { code: 'EISDIR' });
+    if (st.isFile() && st.size > limit) throw new InputTooLarge(name, limit, st.size);
+  }
+  const stream = file === '-' ? process.stdin : createReadStream(file);
   const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
+  let total = 0;
+  try {
+    for await (const c of stream) {
+      const b = typeof c === 'string' ? Buffer.from(c) : (c as Buffer);
+      total += b.length;
+      if (total > limit) throw new InputTooLarge(name, limit);
+      chunks.push(b);
+    }
+  } finally {
+    if (file !== '-') (stream as ReturnType<typeof createReadStream>).destroy();
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
+
+const readText = (file: string): Promise<string> => readBoundedText(file, MAX_JSON_FILE_BYTES);
 
 /** Where a JSON.parse error points, as "line L column C" (V8 reports a character position). */
 function locate(text: string, message: string): string {
@@ -40,6 +76,7 @@ export async function readJsonFile(file: string): Promise<JsonRead> {
   try {
     text = await readText(file);
   } catch (e) {
+    if (e instanceof InputTooLarge) return { ok: false, message: e.message };
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
     return { ok: false, message: `cannot read ${name}: ${why}` };

@@ -72,11 +72,15 @@ export async function verifyEntitlementToken(token: string, key: EntitlementKey,
     throw invalid(`The entitlement token is malformed: ${(e as Error).message}.`);
   }
   if (typeof payload.exp !== 'number' || !Number.isFinite(payload.exp)) throw invalid('The entitlement token has no valid exp claim.');
+  // A date must be showable and comparable: exp past the year 9999 (e.g. 1e300) is refused, never stored.
+  if (payload.exp > MAX_EXP_S) throw invalid(`The entitlement token's exp claim (${payload.exp}) is not a date before the year 10000; refused.`);
   const ent = payload.ent === undefined ? [] : payload.ent;
   if (!Array.isArray(ent) || !ent.every((x) => typeof x === 'string')) throw invalid('The entitlement token\'s "ent" claim must be an array of strings.');
   return { ent: ent as string[], exp: payload.exp, sub: typeof payload.sub === 'string' ? payload.sub : null };
 }
 
+/** The last second of the year 9999: the latest expiry a token may carry. */
+const MAX_EXP_S = Date.UTC(9999, 11, 31, 23, 59, 59) / 1000;
 const invalid = (m: string) => new ApiFailure('entitlement_invalid', m);
 const expText = (exp: unknown) => (typeof exp === 'number' ? new Date(exp * 1000).toISOString() : 'unknown time');
 
@@ -145,7 +149,7 @@ function carries(entJson: string): boolean {
 export function gateEntitlement(db: Db, keyFingerprint: string, nowMs: number): GateEntitlement {
   const r = stmt(db, 'SELECT ent_json, exp, key_fingerprint FROM entitlement WHERE id = 1').get() as Pick<EntitlementRow, 'ent_json' | 'exp' | 'key_fingerprint'> | undefined;
   if (!r) return { entitled: false, status: 'absent' };
-  if (r.key_fingerprint !== keyFingerprint) return { entitled: false, status: 'invalid' };
+  if (r.key_fingerprint !== keyFingerprint || !(r.exp <= MAX_EXP_S)) return { entitled: false, status: 'invalid' };
   if (r.exp * 1000 <= nowMs) return { entitled: false, status: 'expired' };
   if (!carries(r.ent_json)) return { entitled: false, status: 'missing_ent' };
   return { entitled: true, status: 'valid' };
@@ -197,7 +201,7 @@ export function showEntitlement(db: Db, key: EntitlementKey, nowMs: number, acco
   const base = {
     entitlements: JSON.parse(r.ent_json) as string[],
     subject: r.subject,
-    expires_at: new Date(r.exp * 1000).toISOString(),
+    expires_at: r.exp <= MAX_EXP_S ? new Date(r.exp * 1000).toISOString() : null, // a row stored by an older build
     source: r.source,
     refreshed_at: r.source === 'account' ? new Date(r.imported_at).toISOString() : null,
     account,
@@ -210,6 +214,7 @@ export function showEntitlement(db: Db, key: EntitlementKey, nowMs: number, acco
     case 'expired':
       return { ...base, entitled: false, status: 'expired', message: `The entitlement expired at ${base.expires_at}; ${account.configured ? 'refresh it from your account' : 'import a fresh token'}.` };
     default:
+      if (base.expires_at === null) return { ...base, entitled: false, status: 'invalid', message: `The stored token's expiry is not a date before the year 10000; ${account.configured ? 'refresh it from your account' : 'import a fresh token'}.` };
       return { ...base, entitled: false, status: 'invalid', message: `The stored token does not verify against the current account service key; ${account.configured ? 'refresh it from your account' : 'import a fresh token'}.` };
   }
 }

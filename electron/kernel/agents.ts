@@ -6,6 +6,7 @@ import type { AgentProfile, ApprovalRule, LifecycleHooks, Mode } from '../../sha
 import { getAgent, listAgents, markAgentRemoved, setExecutorRevoked, upsertAgent, type AgentRow } from '../store/queries/agents.js';
 import { listRuns } from '../store/queries/runs.js';
 import { KernelError, notFound } from './errors.js';
+import { splitSecrets } from './agent-secrets.js';
 import type { Kernel } from './kernel.js';
 import type { Run } from './types.js';
 
@@ -51,12 +52,23 @@ export function saveAgent(kernel: Kernel, input: AgentProfile & { approval_rules
   const hooks = validateHooks(input.lifecycle_hooks);
   const key = input.model?.apiKeyEnv;
   if (key && input.env_passthrough?.includes(key)) throw new KernelError('invalid_input', `env_passthrough may not name ${key}: it holds this agent's provider key, which never reaches its commands.`);
-  const profile: AgentProfile = { ...input, approval_rules: rules, lifecycle_hooks: hooks };
-  const replaced = getAgent(kernel.db, profile.name)?.status === 'active';
+  const replaced = getAgent(kernel.db, input.name)?.status === 'active';
+  // Secrets leave the profile before it reaches the database; a { set: true } keeps the value stored.
+  const { servers, secrets } = splitSecrets(input.mcpServers, replaced ? storedSecrets(kernel, input.name) : {});
+  const profile: AgentProfile = { ...input, approval_rules: rules, lifecycle_hooks: hooks, ...(servers ? { mcpServers: servers } : {}) };
+  kernel.secrets.set(profile.name, secrets);
   upsertAgent(kernel.db, { profile, now: kernel.clock.now() });
   kernel.agentSaved(profile.name);
   kernel.emit({ type: 'agents_changed' });
   return { agent: getAgent(kernel.db, profile.name)!, warnings: lintRules(rules), replaced };
+}
+
+function storedSecrets(kernel: Kernel, name: string) {
+  try {
+    return kernel.secrets.get(name).secrets;
+  } catch (e) {
+    throw new KernelError('secrets_unreadable', e instanceof Error ? e.message : String(e));
+  }
 }
 
 export const listAgentProfiles = (kernel: Kernel): AgentRow[] => listAgents(kernel.db);
@@ -75,6 +87,11 @@ export function removeAgent(kernel: Kernel, name: string): { removed: boolean; r
   if (!agent) throw notFound('agent', name);
   if (!markAgentRemoved(kernel.db, { name, now: kernel.clock.now() })) return { removed: false, runs_stopped: 0 };
   kernel.agentRemoved(name);
+  try {
+    kernel.secrets.delete(name); // fenced: a removed agent's MCP secrets go with it
+  } catch (e) {
+    console.error(`nexus: the MCP secrets of removed agent ${name} could not be deleted:`, e instanceof Error ? e.message : e);
+  }
   const runs = listRuns(kernel.db, { agent: name, status: 'running', limit: 1_000_000 });
   setImmediate(() => {
     for (const r of runs) {

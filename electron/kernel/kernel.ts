@@ -36,6 +36,8 @@ import { sandboxPolicy } from './containment.js';
 import type { SandboxPolicy } from './sandbox/policy.js';
 import type { ClientExecutor, CreateRunOptions, ExecutorTool, HopGate, Row, Run, SubmitRowOptions } from './types.js';
 
+import { createSecretStore, type SecretCipher, type SecretStore } from '../store/secrets.js';
+
 export type { RecoveryReport } from './recovery.js';
 
 export interface KernelOptions {
@@ -46,6 +48,8 @@ export interface KernelOptions {
   workspacesDir?: string;
   clock?: Clock;
   events?: EventBus;
+  /** Encrypts the secret store's values (the desktop app's OS keychain); headless: none (a 0600 file). */
+  secretCipher?: SecretCipher;
 }
 
 export class Kernel {
@@ -58,6 +62,8 @@ export class Kernel {
   readonly tools = new ToolRegistry();
   /** Inbox kinds other than autonomy (orchestration holds, attention items, questions) plug in here. */
   readonly inbox: InboxKinds;
+  /** MCP secrets of agent profiles, outside the database (agent-secrets.ts). */
+  readonly secrets: SecretStore;
 
   private readonly k: KernelState;
 
@@ -69,6 +75,7 @@ export class Kernel {
     this.events = opts.events ?? new EventBus();
     this.k = createKernelState({ db: this.db, clock: this.clock, events: this.events, dataDir: this.dataDir, workspacesDir: this.workspacesDir, tools: this.tools });
     this.inbox = new InboxKinds(this);
+    this.secrets = createSecretStore(this.dataDir, opts.secretCipher);
     for (const t of BUILTIN_TOOLS) this.tools.register(t);
     for (const a of listAgents(this.db)) if (a.status === 'removed') this.k.removedAgents.add(a.name);
   }

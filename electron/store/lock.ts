@@ -1,5 +1,8 @@
-// One kernel per data dir: `nexus.lock` holds the owner's pid. A lock whose pid is dead (a crashed or killed
-// kernel) is stale and taken over; a live one refuses clearly.
+// One kernel per data dir: `nexus.lock` holds the owner's pid and, where the OS tells it (Linux /proc), the
+// process's start time. A lock is stale — and taken over — when its pid is dead, or alive but a DIFFERENT
+// process (its start time differs: the pid was reused, e.g. after a reboot or a crash). A lock written
+// without a start time is judged by the live process's command line (a NEXUS kernel runs `nexus` or the
+// Electron app). Where neither can be read (no /proc), a live pid is trusted to be the owner: refuse clearly.
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { KernelError } from '../kernel/errors.js';
@@ -16,37 +19,76 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Start time of a process in clock ticks since boot (/proc/<pid>/stat field 22), or null off Linux. */
+export function processStart(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces or ')': split after the LAST ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function commandLine(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return null;
+  }
+}
+
+/** Is the process that holds the lock still a NEXUS kernel? */
+export function holderIsKernel(content: string): { pid: number; kernel: boolean } {
+  const [first, second] = content.split('\n');
+  const pid = Number(first.trim());
+  if (!alive(pid)) return { pid, kernel: false };
+  const recorded = /^start (\d+)$/.exec((second ?? '').trim())?.[1];
+  const now = processStart(pid);
+  if (recorded && now !== null) return { pid, kernel: recorded === now };
+  const cmd = commandLine(pid);
+  if (cmd !== null) return { pid, kernel: /nexus|electron/i.test(cmd) };
+  return { pid, kernel: true }; // cannot tell: never risk two kernels on one data dir
+}
+
 /** Take the data dir's lock; returns its release function. Throws `already_running` when a live kernel holds it. */
 export function acquireLock(dataDir: string): () => void {
   const path = join(dataDir, LOCK_FILE);
+  const start = processStart(process.pid);
+  const mine = `${process.pid}${start ? `\nstart ${start}` : ''}\n`;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = openSync(path, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
+      writeSync(fd, mine);
       closeSync(fd);
       let released = false;
       return () => {
         if (released) return;
         released = true;
         try {
-          if (readFileSync(path, 'utf8').trim() === String(process.pid)) unlinkSync(path);
+          if (readFileSync(path, 'utf8') === mine) unlinkSync(path);
         } catch {
           /* already gone */
         }
       };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      let pid = NaN;
+      let content: string;
       try {
-        pid = Number(readFileSync(path, 'utf8').trim());
+        content = readFileSync(path, 'utf8');
       } catch {
         continue;
       }
-      if (alive(pid)) {
-        throw new KernelError('already_running', `Another NEXUS kernel (pid ${pid}) is already running on the data dir ${dataDir}. Stop it first, or use another --data-dir.`);
+      const { pid, kernel } = holderIsKernel(content);
+      if (kernel) {
+        throw new KernelError(
+          'already_running',
+          `Another NEXUS kernel (pid ${pid}) is already running on the data dir ${dataDir}. Stop it first, or use another --data-dir (if no NEXUS is running, remove ${path}).`,
+        );
       }
       try {
-        unlinkSync(path); // stale: its owner is gone
+        unlinkSync(path); // stale: its owner is gone, or the pid now belongs to another process
       } catch {
         /* someone else cleaned it */
       }

@@ -79,6 +79,10 @@ export const EnvName = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
   .refine((n) => !/^NEXUS_/i.test(n), 'NEXUS_* variables are never passed to an agent');
+/** Where a secret was: listed instead of its value; saved back, it keeps the stored value. */
+export const SecretSet = z.object({ set: z.literal(true) }).strict();
+/** An MCP `env` value or header: the value itself (stored outside the database), or SecretSet to keep it. */
+const SecretValue = z.union([z.string(), SecretSet]);
 
 export const AgentProfileInput = z.object({
   name: Name,
@@ -108,9 +112,9 @@ export const AgentProfileInput = z.object({
       z.object({
         command: z.string().optional(),
         args: z.array(z.string()).optional(),
-        env: z.record(z.string(), z.string()).optional(),
+        env: z.record(z.string(), SecretValue).optional(),
         url: z.string().url().optional(),
-        headers: z.record(z.string(), z.string()).optional(),
+        headers: z.record(z.string(), SecretValue).optional(),
         network: NetworkPolicy.optional(),
       }),
     )
@@ -121,6 +125,19 @@ export const AgentProfileInput = z.object({
   env_passthrough: z.array(EnvName).max(64).optional(),
 });
 export const AgentView = AgentProfileInput.extend({
+  /** Secrets are never listed: each `env` value and header reads { "set": true }. */
+  mcpServers: z
+    .record(
+      z.string(),
+      z.object({
+        command: z.string().optional(),
+        args: z.array(z.string()).optional(),
+        env: z.record(z.string(), SecretSet).optional(),
+        url: z.string().url().optional(),
+        headers: z.record(z.string(), SecretSet).optional(),
+      }),
+    )
+    .optional(),
   status: z.enum(['active', 'removed']),
   created_at: z.string(),
   updated_at: z.string(),

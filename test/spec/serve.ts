@@ -26,8 +26,10 @@ export function build(): void {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' });
 }
 
-export async function serve(env: NodeJS.ProcessEnv = {}, opts: { dir?: string } = {}): Promise<Served> {
+/** `prepare` runs on the fresh data dir before the kernel starts (e.g. to leave files there). */
+export async function serve(env: NodeJS.ProcessEnv = {}, opts: { dir?: string; prepare?: (dir: string) => void } = {}): Promise<Served> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'nexus-spec-'));
+  opts.prepare?.(dir);
   const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--data-dir', dir, '--port', '0'], {
     cwd: ROOT,
     env: { ...process.env, ...env },

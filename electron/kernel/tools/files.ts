@@ -1,11 +1,12 @@
 // `read`, `write`, `edit`, `list`: file tools confined to the run's workspace (see workspace.ts).
 // Bad input and refused paths come back as error results the model reads, never as thrown exceptions.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import type { ExecutorTool } from '../types.js';
 import type { ToolResult } from '../../../shared/types.js';
 import { confine, ConfinementError, display } from './workspace.js';
+import { readContent, replaceContent, withConfinedFile } from './confined-file.js';
 
 const MAX_READ = 256 * 1024;
 const ok = (text: string, structured?: Record<string, unknown>): ToolResult => ({ content: [{ type: 'text', text }], ...(structured ? { structuredContent: structured } : {}) });
@@ -98,10 +99,12 @@ export const writeTool: ExecutorTool = {
       const real = confine(ctx.workspace, i.path);
       if (existsSync(real) && statSync(real).isDirectory()) return fail(`${display(ctx.workspace, real)} is a directory.`);
       mkdirSync(dirname(real), { recursive: true });
-      // Re-check after creating folders: nothing may have been swapped for a symlink in between.
-      const again = confine(ctx.workspace, i.path);
-      writeFileSync(again, i.content);
-      return ok(`Wrote ${Buffer.byteLength(i.content)} bytes to ${display(ctx.workspace, again)}.`);
+      // Confined again, opened, and the open file itself checked (confined-file.ts): no check-then-write race.
+      const content = i.content;
+      return withConfinedFile(ctx.workspace, i.path, { create: true }, (f) => {
+        replaceContent(f.fd, content);
+        return ok(`Wrote ${Buffer.byteLength(content)} bytes to ${display(ctx.workspace, f.real)}.`);
+      });
     }),
 };
 
@@ -129,10 +132,12 @@ export const editTool: ExecutorTool = {
       const i = obj(input);
       const real = confine(ctx.workspace, i.path);
       if (!existsSync(real)) return fail(`${display(ctx.workspace, real)} does not exist (use write to create it).`);
-      const r = applyEdit(readFileSync(real, 'utf8'), i);
-      if (!r.ok) return fail(r.message);
-      writeFileSync(real, r.text);
-      return ok(`Edited ${display(ctx.workspace, real)} (${r.count} replacement${r.count === 1 ? '' : 's'}).`);
+      return withConfinedFile(ctx.workspace, i.path, { create: false }, (f) => {
+        const r = applyEdit(readContent(f.fd), i);
+        if (!r.ok) return fail(r.message);
+        replaceContent(f.fd, r.text);
+        return ok(`Edited ${display(ctx.workspace, f.real)} (${r.count} replacement${r.count === 1 ? '' : 's'}).`);
+      });
     }),
 };
 

@@ -72,3 +72,8 @@ export function getAgentKeyRef(db: Db, name: string): { fenced: boolean; key_ref
   const r = stmt(db, 'SELECT key_ref, credentials_fenced FROM agents WHERE name = ?').get(name) as { key_ref: string | null; credentials_fenced: number } | undefined;
   return r ? { fenced: r.credentials_fenced === 1, key_ref: r.credentials_fenced === 1 ? null : r.key_ref } : null;
 }
+
+/** Rewrite only a profile's JSON (status and timestamps untouched): the start-up move of secrets out of it. */
+export function setAgentProfileJson(db: Db, name: string, profile: AgentProfile): void {
+  stmt(db, 'UPDATE agents SET profile_json = ? WHERE name = ?').run(toJson(profile), name);
+}

@@ -1,0 +1,28 @@
+// Start-up step: profiles saved before MCP secrets moved out of the database still hold them in clear.
+// Each such profile's values move to the secret store and the row keeps `{ "set": true }`. Then the database
+// is rebuilt (VACUUM) and its write-ahead log emptied, so no freed page or old log frame keeps a copy.
+import type { AgentProfile } from '../../shared/types.js';
+import { listAgents, setAgentProfileJson } from '../store/queries/agents.js';
+import { hasClearSecrets, splitSecrets } from './agent-secrets.js';
+import type { Kernel } from './kernel.js';
+
+/** Returns the names of the agents whose secrets moved. */
+export function moveClearSecretsOutOfDb(kernel: Kernel): string[] {
+  const moved: string[] = [];
+  for (const agent of listAgents(kernel.db)) {
+    if (!hasClearSecrets(agent.mcpServers)) continue;
+    const { secrets: kept } = kernel.secrets.get(agent.name);
+    // A clear value wins over a stored one of the same key (it is the newer save); { set: true } keeps the stored one.
+    const { servers, secrets } = splitSecrets(agent.mcpServers, kept);
+    kernel.secrets.set(agent.name, secrets);
+    const { status, credentials_fenced, executor_revoked, created_at, updated_at, ...profile } = agent;
+    void status, credentials_fenced, executor_revoked, created_at, updated_at;
+    setAgentProfileJson(kernel.db, agent.name, { ...(profile as AgentProfile), mcpServers: servers });
+    moved.push(agent.name);
+  }
+  if (moved.length) {
+    kernel.db.exec('VACUUM');
+    kernel.db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+  return moved;
+}
