@@ -10,7 +10,8 @@
 //   2. Add ONE line to SETUPS below. Setups run in the listed order, after the kernel exists and BEFORE
 //      kernel.start(), so their listeners, tools and gates are in place when recovery expires or interrupts
 //      rows.
-import { mkdirSync, realpathSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { canonicalDataDir } from './cli/data-dir.js';
 import { join } from 'node:path';
 import { openDatabase, type Db } from './store/db.js';
 import { acquireLock } from './store/lock.js';
@@ -63,7 +64,7 @@ export interface CreateNexusOptions {
 
 export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
-  const dataDir = realpathSync(opts.dataDir);
+  const dataDir = canonicalDataDir(opts.dataDir); // the same spelling the `nexus` command derives the socket from
   const release = opts.lock === false ? () => {} : acquireLock(dataDir);
   let db: Db;
   try {

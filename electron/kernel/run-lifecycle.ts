@@ -2,6 +2,7 @@
 // tools killed, held cards closed), re-opening for another turn, and re-addressing an agent's held rows when
 // its executor is revoked.
 import { join } from 'node:path';
+import { workspacesRoot } from './workspaces-root.js';
 import { tx } from '../store/db.js';
 import { insertRun, getRun, endRun as endRunRow, reopenRun as reopenRunRow } from '../store/queries/runs.js';
 import { listLiveRowsOfRun, listParkedRowsAddressedTo, patchRow, transitionRow } from '../store/queries/rows.js';
@@ -28,7 +29,7 @@ export function createRun(k: KernelState, opts: CreateRunOptions): Run {
   }
   const compiled = compileRunRules(opts.rules);
   const id = newId('run');
-  const workspace = prepareWorkspace(opts.workspace ?? join(k.dataDir, 'workspaces', opts.agent ?? id));
+  const workspace = prepareWorkspace(opts.workspace ?? join(workspacesRoot(k.dataDir), opts.agent ?? id));
   const now = k.clock.now();
   tx(k.db, () => {
     insertRun(k.db, {

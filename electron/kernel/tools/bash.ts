@@ -2,6 +2,7 @@
 // group killed on timeout or when the run is stopped.
 import { spawn } from 'node:child_process';
 import type { ExecutorTool } from '../types.js';
+import { commandSpawnOptions, findBash, killProcessTree } from './process-tree.js';
 import type { ToolResult } from '../../../shared/types.js';
 
 const DEFAULT_TIMEOUT_S = 120;
@@ -64,15 +65,11 @@ export function runCommand(command: string | string[], opts: { cwd: string; time
     const err = new CappedBuffer();
     let timedOut = false;
     let aborted = false;
-    const [file, args] = typeof command === 'string' ? ['bash', ['-c', command]] : [command[0], command.slice(1)];
-    const child = spawn(file, args, { cwd: opts.cwd, env: opts.env ?? childEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const killGroup = () => {
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        /* already gone */
-      }
-    };
+    const bash = findBash();
+    const [file, args] = typeof command === 'string' ? [bash.ok ? bash.path : 'bash', ['-c', command]] : [command[0], command.slice(1)];
+    const child = spawn(file, args, { cwd: opts.cwd, env: opts.env ?? childEnv(), stdio: ['ignore', 'pipe', 'pipe'], ...commandSpawnOptions() });
+    // The whole tree: a process group on POSIX, taskkill /T on Windows (process-tree.ts).
+    const killGroup = () => void killProcessTree(child.pid);
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();
@@ -140,6 +137,8 @@ export const bashTool: ExecutorTool = {
     const command =
       typeof i.command === 'string' ? i.command : Array.isArray(i.command) && i.command.length > 0 && i.command.every((w) => typeof w === 'string') ? (i.command as string[]) : null;
     if (command === null || (typeof command === 'string' && command.trim() === '')) return { content: [{ type: 'text', text: 'bash needs a "command" (text).' }], isError: true };
+    const bash = typeof command === 'string' ? findBash() : null;
+    if (bash && !bash.ok) return { content: [{ type: 'text', text: bash.message }], isError: true };
     // timeout_s is ours; `timeout` (Claude Code's Bash) and `timeout_ms` (Codex) are milliseconds.
     const ms = i as { timeout?: unknown; timeout_ms?: unknown };
     const given = i.timeout_s !== undefined ? { v: i.timeout_s, scale: 1, key: 'timeout_s' } : ms.timeout_ms !== undefined ? { v: ms.timeout_ms, scale: 1000, key: 'timeout_ms' } : ms.timeout !== undefined ? { v: ms.timeout, scale: 1000, key: 'timeout' } : null;
