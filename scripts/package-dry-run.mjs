@@ -132,12 +132,16 @@ function serveCheck(res, data) {
     const timer = setTimeout(() => done(`no URL within 60 s: ${text.slice(0, 300)}`), 60_000);
     const onData = async (c) => {
       text += String(c);
-      const m = /https?:\/\/127\.0\.0\.1:\d+\/\S*/.exec(text);
-      if (!m) return;
+      const m = /(https?:\/\/127\.0\.0\.1:\d+)\/\S*/.exec(text);
+      if (!m || !/\n/.test(text.slice(m.index))) return; // the whole line, token included
       child.stdout.off('data', onData);
       try {
-        const r = await fetch(m[0]);
-        done(r.status);
+        // The token URL answers 303 + a cookie; the page itself needs the cookie.
+        const first = await fetch(m[0], { redirect: 'manual' });
+        const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0];
+        const page = await fetch(`${m[1]}/`, { headers: { cookie } });
+        const html = await page.text();
+        done(page.status === 200 && html.includes('id="root"') ? 200 : `${page.status} ${html.slice(0, 80)}`);
       } catch (e) {
         done(String(e));
       }
