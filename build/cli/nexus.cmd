@@ -3,5 +3,5 @@ rem The `nexus` command of an installed NEXUS (resources\cli\nexus.cmd): the app
 rem command line as plain Node. Put this folder on PATH to use `nexus` in any terminal.
 setlocal
 set "ELECTRON_RUN_AS_NODE=1"
-"%~dp0..\..\nexus-desktop.exe" "%~dp0nexus.cjs" %*
+"%~dp0..\..\NEXUS.exe" "%~dp0nexus.cjs" %*
 exit /b %ERRORLEVEL%

@@ -47,12 +47,13 @@ describe('packaging (electron-builder.yml)', () => {
   });
 
   it('the window is nexus-desktop; every package ships the nexus command (and the deb puts it on PATH)', () => {
-    expect(config.executableName).toBe('nexus-desktop');
+    expect(config.linux.executableName).toBe('nexus-desktop');
+    expect(config.executableName).toBeUndefined(); // top-level would rename NEXUS.app and the Windows install folder
     expect(config.extraResources).toContainEqual({ from: 'build/cli', to: 'cli' });
     for (const f of ['nexus', 'nexus.cmd', 'nexus.cjs']) expect(existsSync(join(root, 'build', 'cli', f)), f).toBe(true);
     expect(statSync(join(root, 'build', 'cli', 'nexus')).mode & 0o111).not.toBe(0);
     expect(readFileSync(join(root, 'build', 'cli', 'nexus'), 'utf8')).toContain('ELECTRON_RUN_AS_NODE=1 exec "$app"');
-    expect(readFileSync(join(root, 'build', 'cli', 'nexus.cmd'), 'utf8')).toMatch(/ELECTRON_RUN_AS_NODE=1[\s\S]*nexus-desktop\.exe/);
+    expect(readFileSync(join(root, 'build', 'cli', 'nexus.cmd'), 'utf8')).toMatch(/ELECTRON_RUN_AS_NODE=1[\s\S]*\\NEXUS\.exe"/);
     expect(config.deb.fpm).toContain('build/linux/nexus=/usr/bin/nexus');
     expect(readFileSync(join(root, 'build', 'linux', 'nexus'), 'utf8')).toContain('exec /opt/NEXUS/resources/cli/nexus "$@"');
   });
