@@ -9,7 +9,9 @@ export const APP_HOST = 'app';
 export const APP_URL = `${APP_SCHEME}://${APP_HOST}/index.html`;
 
 /** Privileges of the scheme (protocol.registerSchemesAsPrivileged), before the app is ready. */
-export const APP_SCHEME_PRIVILEGES = { standard: true, secure: true, supportFetchAPI: true, corsEnabled: false, stream: false } as const;
+// corsEnabled: Vite marks the window's module scripts crossorigin; they are same-origin, but module loads from a
+// custom scheme have needed it in Electron before.
+export const APP_SCHEME_PRIVILEGES = { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true, stream: false } as const;
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -2,7 +2,8 @@
 // a machine that can download Electron; here we make sure the config would be accepted), and the icons exist.
 // scripts/package-dry-run.mjs goes further (packs the Linux app directory offline); it is slow, so not here.
 import { describe, it, expect } from 'vitest';
-import { readFileSync, existsSync, statSync } from 'node:fs';
+import { readFileSync, existsSync, statSync, mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -44,6 +45,23 @@ describe('packaging (electron-builder.yml)', () => {
     expect(config.npmRebuild).toBe(false);
     expect(config.extraResources).toContainEqual(expect.objectContaining({ from: 'native/electron-${platform}-${arch}', to: 'native' }));
     expect(pkg.scripts.dist).toMatch(/scripts\/electron-native\.mjs.*electron-builder/);
+  });
+
+  it('packing stops, with the command to run, when the Electron build of better-sqlite3 for the target is missing', async () => {
+    expect(config.beforePack).toBe('scripts/before-pack.cjs');
+    const hook = require(join(root, 'scripts', 'before-pack.cjs'));
+    const dir = mkdtempSync(join(tmpdir(), 'nexus-pack-'));
+    try {
+      const ctx = (arch: number) => ({ electronPlatformName: 'linux', arch, packager: { projectDir: dir, config: { electronVersion: '45.5.0' } } });
+      await expect(hook(ctx(3))).rejects.toThrow(/No better-sqlite3 build for Electron 45\.5\.0 on linux-arm64 .*node scripts\/electron-native\.mjs --platform linux --arch arm64/);
+      mkdirSync(join(dir, 'native', 'electron-linux-x64'), { recursive: true });
+      writeFileSync(join(dir, 'native', 'electron-linux-x64', 'manifest.json'), JSON.stringify({ electron: '44.0.0', platform: 'linux', arch: 'x64' }));
+      await expect(hook(ctx(1))).rejects.toThrow(/found one for Electron 44\.0\.0/);
+      writeFileSync(join(dir, 'native', 'electron-linux-x64', 'manifest.json'), JSON.stringify({ electron: '45.5.0', platform: 'linux', arch: 'x64' }));
+      await expect(hook(ctx(1))).resolves.toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('the window is nexus-desktop; every package ships the nexus command (and the deb puts it on PATH)', () => {
