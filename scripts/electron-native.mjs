@@ -9,6 +9,7 @@
 // this Electron, else node-gyp against Electron's headers). Both need the network once.
 //
 //   node scripts/electron-native.mjs [--platform linux|darwin|win32] [--arch x64|arm64]
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -41,9 +42,18 @@ export function readManifest(dir) {
   }
 }
 
-export async function buildElectronNative({ platform = process.platform, arch = process.arch } = {}) {
+// npm settings that point node-gyp at other headers (Debian's npm sets nodedir=/usr globally): with them the
+// "Electron" build would silently be compiled against this Node's headers.
+const FOREIGN_HEADERS = ['npm_config_nodedir', 'npm_config_target', 'npm_config_runtime', 'npm_config_disturl', 'npm_config_dist_url'];
+
+/** A build for Electron must NOT load in this Node (another ABI); one that does was built for Node. */
+export function loadsInNode(file) {
+  const r = spawnSync(process.execPath, ['-e', `process.dlopen({ exports: {} }, ${JSON.stringify(file)})`], { encoding: 'utf8', timeout: 30_000 });
+  return r.status === 0;
+}
+
+export async function buildElectronNative({ platform = process.platform, arch = process.arch, out = electronNativeDir(root, platform, arch) } = {}) {
   const want = wanted(platform, arch);
-  const out = electronNativeDir(root, platform, arch);
   if (nativeMatches(readManifest(out), want) && existsSync(join(out, 'better_sqlite3.node'))) return out;
   const staging = join(root, 'native', `.staging-${process.pid}`);
   const pkgDir = dirname(require.resolve('better-sqlite3/package.json'));
@@ -53,9 +63,18 @@ export async function buildElectronNative({ platform = process.platform, arch = 
     // Copy the sources, not the Node build: the staging copy is what gets rebuilt.
     cpSync(pkgDir, join(staging, 'node_modules', 'better-sqlite3'), { recursive: true, dereference: true, filter: (src) => !src.includes(`${join(pkgDir, 'build')}`) });
     const { rebuild } = await import('@electron/rebuild');
-    await rebuild({ buildPath: staging, electronVersion: want.electron, platform, arch, onlyModules: ['better-sqlite3'], force: true, mode: 'sequential' });
+    const saved = FOREIGN_HEADERS.map((k) => [k, process.env[k]]);
+    for (const [k] of saved) delete process.env[k];
+    try {
+      await rebuild({ buildPath: staging, electronVersion: want.electron, platform, arch, onlyModules: ['better-sqlite3'], force: true, mode: 'sequential' });
+    } finally {
+      for (const [k, v] of saved) if (v !== undefined) process.env[k] = v;
+    }
     const built = join(staging, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
     if (!existsSync(built)) throw new Error('the rebuild finished without producing build/Release/better_sqlite3.node');
+    if (platform === process.platform && arch === process.arch && loadsInNode(built)) {
+      throw new Error("the result loads in this Node, so it was built against Node's headers, not Electron's; it was not installed");
+    }
     rmSync(out, { recursive: true, force: true });
     mkdirSync(out, { recursive: true });
     copyFileSync(built, join(out, 'better_sqlite3.node'));

@@ -115,7 +115,7 @@ export interface CreateRunOptions {
    */
   rules?: readonly ApprovalRule[] | CompiledRules;
   hooks?: LifecycleHooks;
-  /** Defaults: the agent's workspace, else <dataDir>/workspaces/<agent or run id>. Created if missing. */
+  /** Defaults: the agent's workspace, else <workspaces root>/<agent or run id> (workspaces-root.ts). Created if missing. */
   workspace?: string;
   prompt?: string | null;
   parent?: { run_id: string; row_id: string } | null;
