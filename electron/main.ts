@@ -23,8 +23,10 @@ const ICON = join(RENDERER_DIR, 'icon.png');
 let win: BrowserWindow | null = null;
 const contents = (): WebContents | null => (win && !win.isDestroyed() ? win.webContents : null);
 
-/** Bring the window forward, or open a new one when none is left (macOS keeps running with no window). */
-const showWindow = windowOpener(() => win, () => setupWindow());
+/** Bring the window forward, or open a new one when none is left (macOS keeps running with no window). No window
+ *  before the kernel and its IPC door are up: a second launch during start-up waits for the first window. */
+let kernelUp = false;
+const showWindow = windowOpener(() => win, () => kernelUp && setupWindow());
 
 /** Before ready: nexus:// is the window's origin, and Chromium's profile stays out of the data dir. */
 function setupBeforeReady() {
@@ -229,7 +231,8 @@ async function start() {
   });
   setupBadge(nexus);
   setupNotifications(nexus);
-  setupWindow();
+  kernelUp = true;
+  showWindow();
   app.on('activate', showWindow);
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
