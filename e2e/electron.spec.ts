@@ -1,6 +1,7 @@
 // The real Electron window, where an Electron binary exists. Here (no binary can be downloaded) it skips and
 // says so; the same renderer is covered through the browser host by the other specs.
 import { test, expect, _electron as electron } from '@playwright/test';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -22,9 +23,19 @@ function electronBinary(): string | null {
 
 const binary = electronBinary();
 
+/** The window loads better-sqlite3's Electron build from native/ (node_modules keeps the Node build). */
+function electronSqlite(): string | null {
+  const dir = join(ROOT, 'native', `electron-${process.platform}-${process.arch}`);
+  if (existsSync(join(dir, 'manifest.json'))) return null;
+  const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'electron-native.mjs')], { cwd: ROOT, encoding: 'utf8', timeout: 600_000 });
+  return r.status === 0 ? null : `better-sqlite3 could not be built for Electron (node scripts/electron-native.mjs): ${(r.stderr || r.stdout).trim().slice(-300)}`;
+}
+
 test('the Electron window: one sandboxed, isolated window exposing only window.nexus', async () => {
   test.skip(!binary, 'No Electron binary on this machine (node_modules/electron has no downloaded dist): the Electron window cannot launch here, so this test is skipped. The browser-host specs cover the same renderer.');
   test.skip(!existsSync(join(ROOT, 'dist', 'electron', 'main.cjs')), 'Run `npm run build` first: dist/electron/main.cjs is missing.');
+  const sqliteProblem = electronSqlite();
+  test.skip(sqliteProblem !== null, sqliteProblem ?? '');
   const dataDir = mkdtempSync(join(tmpdir(), 'nexus-electron-'));
   const app = await electron.launch({ executablePath: binary!, args: [ROOT], env: { ...process.env, NEXUS_DATA_DIR: dataDir } });
   try {
@@ -47,6 +58,11 @@ test('the Electron window: one sandboxed, isolated window exposing only window.n
     expect(win.url()).toBe(before);
     const status = await win.evaluate(() => (window as unknown as { nexus: { status(i: object): Promise<{ ok: boolean }> } }).nexus.status({}));
     expect(status.ok).toBe(true);
+    // Served from the app's own scheme, not file://.
+    expect(win.url()).toMatch(/^nexus:\/\/app\/index\.html/);
+    // While the window (Electron's SQLite build) runs, the Node `nexus` command (Node's build) works too.
+    const cli = spawnSync(process.execPath, [join(ROOT, 'bin', 'nexus.mjs'), 'status', '--json'], { env: { ...process.env, NEXUS_DATA_DIR: dataDir }, encoding: 'utf8', timeout: 30_000 });
+    expect(cli.status, cli.stderr).toBe(0);
   } finally {
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });

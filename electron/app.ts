@@ -10,7 +10,9 @@
 //   2. Add ONE line to SETUPS below. Setups run in the listed order, after the kernel exists and BEFORE
 //      kernel.start(), so their listeners, tools and gates are in place when recovery expires or interrupts
 //      rows.
-import { mkdirSync, realpathSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { canonicalDataDir } from './cli/data-dir.js';
+import { workspacesRoot } from './kernel/workspaces-root.js';
 import { join, resolve } from 'node:path';
 import { openDatabase, type Db } from './store/db.js';
 import { acquireLock } from './store/lock.js';
@@ -76,7 +78,7 @@ export interface CreateNexusOptions {
 
 export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
-  const dataDir = realpathSync(opts.dataDir);
+  const dataDir = canonicalDataDir(opts.dataDir); // the same spelling the `nexus` command derives the socket from
   const warn = opts.warn ?? ((line: string) => console.error(line));
   for (const w of tightenDataDir(dataDir)) warn(`nexus: warning: ${w} (only you may read NEXUS's data)`);
   const release = opts.lock === false ? () => {} : acquireLock(dataDir);
@@ -92,7 +94,7 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
   const events = new EventBus();
   const clock = opts.clock ?? systemClock;
   const env = opts.env ?? process.env;
-  const workspacesDir = resolve(opts.workspacesDir ?? env.NEXUS_WORKSPACES_DIR ?? `${dataDir}-workspaces`);
+  const workspacesDir = resolve(opts.workspacesDir ?? env.NEXUS_WORKSPACES_DIR ?? workspacesRoot(dataDir));
   const kernel = new Kernel({ db, dataDir, workspacesDir, clock, events, secretCipher: opts.secretCipher });
   try {
     const moved = moveClearSecretsOutOfDb(kernel);

@@ -1,28 +1,66 @@
 // The Electron shell: one window over the kernel in this (main) process. Small setupX() steps; everything
 // electron-free lives elsewhere (the kernel in app.ts, the door in doors/ipc.ts, helpers in shell/).
-import { app, BrowserWindow, Menu, dialog, Notification, Tray, nativeImage, safeStorage, session, shell, type WebContents } from 'electron';
+import { app, BrowserWindow, Menu, dialog, Notification, Tray, nativeImage, protocol, safeStorage, session, shell, type WebContents } from 'electron';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { createNexus, type Nexus } from './app.js';
 import { startIpcDoor } from './doors/ipc.js';
 import { startSocketDoor } from './doors/socket.js';
-import { createKeyFileStore, keysHandlers, type Cipher } from './shell/key-file.js';
+import { createKeyFileStore, keychainState, keysHandlers, type Cipher } from './shell/key-file.js';
 import { createNotifier, trayTooltip } from './shell/notify.js';
+import { createNotificationRegistry } from './shell/notification-registry.js';
+import { APP_SCHEME, APP_SCHEME_PRIVILEGES, APP_URL, isAppPage, resolveAppAsset } from './shell/app-protocol.js';
+import { appMenuTemplate, isBlockedShortcut } from './shell/app-menu.js';
+import { chromiumProfileDir } from './shell/chromium-profile.js';
+import { loginShell, mergeLoginEnv, readLoginShellEnv, shouldLoadLoginEnv } from './shell/login-env.js';
+import { windowOpener } from './shell/window-opener.js';
 import { resolveDataDir } from './cli/data-dir.js';
 
 // Bundled to dist/electron/main.cjs: the renderer is dist/renderer, the preload sits beside this file.
-const RENDERER_INDEX = join(__dirname, '..', 'renderer', 'index.html');
-const APP_URL = pathToFileURL(RENDERER_INDEX).href;
-const ICON = join(__dirname, '..', 'renderer', 'icon.png');
+const RENDERER_DIR = join(__dirname, '..', 'renderer');
+const ICON = join(RENDERER_DIR, 'icon.png');
 
 let win: BrowserWindow | null = null;
 const contents = (): WebContents | null => (win && !win.isDestroyed() ? win.webContents : null);
 
-function focusWindow() {
-  if (!win) return;
-  if (win.isMinimized()) win.restore();
-  win.show();
-  win.focus();
+/** Bring the window forward, or open a new one when none is left (macOS keeps running with no window). No window
+ *  before the kernel and its IPC door are up: a second launch during start-up waits for the first window. */
+let kernelUp = false;
+const showWindow = windowOpener(() => win, () => kernelUp && setupWindow());
+
+/** Before ready: nexus:// is the window's origin, and Chromium's profile stays out of the data dir. */
+function setupBeforeReady() {
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
+  app.setPath('sessionData', chromiumProfileDir());
+}
+
+/** Serve dist/renderer (inside app.asar when packaged) on nexus://app/; nothing else is reachable. */
+function setupAppProtocol() {
+  protocol.handle(APP_SCHEME, async (request) => {
+    const asset = resolveAppAsset(RENDERER_DIR, request.url);
+    if (!asset) return new Response('Not found', { status: 404 });
+    try {
+      return new Response(await readFile(asset.file), { headers: { 'content-type': asset.type, 'x-content-type-options': 'nosniff' } });
+    } catch {
+      return new Response('Not found', { status: 404 });
+    }
+  });
+}
+
+/** NEXUS's own menu: no Reload or DevTools in packaged builds (shell/app-menu.ts). */
+function setupMenu() {
+  const template = appMenuTemplate({ platform: process.platform, packaged: app.isPackaged, appName: 'NEXUS', actions: { openWindow: showWindow } });
+  // The template names Electron's own roles; app-menu.ts keeps them as plain strings to stay electron-free.
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template as Parameters<typeof Menu.buildFromTemplate>[0]));
+}
+
+/** Started from the Dock, Finder or a .desktop file: take the login shell's environment (PATH, keys). */
+async function loadLoginEnv() {
+  if (!shouldLoadLoginEnv(process.platform, process.env, Boolean(process.stdout.isTTY))) return;
+  const shellPath = loginShell(process.platform, process.env);
+  const r = await readLoginShellEnv({ shell: shellPath });
+  if (r.ok) mergeLoginEnv(process.env, r.env);
+  else console.warn(`nexus: kept the launcher's environment: ${r.reason}.`);
 }
 
 /** One NEXUS per user: a second launch focuses the first window (and the data dir lock guards the kernel). */
@@ -31,7 +69,7 @@ function setupSingleInstance(): boolean {
     app.quit();
     return false;
   }
-  app.on('second-instance', focusWindow);
+  app.on('second-instance', showWindow);
   return true;
 }
 
@@ -39,7 +77,11 @@ function setupSingleInstance(): boolean {
 function setupSecurity() {
   app.on('web-contents-created', (_e, wc) => {
     wc.on('will-navigate', (e, url) => {
-      if (url !== APP_URL && !url.startsWith(`${APP_URL}#`)) e.preventDefault();
+      if (!isAppPage(url)) e.preventDefault();
+    });
+    // Chromium's own reload and DevTools shortcuts work even without a menu item: ignore them when packaged.
+    wc.on('before-input-event', (e, input) => {
+      if (input.type === 'keyDown' && isBlockedShortcut(input, app.isPackaged)) e.preventDefault();
     });
     wc.on('will-redirect', (e) => e.preventDefault());
     wc.on('will-attach-webview', (e) => e.preventDefault());
@@ -71,11 +113,15 @@ function setupWindow() {
       webSecurity: true,
       allowRunningInsecureContent: false,
       spellcheck: false,
+      devTools: !app.isPackaged,
     },
   });
-  win.once('ready-to-show', () => win?.show());
-  win.on('closed', () => (win = null));
-  void win.loadFile(RENDERER_INDEX);
+  const opened = win;
+  opened.once('ready-to-show', () => opened.show());
+  opened.on('closed', () => {
+    if (win === opened) win = null;
+  });
+  void opened.loadURL(APP_URL);
 }
 
 function setupIpc(nexus: Nexus): () => void {
@@ -89,12 +135,12 @@ function setupBadge(nexus: Nexus) {
     tray = new Tray(nativeImage.createFromPath(ICON).resize({ width: 18, height: 18 }));
     tray.setContextMenu(
       Menu.buildFromTemplate([
-        { label: 'Open NEXUS', click: focusWindow },
+        { label: 'Open NEXUS', click: showWindow },
         { type: 'separator' },
         { label: 'Quit', click: () => app.quit() },
       ]),
     );
-    tray.on('click', focusWindow);
+    tray.on('click', showWindow);
   } catch {
     tray = null; // Some Linux desktops have no tray; the badge and the window still say it.
   }
@@ -121,16 +167,16 @@ function setupBadge(nexus: Nexus) {
   });
 }
 
-/** An OS notification for each new card; clicking it brings the window forward. */
+/** An OS notification for each new card; clicking it brings the window forward (or opens one). Each is held
+ *  until clicked or closed, else it can be collected and its click lost. macOS shows them for signed builds only. */
 function setupNotifications(nexus: Nexus) {
   if (!Notification.isSupported()) return;
   const notifier = createNotifier();
+  const held = createNotificationRegistry<Notification>();
   nexus.onEvent((e) => {
     const n = notifier(e);
     if (!n) return;
-    const note = new Notification({ title: n.title, body: n.body, silent: false });
-    note.on('click', focusWindow);
-    note.show();
+    held.keep(new Notification({ title: n.title, body: n.body, silent: false }), showWindow).show();
   });
 }
 
@@ -139,25 +185,34 @@ const keychainCipher = (): Cipher => ({
   available: () => safeStorage.isEncryptionAvailable(),
   encrypt: (s) => safeStorage.encryptString(s),
   decrypt: (b) => safeStorage.decryptString(b),
+  // Linux: 'basic_text' means no keyring is running (key-file.ts refuses to store keys then).
+  backend: process.platform === 'linux' ? () => safeStorage.getSelectedStorageBackend() : undefined,
 });
 
 /** Provider keys through the OS keychain (safeStorage), for the KeyStore AGENTS' providers read. */
 function setupKeys(nexus: Nexus) {
   const cipher = keychainCipher();
   const store = createKeyFileStore(nexus.dataDir, cipher);
+  const keychain = () => keychainState(cipher, nexus.dataDir);
+  if (!keychain().available) console.warn(`nexus: ${keychain().note}`);
   nexus.services.keyStore = store;
   const exists = (agent: string) =>
     Promise.resolve()
       .then(() => nexus.handlers.agentsGet?.({ name: agent }, { door: 'internal' }))
       .then((a) => Boolean(a), () => false);
-  Object.assign(nexus.handlers, keysHandlers(store, cipher, exists));
+  Object.assign(nexus.handlers, keysHandlers(store, keychain, exists));
 }
 
 async function start() {
   if (!setupSingleInstance()) return;
   if (process.platform === 'win32') app.setAppUserModelId('app.nexus.desktop'); // notifications need it on Windows
+  setupBeforeReady();
+  const loginEnv = loadLoginEnv();
   await app.whenReady();
   setupSecurity();
+  setupAppProtocol();
+  setupMenu();
+  await loginEnv; // NEXUS_DATA_DIR and the keys' variables may come from the login shell
   // The same data dir the `nexus` command uses (--data-dir, NEXUS_DATA_DIR, else the platform's app-data
   // folder), so the CLI reaches this window's kernel through its control socket.
   const flag = process.argv.indexOf('--data-dir');
@@ -179,8 +234,9 @@ async function start() {
   });
   setupBadge(nexus);
   setupNotifications(nexus);
-  setupWindow();
-  app.on('activate', () => (win ? focusWindow() : setupWindow()));
+  kernelUp = true;
+  showWindow();
+  app.on('activate', showWindow);
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });

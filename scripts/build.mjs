@@ -10,6 +10,9 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 const entries = [
   { in: 'electron/cli/main.ts', out: 'dist/cli/nexus.mjs', format: 'esm' },
   { in: 'electron/main.ts', out: 'dist/electron/main.cjs', format: 'cjs' },
+  // The `nexus` command inside packaged apps: run by the app's own binary as Node (ELECTRON_RUN_AS_NODE,
+  // resources/cli/), loaded with require() from app.asar, so CommonJS with its npm packages bundled.
+  { in: 'electron/cli/main.ts', out: 'dist/cli/nexus.cjs', format: 'cjs' },
   { in: 'electron/preload.ts', out: 'dist/electron/preload.cjs', format: 'cjs' },
   // The tool hook connected clients run before every call: node built-ins only, so it starts fast.
   { in: 'electron/external/hook/nexus-hook.ts', out: 'dist/hook/nexus-hook.mjs', format: 'esm' },
@@ -30,12 +33,17 @@ for (const e of entries) {
     // The CLI runs on plain Node as ESM and resolves packages from node_modules.
     ...(e.out.endsWith('preload.cjs')
       ? { external: ['electron'] }
-      : e.out.endsWith('main.cjs')
+      : e.out.endsWith('.cjs')
         ? { external: ['electron', 'better-sqlite3'] }
         : { packages: 'external' }),
     define: { __NEXUS_VERSION__: JSON.stringify(version) },
     sourcemap: true,
     logLevel: 'warning',
-    banner: e.format === 'esm' ? { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" } : undefined,
+    banner:
+      e.format === 'esm'
+        ? { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" }
+        : { js: "const __nexus_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+    // CommonJS has no import.meta: modules that locate files next to themselves get this file's URL instead.
+    define: e.format === 'cjs' ? { 'import.meta.url': '__nexus_import_meta_url' } : undefined,
   });
 }

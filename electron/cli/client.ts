@@ -5,6 +5,7 @@ import { createConnection, type Socket } from 'node:net';
 import type { NexusEvent, Result } from '../../shared/api/index.js';
 import { socketPath } from '../doors/socket.js';
 import { credentialPath, readCredential } from '../doors/credential.js';
+import { canonicalDataDir } from './data-dir.js';
 
 export class NoKernelError extends Error {
   readonly code = 'no_kernel';
@@ -26,7 +27,7 @@ export interface KernelConnection {
 }
 
 export function connectKernel(dataDir: string): Promise<KernelConnection> {
-  const path = socketPath(dataDir);
+  const path = socketPath(canonicalDataDir(dataDir)); // as the kernel names it (app.ts)
   return new Promise((resolve, reject) => {
     const sock: Socket = createConnection(path);
     let seq = 0;

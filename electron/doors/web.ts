@@ -68,10 +68,12 @@ const TYPES: Record<string, string> = {
 };
 
 function defaultStaticDir(): string {
-  // Works both from source (electron/doors/) and bundled (dist/cli/): walk up to the package root.
+  // Works from source (electron/doors/), bundled (dist/cli/) and packaged (app.asar/dist/cli/, where only the
+  // built window is shipped): walk up to the package root.
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'renderer'))) return join(dir, 'dist', 'renderer');
+    const built = existsSync(join(dir, 'renderer')) || existsSync(join(dir, 'dist', 'renderer', 'index.html'));
+    if (existsSync(join(dir, 'package.json')) && built) return join(dir, 'dist', 'renderer');
     dir = dirname(dir);
   }
   return join(process.cwd(), 'dist', 'renderer');

@@ -127,8 +127,8 @@ export interface CreateRunOptions {
    */
   rules?: readonly ApprovalRule[] | CompiledRules;
   hooks?: LifecycleHooks;
-  /** Defaults: the agent's workspace, else <workspacesDir>/<agent or run id> (an agent's older workspace
-   *  <dataDir>/workspaces/<agent>, if it exists, is kept). Created if missing. */
+  /** Defaults: the agent's workspace, else <workspacesDir>/<agent or run id> (workspaces-root.ts; an agent's
+   *  older workspace <dataDir>/workspaces/<agent>, if it exists, is kept). Created if missing. */
   workspace?: string;
   prompt?: string | null;
   parent?: { run_id: string; row_id: string } | null;

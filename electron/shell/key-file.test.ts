@@ -2,7 +2,7 @@ import { describe, it, expect, afterEach } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKeyFileStore, keysHandlers, type Cipher } from './key-file.js';
+import { createKeyFileStore, keychainState, keysHandlers, type Cipher } from './key-file.js';
 
 // A reversible stand-in for safeStorage (XOR with a fixed pad): enough to show nothing is written in clear.
 const xor: Cipher = {
@@ -42,12 +42,44 @@ describe('keysStatus / keysSet handlers', () => {
     const dir = mkdtempSync(join(tmpdir(), 'nexus-keys-'));
     dirs.push(dir);
     const store = createKeyFileStore(dir, xor);
-    const h = keysHandlers(store, xor, (a) => a === 'builder');
+    const h = keysHandlers(store, () => keychainState(xor, dir), (a) => a === 'builder');
     const ctx = { door: 'ipc' as const };
-    expect(await h.keysSet({ agent: 'builder', key: 'sk-live-abcdef' }, ctx)).toEqual({ agent: 'builder', stored: true, keychain: true });
+    expect(await h.keysSet({ agent: 'builder', key: 'sk-live-abcdef' }, ctx)).toEqual({ agent: 'builder', stored: true, keychain: true, keychain_note: expect.stringContaining('ciphertext') });
     expect(store.get('builder')).toBe('sk-live-abcdef');
     expect(JSON.stringify(await h.keysStatus({ agent: 'builder' }, ctx))).not.toContain('sk-live');
     await expect(h.keysSet({ agent: 'ghost', key: 'k' }, ctx)).rejects.toMatchObject({ code: 'not_found' });
     expect(await h.keysSet({ agent: 'builder', key: null }, ctx)).toMatchObject({ stored: false });
+  });
+});
+
+describe('what "stored" and "keychain" mean', () => {
+  it('a key that does not decrypt (another account, another keychain) is reported as not stored', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nexus-keys-'));
+    dirs.push(dir);
+    createKeyFileStore(dir, xor).set('builder', 'sk-secret-123456');
+    const other: Cipher = { ...xor, decrypt: () => { throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.'); } };
+    const store = createKeyFileStore(dir, other);
+    expect(store.has('builder')).toBe(false);
+    const h = keysHandlers(store, () => keychainState(other, dir), () => true);
+    expect(await h.keysStatus({ agent: 'builder' }, { door: 'ipc' })).toMatchObject({ stored: false, keychain: true });
+  });
+
+  it("Linux without a keyring (safeStorage's basic_text): no key is stored, and the status says why and what to do", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nexus-keys-'));
+    dirs.push(dir);
+    const basic: Cipher = { ...xor, backend: () => 'basic_text' };
+    const state = keychainState(basic, dir);
+    expect(state.available).toBe(false);
+    expect(state.note).toMatch(/No OS keyring .* is running.*NEXUS stores no keys here: name an environment variable/);
+    const store = createKeyFileStore(dir, basic);
+    expect(() => store.set('a', 'k')).toThrow(/No OS keyring/);
+    const h = keysHandlers(store, () => keychainState(basic, dir), () => true);
+    await expect(h.keysSet({ agent: 'a', key: 'sk-x' }, { door: 'ipc' })).rejects.toMatchObject({ code: 'keychain_unavailable', message: expect.stringContaining('No OS keyring') });
+    expect(await h.keysStatus({ agent: 'a' }, { door: 'ipc' })).toEqual({ agent: 'a', stored: false, keychain: false, keychain_note: state.note });
+  });
+
+  it('a real keyring names its backend and where the ciphertext lives', () => {
+    expect(keychainState({ ...xor, backend: () => 'gnome_libsecret' }, '/d').note).toBe('Keys are encrypted by the OS keychain (gnome_libsecret) and kept only as ciphertext in /d/keys.json.');
+    expect(keychainState({ ...xor, available: () => false }, '/d')).toEqual({ available: false, note: expect.stringMatching(/^The OS keychain is not available/) });
   });
 });

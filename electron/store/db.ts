@@ -4,13 +4,14 @@
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Migration } from './migrations/types.js';
+import { databaseOptions } from './native-binding.js';
 
 export type Db = Database.Database;
 export type Statement = Database.Statement;
 
 /** Open (creating if needed) the database at `path` (or ':memory:') and bring it to the newest schema. */
 export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS): Db {
-  const db = new Database(path);
+  const db = new Database(path, databaseOptions()); // Electron loads its own ABI build (native-binding.ts)
   try {
     if (path !== ':memory:') db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');

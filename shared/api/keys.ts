@@ -5,11 +5,14 @@ import { z } from 'zod';
 import { method } from './contract.js';
 import { Name } from './common.js';
 
+// stored: a key is stored AND decrypts. keychain_note: one sentence on where keys live or why none can be kept.
+const KeyStatus = z.object({ agent: Name, stored: z.boolean(), keychain: z.boolean(), keychain_note: z.string().max(500).optional() });
+
 export const keysMethods = {
-  keysStatus: method(z.object({ agent: Name }), z.object({ agent: Name, stored: z.boolean(), keychain: z.boolean() }), 'Whether a provider key is stored for an agent (never the key).'),
+  keysStatus: method(z.object({ agent: Name }), KeyStatus, 'Whether a provider key is stored for an agent (never the key).'),
   keysSet: method(
     z.object({ agent: Name, key: z.string().min(1).max(8192).nullable() }),
-    z.object({ agent: Name, stored: z.boolean(), keychain: z.boolean() }),
+    KeyStatus,
     "Store (or, with null, forget) an agent's provider key in the OS keychain.",
   ),
 };

@@ -3,6 +3,7 @@
 // run is stopped.
 import { spawn } from 'node:child_process';
 import type { ExecutorTool } from '../types.js';
+import { commandSpawnOptions, findBash, killProcessTree } from './process-tree.js';
 import type { ToolResult } from '../../../shared/types.js';
 import { prepareLaunch, processStartTime, type SandboxPolicy } from '../sandbox/index.js';
 
@@ -75,7 +76,8 @@ export async function runCommand(
 ): Promise<BashOutcome> {
   const started = Date.now();
   const policy = opts.policy ?? defaultPolicy(opts.cwd);
-  const argv = typeof command === 'string' ? ['bash', '-c', command] : command;
+  const bash = findBash();
+  const argv = typeof command === 'string' ? [bash.ok ? bash.path : 'bash', '-c', command] : command;
   const prepared = await prepareLaunch(argv, { ...policy, workspace: opts.cwd }, { gate: true, ...(typeof command === 'string' ? { commandLine: command } : {}) });
   const blank = { exit_code: null, signal: null, timed_out: false, stdout: '', stderr: '', duration_ms: 0, sandboxed: policy.enabled };
   if (!prepared.ok) return { ...blank, aborted: false, refused: prepared.refusal };
@@ -89,15 +91,10 @@ export async function runCommand(
     const err = new CappedBuffer();
     let timedOut = false;
     let aborted = false;
-    // detached: the command leads its own process group, so the whole group can be killed (and recorded).
-    const child = spawn(launch.file, launch.args, { cwd: launch.cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-    const killGroup = () => {
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        /* already gone */
-      }
-    };
+    // POSIX: the command leads its own process group, so the whole group can be killed (and recorded);
+    // Windows: no console window, and the tree is killed with taskkill /T (process-tree.ts).
+    const child = spawn(launch.file, launch.args, { cwd: launch.cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'], ...commandSpawnOptions() });
+    const killGroup = () => void killProcessTree(child.pid);
     child.stdin.on('error', () => undefined);
     let recorded: { pgid: number; start: string } | null = null;
     if (child.pid) {
@@ -218,6 +215,8 @@ export const bashTool: ExecutorTool = {
     const command =
       typeof i.command === 'string' ? i.command : Array.isArray(i.command) && i.command.length > 0 && i.command.every((w) => typeof w === 'string') ? (i.command as string[]) : null;
     if (command === null || (typeof command === 'string' && command.trim() === '')) return { content: [{ type: 'text', text: 'bash needs a "command" (text).' }], isError: true };
+    const bash = typeof command === 'string' ? findBash() : null;
+    if (bash && !bash.ok) return { content: [{ type: 'text', text: bash.message }], isError: true };
     // timeout_s is ours; `timeout` (Claude Code's Bash) and `timeout_ms` (Codex) are milliseconds.
     const ms = i as { timeout?: unknown; timeout_ms?: unknown };
     const given = i.timeout_s !== undefined ? { v: i.timeout_s, scale: 1, key: 'timeout_s' } : ms.timeout_ms !== undefined ? { v: ms.timeout_ms, scale: 1000, key: 'timeout_ms' } : ms.timeout !== undefined ? { v: ms.timeout, scale: 1000, key: 'timeout' } : null;

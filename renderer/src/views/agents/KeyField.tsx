@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { call, CallError, messageOf } from '../../api/client.js';
 
 export function KeyField({ agent, envVar }: { agent: string; envVar?: string }) {
-  const [status, setStatus] = useState<{ stored: boolean; keychain: boolean } | 'unavailable' | null>(null);
+  const [status, setStatus] = useState<{ stored: boolean; keychain: boolean; keychain_note?: string } | 'unavailable' | null>(null);
   const [key, setKey] = useState('');
   const [note, setNote] = useState<string | null>(null);
   useEffect(() => {
@@ -43,6 +43,7 @@ export function KeyField({ agent, envVar }: { agent: string; envVar?: string }) 
         </button>
       ) : null}
       {note ? <span className="muted" role="status">{note}</span> : null}
+      {status && !status.keychain && status.keychain_note ? <p className="setting-desc">{status.keychain_note}</p> : null}
     </div>
   );
 }
