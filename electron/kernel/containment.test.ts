@@ -147,3 +147,24 @@ describe('the gate', () => {
     }
   });
 });
+
+describe('the profile fields', () => {
+  it("env_passthrough may not name the agent's provider-key variable, nor any NEXUS_* variable", async () => {
+    const { saveAgent } = await import('./agents.js');
+    const { AgentProfileInput } = await import('../../shared/api/kernel.js');
+    const n = await nexusAt(join(fresh(), 'data'));
+    const model = { provider: 'chat-completions' as const, baseURL: 'http://127.0.0.1:1/v1', model: 'm', apiKeyEnv: 'OPENROUTER_API' };
+    expect(() => saveAgent(n.kernel, { name: 'leaky', mode: 'ask', model, env_passthrough: ['OPENROUTER_API'] })).toThrow(/provider key/);
+    expect(AgentProfileInput.safeParse({ name: 'x', mode: 'ask', model, env_passthrough: ['NEXUS_DATA_DIR'] }).success).toBe(false);
+    expect(AgentProfileInput.safeParse({ name: 'x', mode: 'ask', model, network: { allow: ['http://evil'] } }).success).toBe(false);
+    expect(AgentProfileInput.safeParse({ name: 'x', mode: 'ask', model, network: { allow: ['*.github.com'] }, sandbox: false, env_passthrough: ['GITHUB_TOKEN'] }).success).toBe(true);
+  });
+  it('`agents add` says what the agent may reach, and says plainly when the sandbox is off', async () => {
+    const { sandboxLine } = await import('../cli/kernel-commands.js');
+    expect(sandboxLine({})).toBe('sandbox: on: writes only its workspace; network: none (no network)');
+    expect(sandboxLine({ network: { allow: ['api.github.com'] }, mcpServers: { gh: { command: 'x', network: { allow: ['api.github.com'] } } }, env_passthrough: ['GITHUB_TOKEN'] })).toBe(
+      'sandbox: on: writes only its workspace; network: api.github.com; MCP gh network: api.github.com; passes GITHUB_TOKEN',
+    );
+    expect(sandboxLine({ sandbox: false })).toMatch(/^sandbox: OFF: its commands run unsandboxed/);
+  });
+});
