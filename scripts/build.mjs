@@ -4,8 +4,25 @@
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 
+// The CLI is split at its dynamic imports: `nexus --help` loads the router alone, and each command loads only
+// its own module graph (the kernel, the SDKs and zod load for `serve`, not for a client command).
+await build({
+  entryPoints: { nexus: 'electron/cli/main.ts' },
+  outdir: 'dist/cli',
+  outExtension: { '.js': '.mjs' },
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+});
+
 const entries = [
-  { in: 'electron/cli/main.ts', out: 'dist/cli/nexus.mjs', format: 'esm' },
   { in: 'electron/main.ts', out: 'dist/electron/main.cjs', format: 'cjs' },
   { in: 'electron/preload.ts', out: 'dist/electron/preload.cjs', format: 'cjs' },
 ];
@@ -22,14 +39,8 @@ for (const e of entries) {
     // The sandboxed preload can require only 'electron': bundle its npm imports (zod via shared/api).
     // The Electron main bundle takes its npm packages in too (some, like jose, are ESM-only and a CJS
     // bundle must not depend on require() of ESM); only the native better-sqlite3 and electron stay out.
-    // The CLI runs on plain Node as ESM and resolves packages from node_modules.
-    ...(e.out.endsWith('preload.cjs')
-      ? { external: ['electron'] }
-      : e.out.endsWith('main.cjs')
-        ? { external: ['electron', 'better-sqlite3'] }
-        : { packages: 'external' }),
+    ...(e.out.endsWith('preload.cjs') ? { external: ['electron'] } : { external: ['electron', 'better-sqlite3'] }),
     sourcemap: true,
     logLevel: 'warning',
-    banner: e.format === 'esm' ? { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" } : undefined,
   });
 }

@@ -1,7 +1,7 @@
 // The CLI's way to a running kernel: the control socket of a data dir (doors/socket.ts protocol).
 import { createConnection, type Socket } from 'node:net';
 import type { NexusEvent, Result } from '../../shared/api/index.js';
-import { socketPath } from '../doors/socket.js';
+import { socketPath } from '../doors/socket-path.js';
 
 export class NoKernelError extends Error {
   readonly code = 'no_kernel';
