@@ -76,7 +76,6 @@ export async function fetchAccountToken(cfg: Extract<AccountConfig, { state: 'ok
       headers: { authorization: `Bearer ${cfg.credential}`, accept: 'application/json, application/jwt' },
       // Never follow: the credential goes only to NEXUS_ACCOUNT_URL (no downgrade, no other host).
       redirect: 'manual',
-      cache: 'no-store',
       signal,
     });
   } catch (e) {
