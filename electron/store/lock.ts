@@ -2,7 +2,7 @@
 // kernel) is stale and taken over; a live one refuses clearly.
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { KernelError } from '../kernel/errors.js';
+import { KernelError } from '../../shared/errors.js';
 
 export const LOCK_FILE = 'nexus.lock';
 
