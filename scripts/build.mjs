@@ -1,14 +1,35 @@
-// Compiles the main-process side with esbuild: the `nexus` CLI and the Electron shell.
+// Compiles the main-process side with esbuild: the `nexus` CLI, the Electron shell and the clients' tool hook.
 // Runs in `prepare`, so `node_modules/.bin/nexus` works right after `npm ci`.
-// npm packages stay external (better-sqlite3 is native; the rest resolve from node_modules).
+// npm packages stay external where Node resolves them from node_modules (better-sqlite3 is native).
 import { build } from 'esbuild';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 
 // `nexus --version` and `status` report package.json's version (shared/version.ts).
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const VERSION = { __NEXUS_VERSION__: JSON.stringify(version) };
+const ESM_REQUIRE = { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" };
+
+// The CLI is split at its dynamic imports: `nexus --help` loads the router alone, and each command loads only
+// its own module graph (the kernel, the SDKs and zod load for `serve`, not for a client command).
+rmSync('dist/cli/chunks', { recursive: true, force: true });
+await build({
+  entryPoints: { nexus: 'electron/cli/main.ts' },
+  outdir: 'dist/cli',
+  outExtension: { '.js': '.mjs' },
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  packages: 'external',
+  define: VERSION,
+  sourcemap: true,
+  logLevel: 'warning',
+  banner: ESM_REQUIRE,
+});
 
 const entries = [
-  { in: 'electron/cli/main.ts', out: 'dist/cli/nexus.mjs', format: 'esm' },
   { in: 'electron/main.ts', out: 'dist/electron/main.cjs', format: 'cjs' },
   // The `nexus` command inside packaged apps: run by the app's own binary as Node (ELECTRON_RUN_AS_NODE,
   // resources/cli/), loaded with require() from app.asar, so CommonJS with its npm packages bundled.
@@ -28,22 +49,13 @@ for (const e of entries) {
     target: 'node20',
     format: e.format,
     // The sandboxed preload can require only 'electron': bundle its npm imports (zod via shared/api).
-    // The Electron main bundle takes its npm packages in too (some, like jose, are ESM-only and a CJS
-    // bundle must not depend on require() of ESM); only the native better-sqlite3 and electron stay out.
-    // The CLI runs on plain Node as ESM and resolves packages from node_modules.
-    ...(e.out.endsWith('preload.cjs')
-      ? { external: ['electron'] }
-      : e.out.endsWith('.cjs')
-        ? { external: ['electron', 'better-sqlite3'] }
-        : { packages: 'external' }),
-    define: { __NEXUS_VERSION__: JSON.stringify(version) },
+    // The CommonJS bundles take their npm packages in too (some, like jose, are ESM-only and a CJS bundle
+    // must not depend on require() of ESM); only the native better-sqlite3 and electron stay out.
+    ...(e.out.endsWith('preload.cjs') ? { external: ['electron'] } : e.format === 'cjs' ? { external: ['electron', 'better-sqlite3'] } : { packages: 'external' }),
+    // CommonJS has no import.meta: modules that locate files next to themselves get this file's URL instead.
+    define: e.format === 'cjs' ? { ...VERSION, 'import.meta.url': '__nexus_import_meta_url' } : VERSION,
     sourcemap: true,
     logLevel: 'warning',
-    banner:
-      e.format === 'esm'
-        ? { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" }
-        : { js: "const __nexus_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
-    // CommonJS has no import.meta: modules that locate files next to themselves get this file's URL instead.
-    define: e.format === 'cjs' ? { 'import.meta.url': '__nexus_import_meta_url' } : undefined,
+    banner: e.format === 'esm' ? ESM_REQUIRE : { js: "const __nexus_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
   });
 }

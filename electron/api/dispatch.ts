@@ -3,16 +3,9 @@
 import { methods, type MethodName, type Methods, type OutputOf, type Result } from '../../shared/api/index.js';
 import type { z } from 'zod';
 
-/** Throw this from a handler to answer with a stable error code instead of `internal`. */
-export class ApiFailure extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly details?: unknown,
-  ) {
-    super(message);
-  }
-}
+import { ApiFailure } from '../../shared/errors.js';
+
+export { ApiFailure };
 
 export interface CallContext {
   /** Which door the call came through: the UI's doors may approve, an agent's tools never reach here. */

@@ -3,7 +3,7 @@
 // nothing; a process that cannot read the data dir (an agent in its sandbox) cannot get in.
 import { createConnection, type Socket } from 'node:net';
 import type { NexusEvent, Result } from '../../shared/api/index.js';
-import { socketPath } from '../doors/socket.js';
+import { socketPath } from '../doors/socket-path.js';
 import { credentialPath, readCredential } from '../doors/credential.js';
 import { canonicalDataDir } from './data-dir.js';
 

@@ -5,7 +5,7 @@ import type { CliCommand, CliIo } from './io.js';
 import { inlineText } from './terminal-text.js';
 import { MAX_TOKEN_FILE_BYTES, readBoundedText } from './read-json.js';
 import { call, oneLine, parse, printJson, table, usageError, withKernel, type Parsed } from './common.js';
-import { SettingKey } from '../../shared/api/orchestration.js';
+import { isSettableKey } from '../../shared/orchestration/settings.js';
 
 type SettingsView = Record<string, unknown>;
 type EntitlementView = {
@@ -62,7 +62,7 @@ export const settingsCommand: CliCommand = async (argv, io) => {
       io.err('nexus: orchestration.stopAll is not set with settings set: use `nexus stop-all` and `nexus resume`.');
       return 1;
     }
-    if (!SettingKey.safeParse(key).success) return usageError(io, SETTINGS_USAGE, `unknown setting ${JSON.stringify(key)}`);
+    if (!isSettableKey(key)) return usageError(io, SETTINGS_USAGE, `unknown setting ${JSON.stringify(key)}`);
   } else return usageError(io, SETTINGS_USAGE, sub ? `unknown subcommand ${sub}` : 'a subcommand is required');
   return withKernel(p.values, io, async (k) => {
     const r = sub === 'set' ? await call<SettingsView>(k, io, 'settingsSet', { key, value }) : await call<SettingsView>(k, io, 'settingsGet');

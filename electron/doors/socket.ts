@@ -19,22 +19,17 @@
 // connection and every other one go on.
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { chmodSync, existsSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
-import { createHash } from 'node:crypto';
 import { dispatch } from '../api/dispatch.js';
+import { socketPath } from './socket-path.js';
 import type { ApiHost } from './host.js';
 import { CREDENTIAL_FILE, removeCredential, sameSecret, writeCredential } from './credential.js';
 import { guarded, messageOf } from './guard.js';
 
-export const SOCKET_FILE = 'nexus.sock';
+export { SOCKET_FILE, socketPath } from './socket-path.js';
 /** A request line is small; the rule envelope is 64 KiB. Anything larger is refused and the connection closed. */
 export const MAX_LINE = 4 << 20;
 /** Before authentication only the auth line is expected: a stranger gets no room to make the kernel buffer. */
 export const MAX_AUTH_LINE = 4096;
-
-/** The socket of a data dir: `nexus.sock` inside it; on Windows a named pipe derived from the dir. */
-export const socketPath = (dataDir: string, platform: NodeJS.Platform = process.platform): string =>
-  platform === 'win32' ? `\\\\.\\pipe\\nexus-${createHash('sha256').update(dataDir.toLowerCase()).digest('hex').slice(0, 24)}` : join(dataDir, SOCKET_FILE);
 
 // sun_path is 104 bytes on macOS, 108 on Linux (NUL included).
 const MAX_SOCKET_PATH = 103;

@@ -9,7 +9,7 @@
 // sentence. Refreshed once at start (non-blocking) and every 6 h on the kernel's Clock.
 import type { Clock, TimerHandle } from '../kernel/clock.js';
 import type { Db } from '../store/db.js';
-import { ApiFailure } from '../api/dispatch.js';
+import { ApiFailure } from '../../shared/errors.js';
 import { showEntitlement, storeEntitlement, verifyEntitlementToken, type AccountView, type EntitlementKey, type EntitlementView } from './entitlements.js';
 
 export const ACCOUNT_URL_ENV = 'NEXUS_ACCOUNT_URL';
@@ -76,7 +76,6 @@ export async function fetchAccountToken(cfg: Extract<AccountConfig, { state: 'ok
       headers: { authorization: `Bearer ${cfg.credential}`, accept: 'application/json, application/jwt' },
       // Never follow: the credential goes only to NEXUS_ACCOUNT_URL (no downgrade, no other host).
       redirect: 'manual',
-      cache: 'no-store',
       signal,
     });
   } catch (e) {

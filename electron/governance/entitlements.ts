@@ -7,7 +7,7 @@
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import { stmt, type Db } from '../store/db.js';
-import { ApiFailure } from '../api/dispatch.js';
+import { ApiFailure } from '../../shared/errors.js';
 import { ENTITLEMENT_NAME } from '../../shared/orchestration/codes.js';
 import type { GateEntitlement } from '../../shared/orchestration/gate.js';
 

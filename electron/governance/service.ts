@@ -6,7 +6,7 @@ import type { HopGateCall, HopGateDecision, Run } from '../kernel/types.js';
 import type { Db } from '../store/db.js';
 import { stmt, tx } from '../store/db.js';
 import { targetOf } from '../kernel/effect.js';
-import { ApiFailure } from '../api/dispatch.js';
+import { ApiFailure } from '../../shared/errors.js';
 import type { Settings } from '../../shared/types.js';
 import { evaluateHop } from './gate.js';
 import { RecentChains } from './recent-chains.js';

@@ -3,7 +3,7 @@
 import { stmt, tx, type Db } from '../store/db.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/types.js';
 import { coerceStored, validateSetting, type SettableKey } from '../../shared/orchestration/settings.js';
-import { ApiFailure } from '../api/dispatch.js';
+import { ApiFailure } from '../../shared/errors.js';
 
 const KEYS = Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[];
 

@@ -6,7 +6,7 @@ import { Governance } from './service.js';
 import { Delegation } from './delegation.js';
 import { MessageAgent } from './message-agent.js';
 import type { TurnsPort } from './turns-port.js';
-import { ApiFailure } from '../api/dispatch.js';
+import { ApiFailure } from '../../shared/errors.js';
 
 declare module '../app.js' {
   interface NexusServices {

@@ -1,7 +1,7 @@
 // Kernel errors carry a stable code; they ARE ApiFailures, so every door reports the code as is.
-import { ApiFailure } from '../api/dispatch.js';
+import { KernelError } from '../../shared/errors.js';
 
-export class KernelError extends ApiFailure {}
+export { KernelError };
 
 export const notFound = (what: string, id: string) => new KernelError('not_found', `No ${what} ${JSON.stringify(id)}.`);
 export const conflict = (message: string) => new KernelError('conflict', message);

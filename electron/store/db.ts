@@ -58,6 +58,9 @@ export function stmt(db: Db, sql: string): Statement {
   return s;
 }
 
+/** The SQL of every statement prepared on this connection so far (the query-plan test reads them). */
+export const preparedSql = (db: Db): string[] => [...(caches.get(db)?.keys() ?? [])];
+
 // One transaction wrapper per connection (creating a wrapper per call is measurable on the hot path).
 const runners = new WeakMap<Db, (fn: () => unknown) => unknown>();
 

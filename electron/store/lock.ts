@@ -5,7 +5,7 @@
 // Electron app). Where neither can be read (no /proc), a live pid is trusted to be the owner: refuse clearly.
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { KernelError } from '../kernel/errors.js';
+import { KernelError } from '../../shared/errors.js';
 
 export const LOCK_FILE = 'nexus.lock';
 

@@ -205,3 +205,40 @@ describe('closing NEXUS mid-turn', () => {
     expect(h.model.requests).toHaveLength(2);
   });
 });
+
+describe('a fan is one transaction', () => {
+  it('every call of a fan is recorded and decided in ONE submitRows: one commit, rows in the order the model gave them', async () => {
+    h = await turnsHarness({
+      script: [{ toolCalls: [1, 2, 3].map((n) => ({ name: 'bash', input: { command: `echo fan-${n}` } })) }, { text: 'done' }],
+    });
+    h.agent({ name: 'fanner', mode: 'bypass' });
+    const batches: number[] = [];
+    const submitRows = h.nexus.kernel.submitRows.bind(h.nexus.kernel);
+    h.nexus.kernel.submitRows = (run_id, calls) => (batches.push(calls.length), submitRows(run_id, calls));
+    const start = await h.api('runsStart', { agent: 'fanner', prompt: 'three' });
+    const run = await h.ended(start.value.id);
+    expect(run.status).toBe('succeeded');
+    expect(batches).toEqual([3]);
+    expect(h.nexus.kernel.listRows(run.id).map((r) => r.input)).toEqual([1, 2, 3].map((n) => ({ command: `echo fan-${n}` })));
+  });
+
+  it('a call the kernel refuses before deciding rolls the fan back; then each call goes alone, so only that one is refused and the rest runs', async () => {
+    h = await turnsHarness({
+      script: [{ toolCalls: [{ name: 'bash', input: { command: 'refused-before-deciding' } }, { name: 'bash', input: { command: 'echo still-runs' } }] }, { text: 'done' }],
+    });
+    h.agent({ name: 'fanner', mode: 'bypass' });
+    const submitRows = h.nexus.kernel.submitRows.bind(h.nexus.kernel);
+    h.nexus.kernel.submitRows = (run_id, calls) => {
+      if (calls.some((c) => (c.input as { command?: string }).command === 'refused-before-deciding')) throw new Error('this call is refused before the stage');
+      return submitRows(run_id, calls);
+    };
+    const start = await h.api('runsStart', { agent: 'fanner', prompt: 'two' });
+    const run = await h.ended(start.value.id);
+    expect(run.status).toBe('succeeded');
+    expect(h.nexus.kernel.listRows(run.id).map((r) => [r.input, r.state])).toEqual([[{ command: 'echo still-runs' }, 'succeeded']]);
+    const second = h.model.requests[1]!;
+    expect(second.toolResults.map((r) => r.text.split('\n')[0])).toEqual(['This tool call was not recorded, so it was not performed.', 'still-runs']);
+    const shown = await h.api('runsShow', { id: run.id });
+    expect(shown.value.events.find((e: { type: string }) => e.type === 'row_refused')?.data).toMatchObject({ error: 'this call is refused before the stage' });
+  });
+});

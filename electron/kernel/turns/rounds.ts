@@ -52,15 +52,28 @@ export async function modelRound(c: RoundContext, run: Run): Promise<void> {
   const messageId = appendMessage(c.kernel.db, { run_id: run.id, turn: st.turn, round, message, now });
   c.event(run.id, 'model_reply', { round, text: reply.text.slice(0, 2000), tool_calls: reply.toolCalls.map((c) => c.name), stop_reason: reply.stop_reason, usage: reply.usage });
   if (!reply.toolCalls.length) return;
-  // The fan: every call becomes a model row now, in order; the stage decides each. Each call notes its
-  // row, so the results pair with the calls whatever happens to one of them.
-  for (const call of calls) {
-    if (!c.running(run.id)) break;
-    try {
-      call.row_id = c.kernel.submitRow(run.id, { tool: concreteWireName(c.kernel, run, call.name), input: call.input, origin: 'model', round }).id;
-    } catch (e) {
-      if (!c.running(run.id)) break;
-      c.event(run.id, 'row_refused', { round, tool: call.name, error: msg(e) });
+  // The fan: every call becomes a model row now, in order, recorded and decided in ONE transaction; each
+  // call notes its row, so the results pair with the calls whatever happens to one of them.
+  if (!c.running(run.id)) return updateMessage(c.kernel.db, messageId, message);
+  const specs = calls.map((call) => ({ tool: concreteWireName(c.kernel, run, call.name), input: call.input, origin: 'model' as const, round }));
+  const recorded = () => c.kernel.listRows(run.id).filter((r) => r.origin === 'model' && r.round === round).length;
+  try {
+    c.kernel.submitRows(run.id, specs).forEach((row, i) => (calls[i].row_id = row.id));
+  } catch (e) {
+    // A call the kernel refuses before deciding (say, no tool name) rolls the whole fan back: then each call
+    // is submitted alone, so only that call is refused and the model reads why. If the fan was committed
+    // (an effect after the commit threw), nothing is submitted twice: collectFan pairs the rows in order.
+    if (recorded() > 0) c.event(run.id, 'row_refused', { round, error: msg(e) });
+    else {
+      for (const [i, call] of calls.entries()) {
+        if (!c.running(run.id)) break;
+        try {
+          call.row_id = c.kernel.submitRow(run.id, specs[i]).id;
+        } catch (err) {
+          if (!c.running(run.id)) break;
+          c.event(run.id, 'row_refused', { round, tool: call.name, error: msg(err) });
+        }
+      }
     }
   }
   updateMessage(c.kernel.db, messageId, message);

@@ -78,16 +78,22 @@ export function listRowsOfRun(db: Db, run_id: string): Row[] {
   return (stmt(db, 'SELECT * FROM rows WHERE run_id = ? ORDER BY seq').all(run_id) as RowRecord[]).map(toRow);
 }
 
-export function listRowsInState(db: Db, state: RowState): Row[] {
-  return (stmt(db, 'SELECT * FROM rows WHERE state = ? ORDER BY created_at, seq').all(state) as RowRecord[]).map(toRow);
+/** The states a row can still leave; `rows_live` indexes exactly these. */
+export type LiveRowState = 'ready' | 'needs_approval' | 'running';
+// SQLite uses a partial index only when the query's WHERE implies the index's WHERE, and `state = ?` with a
+// bound parameter implies nothing at prepare time: every live-state query repeats the index's condition.
+const LIVE = "state IN ('ready','needs_approval','running')";
+
+export function listRowsInState(db: Db, state: LiveRowState): Row[] {
+  return (stmt(db, `SELECT * FROM rows WHERE ${LIVE} AND state = ? ORDER BY created_at, seq`).all(state) as RowRecord[]).map(toRow);
 }
 
 export function listLiveRowsOfRun(db: Db, run_id: string): Row[] {
-  return (stmt(db, "SELECT * FROM rows WHERE run_id = ? AND state IN ('ready','needs_approval','running') ORDER BY seq").all(run_id) as RowRecord[]).map(toRow);
+  return (stmt(db, `SELECT * FROM rows WHERE run_id = ? AND ${LIVE} ORDER BY seq`).all(run_id) as RowRecord[]).map(toRow);
 }
 
-export function countRowsInState(db: Db, state: RowState): number {
-  return (stmt(db, 'SELECT COUNT(*) AS n FROM rows WHERE state = ?').get(state) as { n: number }).n;
+export function countRowsInState(db: Db, state: LiveRowState): number {
+  return (stmt(db, `SELECT COUNT(*) AS n FROM rows WHERE ${LIVE} AND state = ?`).get(state) as { n: number }).n;
 }
 
 /** The fields a transition may set. Absent keys are left as they are. */
@@ -206,11 +212,11 @@ export function patchRow(db: Db, id: string, patch: RowPatch, now: number): void
 
 /** Held rows of an agent's runs addressed to `addressee`. */
 export function listParkedRowsAddressedTo(db: Db, addressee: string): Row[] {
-  return (stmt(db, "SELECT * FROM rows WHERE state = 'needs_approval' AND addressee = ? ORDER BY created_at").all(addressee) as RowRecord[]).map(toRow);
+  return (stmt(db, `SELECT * FROM rows WHERE ${LIVE} AND state = 'needs_approval' AND addressee = ? ORDER BY created_at`).all(addressee) as RowRecord[]).map(toRow);
 }
 
 /** Parked rows per run, for run lists. */
 export function countParkedByRun(db: Db): Map<string, number> {
-  const rows = stmt(db, "SELECT run_id, COUNT(*) AS n FROM rows WHERE state = 'needs_approval' GROUP BY run_id").all() as { run_id: string; n: number }[];
+  const rows = stmt(db, `SELECT run_id, COUNT(*) AS n FROM rows WHERE ${LIVE} AND state = 'needs_approval' GROUP BY run_id`).all() as { run_id: string; n: number }[];
   return new Map(rows.map((r) => [r.run_id, r.n]));
 }

@@ -1,0 +1,84 @@
+// Every statement the kernel prepares while it works must find its rows through an index: a full scan of
+// rows, runs, inbox or run_events grows with the store's whole history, not with what is live. The workload
+// below drives a real NEXUS (turns + governance) through parks, approvals, a delegated chain with a held hop,
+// lists and run details; then each statement it prepared is explained.
+import { afterEach, describe, expect, it } from 'vitest';
+import { bash, delegate, last, scenario, type Scenario } from '../governance/scenarios/harness.js';
+import { preparedSql, type Db } from './db.js';
+import type { InboxItem } from '../../shared/types.js';
+
+/** Tables whose size is the store's history. A `SCAN` of one of them (without an index) is the defect. */
+const HISTORY_TABLES = ['rows', 'runs', 'inbox', 'run_events'];
+
+interface PlanRow {
+  detail: string;
+}
+
+function plan(db: Db, sql: string): string[] {
+  const params = (sql.match(/\?/g) ?? []).map(() => null);
+  return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as PlanRow[]).map((r) => r.detail);
+}
+
+/** A plan line that reads a history table from end to end. `SCAN t USING INDEX` / `COVERING INDEX` is ordered by an index; plain `SCAN t` is not. */
+const fullScan = (detail: string): string | null => {
+  const m = /^SCAN (\w+)(.*)$/.exec(detail);
+  if (!m || !HISTORY_TABLES.includes(m[1])) return null;
+  return /USING (COVERING )?INDEX/.test(m[2]) ? null : m[1];
+};
+
+let s: Scenario | null = null;
+afterEach(async () => {
+  await s?.cleanup();
+  s = null;
+});
+
+describe('query plans', () => {
+  it('no statement prepared during parks, approvals, a held chain hop and the lists scans a history table', async () => {
+    s = await scenario({
+      lead: (req, i) => (i === 0 ? { toolCalls: [delegate('mid')] } : { text: `lead read: ${last(req)}` }),
+      mid: (_req, i) => (i === 0 ? { toolCalls: [bash('echo hop')] } : i === 1 ? { text: 'waiting' } : { toolCalls: [bash('echo hop')] }),
+      solo: { script: (_req, i) => (i === 0 ? { toolCalls: [bash('echo parked')] } : { text: 'done' }), mode: 'ask' },
+    });
+    await s.open(['lead'], true);
+    s.start('lead');
+    const solo = s.start('solo');
+    const cards = () => s!.call<InboxItem[]>('inboxList');
+    for (let i = 0; (await cards()).length < 2; i++) {
+      if (i > 1500) throw new Error('timed out waiting for a held hop and a parked row');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    for (const c of await cards()) await s.call('inboxApprove', { id: c.id });
+    await s.ended(solo.id);
+    await s.call('runsList', {});
+    await s.call('runsShow', { id: solo.id });
+    await s.call('chainsList');
+    await s.call('status');
+    // A restart's recovery queries, on the same connection.
+    await s.call('inboxList');
+
+    const offenders: string[] = [];
+    const sqls = preparedSql(s.nexus.db);
+    expect(sqls.length).toBeGreaterThan(20);
+    for (const sql of sqls) {
+      if (!/^\s*(SELECT|UPDATE|DELETE)/i.test(sql)) continue;
+      for (const line of plan(s.nexus.db, sql)) {
+        const table = fullScan(line);
+        if (table) offenders.push(`${table}: ${sql.replace(/\s+/g, ' ')}  [${line}]`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('the live-state queries use the partial index rows_live', async () => {
+    const { openDatabase } = await import('./db.js');
+    const { listRowsInState, countRowsInState, countParkedByRun } = await import('./queries/rows.js');
+    const db = openDatabase(':memory:');
+    listRowsInState(db, 'running');
+    countRowsInState(db, 'needs_approval');
+    countParkedByRun(db);
+    const live = preparedSql(db).filter((q) => q.includes('FROM rows'));
+    expect(live.length).toBe(3);
+    for (const q of live) expect(plan(db, q).join('\n')).toMatch(/rows_live/);
+    db.close();
+  });
+});

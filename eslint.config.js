@@ -1,0 +1,18 @@
+// ESLint: typescript-eslint's recommended rules, and the project's layering (eslint/layers.js) as an error.
+import tseslint from 'typescript-eslint';
+import layers from './eslint/layers.js';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'release/**', 'test-results/**', 'playwright-report/**', 'node_modules/**'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx}'],
+    plugins: { nexus: { rules: { layers } } },
+    rules: {
+      'nexus/layers': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  // Test support and tests may reach across layers to set up what they test.
+  { files: ['**/*.test.{ts,tsx}', '**/testing/**', '**/testing.ts', '**/test-harness.ts', '**/scenarios/harness.ts', 'test/**', 'e2e/**', 'bench/**'], rules: { 'nexus/layers': 'off' } },
+);

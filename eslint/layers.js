@@ -1,0 +1,61 @@
+// The layering of DESIGN §1.1 as an ESLint rule: each file belongs to a layer, and an import (type imports
+// included) may only reach its own layer or one listed below it. Relative specifiers are resolved against the
+// importing file, so `../../kernel/x.js` is judged by where it lands, not by how it is spelled.
+import { dirname, relative, resolve, sep } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+/** Layers, lowest first: [name, test on the repo-relative path, the layers it may import]. */
+export const LAYERS = [
+  ['shared', (p) => p.startsWith('shared/'), []],
+  ['store', (p) => p.startsWith('electron/store/'), ['shared']],
+  ['providers', (p) => p.startsWith('electron/providers/'), ['shared']],
+  ['runners', (p) => p.startsWith('electron/runners/'), ['shared']],
+  ['kernel', (p) => p.startsWith('electron/kernel/'), ['shared', 'store', 'providers', 'runners']],
+  ['governance', (p) => p.startsWith('electron/governance/'), ['shared', 'store', 'providers', 'runners', 'kernel']],
+  ['demo', (p) => p.startsWith('electron/demo/'), ['shared', 'store', 'providers', 'runners', 'kernel', 'governance']],
+  ['api', (p) => p.startsWith('electron/api/'), ['shared', 'store', 'providers', 'runners', 'kernel', 'governance', 'demo']],
+  ['app', (p) => p === 'electron/app.ts', ['shared', 'store', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api']],
+  ['doors', (p) => p.startsWith('electron/doors/'), ['shared', 'api']],
+  ['cli', (p) => p.startsWith('electron/cli/'), ['shared', 'api', 'doors']],
+  ['shell', (p) => p.startsWith('electron/'), ['shared', 'store', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api', 'app', 'doors']],
+  ['renderer', (p) => p.startsWith('renderer/'), ['shared']],
+];
+
+const layerOf = (p) => LAYERS.find(([, test]) => test(p));
+const repoPath = (abs) => relative(ROOT, abs).split(sep).join('/');
+/** Imports named as `.js` resolve to the `.ts`/`.tsx` source; the layer only needs the path. */
+const target = (file, spec) => repoPath(resolve(dirname(file), spec)).replace(/\.js$/, '.ts');
+
+/** Files that are allowed past the table, each with the reason (entry points that construct everything). */
+const ENTRIES = new Map([
+  ['electron/cli/serve.ts', 'the `nexus serve` entry constructs the app and opens its doors'],
+]);
+
+export default {
+  meta: {
+    type: 'problem',
+    docs: { description: 'imports run downward only (DESIGN §1.1)' },
+    messages: { upward: '{{from}} ({{fromLayer}}) may not import {{to}} ({{toLayer}}): imports run downward only; {{fromLayer}} may import {{allowed}}.' },
+    schema: [],
+  },
+  create(context) {
+    const file = context.filename;
+    const from = repoPath(file);
+    const mine = layerOf(from);
+    if (!mine || ENTRIES.has(from)) return {};
+    const check = (node, spec) => {
+      if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+      const to = target(file, spec);
+      const theirs = layerOf(to);
+      if (!theirs || theirs[0] === mine[0] || mine[2].includes(theirs[0])) return;
+      context.report({ node, messageId: 'upward', data: { from, fromLayer: mine[0], to, toLayer: theirs[0], allowed: mine[2].join(', ') || 'only itself' } });
+    };
+    return {
+      ImportDeclaration: (n) => check(n, n.source.value),
+      ExportNamedDeclaration: (n) => n.source && check(n, n.source.value),
+      ExportAllDeclaration: (n) => check(n, n.source.value),
+      ImportExpression: (n) => n.source.type === 'Literal' && check(n, n.source.value),
+    };
+  },
+};
