@@ -1,6 +1,7 @@
 // The window: the top bar and the view the person chose.
 import { lazy, Suspense, useEffect } from 'react';
 import { TopBar } from './components/TopBar.js';
+import { StopAllBar } from './components/StopAllBar.js';
 import { useNav, parseHash } from './stores/nav.js';
 import { InboxView } from './views/inbox/InboxView.js';
 
@@ -20,6 +21,7 @@ export function App() {
   return (
     <div className="app">
       <TopBar />
+      <StopAllBar />
       <DemoBanner />
       <main className="main" id="main">
         {view === 'inbox' ? <InboxView /> : null}

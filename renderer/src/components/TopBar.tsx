@@ -1,14 +1,13 @@
 // The top bar: where you are, how many cards wait, and the one button that halts everything.
 import { useState } from 'react';
 import { useStatus } from '../stores/status.js';
-import { useNav, VIEWS, pageHasStopAll } from '../stores/nav.js';
+import { useNav, VIEWS } from '../stores/nav.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { messageOf } from '../api/client.js';
 
 export function TopBar() {
   const { pending, stopAll, connection, runsInFlight } = useStatus();
   const { view, go } = useNav();
-  const pageHasControl = useNav(pageHasStopAll);
   const [confirming, setConfirming] = useState(false);
   const [note, setNote] = useState<string | null>(null);
 
@@ -17,14 +16,6 @@ export function TopBar() {
     try {
       const n = await useStatus.getState().stopEverything();
       setNote(`Stopped ${n} run${n === 1 ? '' : 's'}.`);
-    } catch (e) {
-      setNote(messageOf(e));
-    }
-  };
-  const resume = async () => {
-    try {
-      await useStatus.getState().resume();
-      setNote(null);
     } catch (e) {
       setNote(messageOf(e));
     }
@@ -70,18 +61,12 @@ export function TopBar() {
         <span className={`pending-pill ${pending ? 'has' : ''}`} role="status" aria-label={`${pending} pending`} data-testid="pending-count">
           <strong>{pending}</strong> pending
         </span>
+        {/* Always on screen: engaged, the red bar below carries Resume (StopAllBar). */}
         {stopAll ? (
-          <>
-            <span className="stop-engaged" role="status">
-              <span className="dot" aria-hidden="true" /> Stop all engaged
-            </span>
-            {pageHasControl ? null : (
-              <button type="button" className="btn primary" onClick={resume}>
-                Resume
-              </button>
-            )}
-          </>
-        ) : pageHasControl ? null : (
+          <span className="stop-engaged" role="status">
+            <span className="dot" aria-hidden="true" /> Stop all engaged
+          </span>
+        ) : (
           <button type="button" className="btn danger" onClick={() => setConfirming(true)}>
             Stop all
           </button>

@@ -35,6 +35,3 @@ export const useNav = create<NavState>((set) => ({
     set(section ? { view, section } : { view });
   },
 }));
-
-/** One Stop all button on screen at a time: the Orchestration page carries its own, so the top bar yields. */
-export const pageHasStopAll = (s: { view: View; section: SettingsSection }) => s.view === 'settings' && s.section === 'orchestration';

@@ -73,6 +73,10 @@ function StartRun() {
 export function RunsView() {
   const { runs, loaded, error, openId, detail, detailError, open } = useRuns();
   const now = useNow();
+  // Run events off screen only mark the list stale (events.ts); looking at it brings it up to date.
+  useEffect(() => {
+    if (useRuns.getState().stale) void useRuns.getState().refresh();
+  }, []);
   return (
     <div className="split">
       <aside className="list-pane">
