@@ -6,12 +6,14 @@ import { messageOf } from '../api/client.js';
 
 export function StopAllBar() {
   const stopAll = useStatus((s) => s.stopAll);
+  const stopped = useStatus((s) => s.lastStopped);
   const [problem, setProblem] = useState<string | null>(null);
   if (!stopAll) return null;
   return (
     <section className="stop-bar" aria-labelledby="stop-bar-title">
       <p id="stop-bar-title">
-        <strong>Stop all is engaged.</strong> <span id="stop-bar-desc">Every governed hop is denied. Resume allows new hops again; runs that were canceled stay canceled.</span>
+        <strong>Stop all is engaged.</strong>
+        {stopped !== null ? ` ${stopped} run${stopped === 1 ? ' was' : 's were'} force-stopped.` : ''} <span id="stop-bar-desc">Every governed hop is denied. Resume allows new hops again; runs that were canceled stay canceled.</span>
       </p>
       <button
         type="button"

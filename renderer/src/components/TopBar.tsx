@@ -14,8 +14,9 @@ export function TopBar() {
   const stop = async () => {
     setConfirming(false);
     try {
-      const n = await useStatus.getState().stopEverything();
-      setNote(`Stopped ${n} run${n === 1 ? '' : 's'}.`);
+      // How many runs stopped is said in the red bar (StopAllBar), not in a note over it.
+      await useStatus.getState().stopEverything();
+      setNote(null);
     } catch (e) {
       setNote(messageOf(e));
     }
