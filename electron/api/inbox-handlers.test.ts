@@ -29,9 +29,9 @@ describe('inbox_changed carries the change, not a prompt to refetch', () => {
     const { run, ids } = await parkedRun(3);
     const inbox = () => events.filter((e): e is Extract<NexusEvent, { type: 'inbox_changed' }> => e.type === 'inbox_changed');
     expect(inbox().map((e) => [e.pending, e.added?.map((c) => c.id), e.removed])).toEqual([
-      [1, [ids[0]], []],
-      [2, [ids[1]], []],
-      [3, [ids[2]], []],
+      [1, [ids[0]], undefined],
+      [2, [ids[1]], undefined],
+      [3, [ids[2]], undefined],
     ]);
     expect(inbox()[0].added![0]).toMatchObject({ id: ids[0], kind: 'autonomy', tool: 'bash', target: 'echo 0', run_id: run.id });
     expect(inbox()[0].added![0]).not.toHaveProperty('data');
@@ -40,9 +40,9 @@ describe('inbox_changed carries the change, not a prompt to refetch', () => {
     await h('inboxDeny', { id: ids[1] });
     await h('runsStop', { id: run.id });
     expect(inbox().map((e) => [e.pending, e.added, e.removed])).toEqual([
-      [2, [], [{ id: ids[0], status: 'approved' }]],
-      [1, [], [{ id: ids[1], status: 'denied' }]],
-      [0, [], [{ id: ids[2], status: 'canceled' }]],
+      [2, undefined, [{ id: ids[0], status: 'approved' }]],
+      [1, undefined, [{ id: ids[1], status: 'denied' }]],
+      [0, undefined, [{ id: ids[2], status: 'canceled' }]],
     ]);
     // One approval's inbox event is small whatever the queue holds.
     expect(JSON.stringify(inbox()[0]).length).toBeLessThan(200);

@@ -94,7 +94,9 @@ export function emitInbox(k: KernelState, change?: InboxChange): void {
   const pending = countPendingInbox(k.db);
   if (!change) return emit(k, { type: 'inbox_changed', pending });
   const added = (change.added ?? []).map((id) => getInboxItem(k.db, id)).filter((i) => i !== null && i.status === 'pending').map((i) => inboxWire(i!));
-  emit(k, { type: 'inbox_changed', pending, added, removed: [...(change.removed ?? [])] } as NexusEvent);
+  // Only the parts that changed travel: an approval's event is the id and how it closed.
+  const removed = [...(change.removed ?? [])];
+  emit(k, { type: 'inbox_changed', pending, ...(added.length ? { added } : {}), ...(removed.length || !added.length ? { removed } : {}) } as NexusEvent);
 }
 
 /** The run's abort controller: aborted when the run is stopped or ends. */

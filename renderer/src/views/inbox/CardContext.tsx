@@ -12,17 +12,27 @@ export interface CardRun {
   created_at: string;
 }
 
-export function useCardContext(id: string): { said: string | null; run: CardRun | null; loaded: boolean } {
-  const [ctx, setCtx] = useState<{ said: string | null; run: CardRun | null; loaded: boolean }>({ said: null, run: null, loaded: false });
+// A run's agent and start never change: asked once per run. A standalone run has no model that said
+// anything, so its next card needs no request at all (one approval stays under 1 KB on the wire).
+const runs = new Map<string, CardRun>();
+
+export function useCardContext(item: Pick<InboxItem, 'id' | 'run_id' | 'agent'>): { said: string | null; run: CardRun | null; loaded: boolean } {
+  const { id, run_id, agent } = item;
+  const known = runs.get(run_id) ?? null;
+  const [ctx, setCtx] = useState<{ said: string | null; run: CardRun | null; loaded: boolean }>({ said: null, run: known, loaded: false });
   useEffect(() => {
     let stale = false;
+    if (agent === null && runs.has(run_id)) return setCtx({ said: null, run: runs.get(run_id)!, loaded: true });
     call('inboxContext', { id })
-      .then((c) => !stale && setCtx({ said: c.said, run: c.run, loaded: true }))
+      .then((c) => {
+        if (c.run) runs.set(c.run.id, c.run);
+        if (!stale) setCtx({ said: c.said, run: c.run, loaded: true });
+      })
       .catch(() => !stale && setCtx({ said: null, run: null, loaded: true }));
     return () => {
       stale = true;
     };
-  }, [id]);
+  }, [id, run_id, agent]);
   return ctx;
 }
 

@@ -42,7 +42,7 @@ export function CardDetail({ item, reason, setReason, now, onApprove }: Props) {
   const busy = useInbox((s) => Boolean(s.busy[item.id]));
   const [reply, setReply] = useState('');
   const [allowing, setAllowing] = useState(false);
-  const ctx = useCardContext(item.id);
+  const ctx = useCardContext(item);
   const effect = item.effect as Partial<EffectProfile> | undefined;
   const input = readableInput(item.tool, effect?.input);
   const left = timeLeft(item.expires_at, now);

@@ -82,7 +82,7 @@ export function InboxView() {
     <div className="inbox">
       {error ? <div className="banner error" role="alert">{error}</div> : null}
       {items.length === 0 && !filteredView ? (
-        <div className="inbox-empty">
+        <div className="inbox-empty" tabIndex={0} role="region" aria-label="Welcome">
           <h1 className="sr-only" tabIndex={-1}>
             Inbox
           </h1>
@@ -115,7 +115,7 @@ export function InboxView() {
             {toast}
             {items.length ? <CardList items={items} selectedId={selectedId} now={now} /> : <p className="muted empty-inline">No pending card matches this filter.</p>}
           </aside>
-          <section className="inbox-detail" aria-label="Selected card">
+          <section className="inbox-detail" aria-label="Selected card" tabIndex={0}>
             {selected ? <CardDetail key={selected.id} item={selected} reason={reason} setReason={setReason} now={now} onApprove={requestApprove} /> : null}
           </section>
         </div>

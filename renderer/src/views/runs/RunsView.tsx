@@ -104,7 +104,7 @@ export function RunsView() {
           {loaded && runs.length === 0 ? <li className="muted pad">No runs yet.</li> : null}
         </ul>
       </aside>
-      <section className="detail-pane">
+      <section className="detail-pane" tabIndex={0} aria-label="Run">
         {detail ? (
           <RunDetailView run={detail} />
         ) : detailError ? (

@@ -132,7 +132,7 @@ export function OrchestrationPage() {
         </p>
       </header>
       {error ? <div className="banner error" role="alert">{error}</div> : null}
-      <div className={`gate-state ${open ? 'open' : 'closed'}`} role="status">
+      <div className={`gate-state ${open ? 'open' : stopAll ? 'stopped' : 'closed'}`} role="status">
         {open
           ? 'Chains may form: governed hops are checked against the limits below' + (settings['orchestration.perHopApproval'] ? ' and held for your approval.' : '.')
           : stopAll

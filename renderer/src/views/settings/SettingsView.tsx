@@ -57,7 +57,7 @@ export function SettingsView() {
           );
         })}
       </nav>
-      <div className="settings-body">
+      <div className="settings-body" tabIndex={0} role="region" aria-label="Settings page">
         {section === 'orchestration' ? <OrchestrationPage /> : section === 'models' ? <ModelsPage /> : <About />}
       </div>
     </div>
