@@ -7,7 +7,7 @@ import { createNexus, type Nexus } from './app.js';
 import { startIpcDoor } from './doors/ipc.js';
 import { startSocketDoor } from './doors/socket.js';
 import { createKeyFileStore, keysHandlers, type Cipher } from './shell/key-file.js';
-import { createNotifier, trayTooltip } from './shell/notify.js';
+import { createNotifier, trayTooltip, notificationActions, outcomeOf, cardHash } from './shell/notify.js';
 import { resolveDataDir } from './cli/data-dir.js';
 
 // Bundled to dist/electron/main.cjs: the renderer is dist/renderer, the preload sits beside this file.
@@ -121,15 +121,31 @@ function setupBadge(nexus: Nexus) {
   });
 }
 
-/** An OS notification for each new card; clicking it brings the window forward. */
+/** Bring the window forward on one card (a Deny from a notification lands here, where a reason can be given). */
+function openCard(id: string) {
+  focusWindow();
+  void win?.webContents.executeJavaScript(`location.hash = ${JSON.stringify(cardHash(id))}`).catch(() => {});
+}
+
+/** An OS notification for each new card, with Approve / Deny where the platform has buttons. */
 function setupNotifications(nexus: Nexus) {
   if (!Notification.isSupported()) return;
   const notifier = createNotifier();
   nexus.onEvent((e) => {
     const n = notifier(e);
     if (!n) return;
-    const note = new Notification({ title: n.title, body: n.body, silent: false });
-    note.on('click', focusWindow);
+    const actions = notificationActions(n.kind, process.platform);
+    const note = new Notification({ title: n.title, body: n.body, silent: false, actions });
+    const act = (index: number | null) => {
+      const o = outcomeOf(n.id, n.kind, process.platform, index);
+      if (o.do === 'approve') {
+        void Promise.resolve(nexus.handlers.inboxApprove?.({ id: o.id, trust_session: false }, { door: 'ipc' })).catch(() => openCard(o.id));
+        return;
+      }
+      openCard(o.id);
+    };
+    note.on('click', () => act(null));
+    note.on('action', (_e, index) => act(index));
     note.show();
   });
 }

@@ -14,6 +14,17 @@ export function parseHash(hash: string): View {
   return (VIEWS.find((x) => x.id === v)?.id ?? 'inbox') as View;
 }
 
+/** The card a `#/inbox/<id>` address names (a desktop notification's Deny opens the card this way). */
+export function cardOfHash(hash: string): string | null {
+  const m = /^#\/?inbox\/(.+)$/.exec(hash);
+  if (!m) return null;
+  try {
+    return decodeURIComponent(m[1]);
+  } catch {
+    return null;
+  }
+}
+
 export type SettingsSection = 'orchestration' | 'models' | 'about';
 export const SETTINGS_SECTIONS: { id: SettingsSection; group: string; label: string }[] = [
   { id: 'orchestration', group: 'Agents', label: 'Orchestration' },

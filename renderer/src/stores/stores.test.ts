@@ -6,7 +6,7 @@ import { coalesce } from './refetcher.js';
 import { setApi } from '../api/client.js';
 import { applyEvent } from '../events.js';
 import { useStatus } from './status.js';
-import { parseHash } from './nav.js';
+import { parseHash, cardOfHash } from './nav.js';
 import type { NexusApi } from '../../../shared/api/index.js';
 
 const item = (id: string): InboxItem => ({ id, kind: 'autonomy', agent: 'a', tool: 'bash', target: 'ls', run_id: 'r', created_at: '2026-01-01T00:00:00Z' });
@@ -105,7 +105,11 @@ describe('coalesced refetch', () => {
 });
 
 describe('navigation', () => {
-  it('reads the view from the hash', () => {
+  it('reads the view from the hash, and the card an inbox address names', () => {
+    expect(parseHash('#/inbox/row_1')).toBe('inbox');
+    expect(cardOfHash('#/inbox/row_1%2Fx')).toBe('row_1/x');
+    expect(cardOfHash('#/inbox')).toBeNull();
+    expect(cardOfHash('#/inbox/%E0%A4%A')).toBeNull();
     expect(parseHash('#/settings/models')).toBe('settings');
     expect(parseHash('#/nope')).toBe('inbox');
   });

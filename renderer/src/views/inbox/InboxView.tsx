@@ -11,6 +11,7 @@ import { useNow } from '../../components/time.js';
 import { FirstRun } from '../demo/FirstRun.js';
 import { classifyDanger, type DangerFinding } from '../../../../shared/inbox/danger.js';
 import { cardLabel } from '../../stores/inbox-list.js';
+import { cardOfHash } from '../../stores/nav.js';
 import type { EffectProfile } from '../../../../shared/types.js';
 
 const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
@@ -33,6 +34,18 @@ export function InboxView() {
   }, []);
 
   useEffect(() => setReason(''), [selectedId]);
+  useEffect(() => {
+    // `#/inbox/<id>` selects that card once it is listed, and puts focus on it.
+    const pick = () => {
+      const id = cardOfHash(location.hash);
+      if (!id || !useInbox.getState().items.some((i) => i.id === id)) return;
+      useInbox.getState().select(id);
+      requestAnimationFrame(() => document.querySelector<HTMLElement>('.inbox-detail .card-title')?.focus());
+    };
+    pick();
+    window.addEventListener('hashchange', pick);
+    return () => window.removeEventListener('hashchange', pick);
+  }, [loaded]);
   useEffect(() => {
     // The toast names its card and leaves soon: it must not read as being about the next card.
     if (!lastAnswer) return;
