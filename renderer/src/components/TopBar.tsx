@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useStatus } from '../stores/status.js';
 import { useNav, VIEWS } from '../stores/nav.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
+import { HelpMenu } from './HelpMenu.js';
 import { messageOf } from '../api/client.js';
 
 export function TopBar() {
@@ -62,6 +63,7 @@ export function TopBar() {
         <span className={`pending-pill ${pending ? 'has' : ''}`} role="status" aria-label={`${pending} pending`} data-testid="pending-count">
           <strong>{pending}</strong> pending
         </span>
+        <HelpMenu />
         {/* Always on screen: engaged, the red bar below carries Resume (StopAllBar). */}
         {stopAll ? (
           <span className="stop-engaged" role="status">

@@ -1,10 +1,11 @@
 // Which view is showing. Kept in the URL hash so a reload (or a link) lands on the same view.
 import { create } from 'zustand';
 
-export type View = 'inbox' | 'runs' | 'agents' | 'settings';
+export type View = 'inbox' | 'runs' | 'chains' | 'agents' | 'settings';
 export const VIEWS: { id: View; label: string }[] = [
   { id: 'inbox', label: 'Inbox' },
   { id: 'runs', label: 'Runs' },
+  { id: 'chains', label: 'Chains' },
   { id: 'agents', label: 'Agents' },
   { id: 'settings', label: 'Settings' },
 ];
@@ -35,12 +36,17 @@ export const SETTINGS_SECTIONS: { id: SettingsSection; group: string; label: str
 interface NavState {
   view: View;
   section: SettingsSection;
+  /** The welcome (with the offline demo) opened from Help, after the first agent exists. */
+  welcome: boolean;
+  showWelcome(on: boolean): void;
   go(view: View, section?: SettingsSection): void;
 }
 
 export const useNav = create<NavState>((set) => ({
   view: typeof location === 'undefined' ? 'inbox' : parseHash(location.hash),
   section: 'orchestration',
+  welcome: false,
+  showWelcome: (welcome) => set({ welcome }),
   go(view, section) {
     if (typeof location !== 'undefined' && parseHash(location.hash) !== view) location.hash = `#/${view}`;
     set(section ? { view, section } : { view });
