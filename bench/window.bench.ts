@@ -90,12 +90,13 @@ async function measure(browser: Browser, url: string, cards: number, appendCard:
     })`)) as number;
     if (ms < 0) throw new Error('the approved card never left the list');
     gone.push(ms);
-    await settle(150); // the answer, the kernel's events and any follow-up request have all crossed the wire
+    await settle(400); // the answer, the kernel's events and any follow-up request have all crossed the wire
     bytes.push(frames.bytes());
   }
   const goneP95 = pct(gone, 95);
   line(`${cards} pending: approve (key a) → card gone from the list, p95`, `${goneP95.toFixed(1)} ms`, `≤ ${GONE_BUDGET_MS} ms`, goneP95 <= GONE_BUDGET_MS);
   const bytesMax = Math.max(...bytes);
+  line(`${cards} pending: bytes over the wire per approval (median of 30)`, `${pct(bytes, 50)} B`, `≤ ${BYTES_BUDGET} B`, pct(bytes, 50) <= BYTES_BUDGET);
   line(`${cards} pending: bytes over the wire per approval (max of 30)`, `${bytesMax} B`, `≤ ${BYTES_BUDGET} B`, bytesMax <= BYTES_BUDGET);
 
   // 3. Another window approves a listed card: the kernel's event → the row gone from this list, timed in the

@@ -34,3 +34,27 @@ test('the Chains view draws each chain as agents and hops, coloured by verdict, 
   await page.getByRole('button', { name: 'Close the welcome' }).click();
   await expect(page.getByRole('heading', { name: 'Welcome to NEXUS' })).toHaveCount(0);
 });
+
+test('Models is a form: Test connection makes a real request and shows the answer, or the error in words', async ({ app: page }, testInfo) => {
+  const { startScriptedModel } = await import('../test/fixtures/scripted-model.js');
+  const model = await startScriptedModel({ script: [{ text: 'ok' }] });
+  try {
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('button', { name: 'Models' }).or(page.getByRole('link', { name: 'Models' })).first().click();
+    const form = page.getByRole('region', { name: 'Test a model connection' });
+    await page.getByRole('button', { name: 'Fill in Ollama' }).click();
+    await expect(form.getByRole('textbox', { name: 'Base URL' })).toHaveValue('http://127.0.0.1:11434/v1');
+    await form.getByRole('textbox', { name: 'Base URL' }).fill(model.baseURL);
+    await form.getByRole('textbox', { name: 'Model' }).fill('scripted');
+    await form.getByRole('button', { name: 'Test connection' }).click();
+    await expect(page.getByTestId('model-test-result')).toContainText('The model answered: “ok”');
+    expect(model.requests).toHaveLength(1);
+    await shot(page, testInfo, 'models-form-connected');
+    await form.getByRole('textbox', { name: 'Base URL' }).fill('http://127.0.0.1:1/v1');
+    await form.getByRole('button', { name: 'Test connection' }).click();
+    await expect(page.getByTestId('model-test-result')).toContainText('Not connected (provider_unreachable)');
+    await shot(page, testInfo, 'models-form-error');
+  } finally {
+    await model.close();
+  }
+});

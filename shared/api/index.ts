@@ -6,10 +6,11 @@ import { kernelMethods, InboxItem } from './kernel.js';
 import { orchestrationMethods } from './orchestration.js';
 import { demoMethods } from './demo.js';
 import { keysMethods } from './keys.js';
+import { modelsMethods } from './models.js';
 
 export * from './contract.js';
 
-export const methods = { ...rulesMethods, ...kernelMethods, ...orchestrationMethods, ...demoMethods, ...keysMethods };
+export const methods = { ...rulesMethods, ...kernelMethods, ...orchestrationMethods, ...demoMethods, ...keysMethods, ...modelsMethods };
 export type Methods = typeof methods;
 export type MethodName = keyof Methods;
 export const METHOD_NAMES = Object.keys(methods) as MethodName[];
