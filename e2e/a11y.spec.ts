@@ -34,6 +34,9 @@ for (const scheme of ['light', 'dark'] as const) {
         await audit(page, testInfo, `${scheme}-settings-${section.toLowerCase()}`);
       }
 
+      await page.getByRole('link', { name: 'Chains' }).click();
+      await audit(page, testInfo, `${scheme}-chains-empty`);
+
       // Cards: an autonomy card (dangerous, so the note shows), the allow-rule panel, the danger confirm, bulk.
       await served.agent('builder', () => ({ toolCalls: [{ name: 'bash', input: { command: 'rm -rf build' } }, { name: 'bash', input: { command: 'ls -la' } }] }), 'ask');
       await served.call('runsStart', { agent: 'builder', prompt: 'Clean.' });
@@ -62,6 +65,10 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.getByRole('link', { name: 'Agents' }).click();
       await page.getByRole('button', { name: /builder/ }).first().click();
       await audit(page, testInfo, `${scheme}-agent-editor`);
+      await page.getByRole('banner').getByRole('button', { name: 'Help' }).click();
+      await page.getByRole('button', { name: 'Welcome and the offline demo' }).click();
+      await audit(page, testInfo, `${scheme}-welcome-from-help`);
+      await page.getByRole('button', { name: 'Close the welcome' }).click();
 
       // Stop all engaged: the red bar on a view, and the Orchestration page.
       await page.getByRole('banner').getByRole('button', { name: 'Stop all', exact: true }).click();
