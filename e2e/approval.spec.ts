@@ -72,7 +72,9 @@ test('keyboard: j/k move between cards, a approves, d denies', async ({ app: pag
   await expect(card).toContainText('echo two');
   // The "Approved" toast does not cover the next card's answer buttons (it sat over them, bottom centre).
   const toast = page.locator('.toast');
-  await expect(toast).toHaveText('Approved');
+  // The toast names the card it was about; focus is on the next card (not dropped to <body>).
+  await expect(toast).toHaveText('Approved · your run · bash echo one');
+  await expect(card.locator('.card-title')).toBeFocused();
   const [t, b] = [await toast.boundingBox(), await card.locator('.card-actions').boundingBox()];
   expect(t!.y + t!.height <= b!.y || t!.y >= b!.y + b!.height || t!.x >= b!.x + b!.width || t!.x + t!.width <= b!.x).toBe(true);
   await page.keyboard.press('d');

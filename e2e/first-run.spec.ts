@@ -40,10 +40,11 @@ test('a newcomer plays the offline demo: a card to answer, then a chain to read'
   // Without the entitlement the delegated task cannot be done: after its refusals it fails visibly.
   await page.getByRole('link', { name: /Inbox/ }).click();
   await expect(page.getByRole('article')).toContainText('Needs attention', { timeout: 20_000 });
-  await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Abandon' })).toBeVisible();
+  // Only the answer that works is offered: a failed delegated task is not retried from its card.
+  await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+  await expect(page.getByRole('article')).toContainText('Dismiss closes this card');
   await shot(page, testInfo, 'inbox-attention');
-  await page.getByRole('button', { name: 'Abandon' }).click();
+  await page.getByRole('button', { name: 'Dismiss' }).click();
   await expect(page.getByTestId('pending-count')).toHaveText('0 pending');
 
   // The demo can be played again from the banner (the first-run panel is gone once the demo agents exist).

@@ -27,9 +27,10 @@ test('an orchestration hold: the card says orchestration asks for hop 2; approve
   await expect(card).toContainText(/Asked by orchestration: hop 2 of chain/);
   await expect(card.getByText('Orchestration', { exact: true })).toBeVisible();
   await expect(card.getByRole('button', { name: 'Trust for this session' })).toHaveCount(0);
-  // What the hop would run is on the card, as on an autonomy card (it showed only tool and target).
-  await expect(card.getByRole('heading', { name: 'Command' })).toBeVisible();
-  await expect(card.locator('pre.code.command')).toHaveText('echo built');
+  // What the hop would run is on the card, said once: in its title (the command is the target).
+  await expect(card.getByRole('heading', { level: 2 })).toHaveText('mid wants to use bash on echo built');
+  await expect(card.getByLabel('Chain path')).toContainText('lead');
+  await expect(card.getByLabel('Chain path')).toContainText('handed on by lead');
   await shot(page, testInfo, 'inbox-orchestration-card');
   await card.getByRole('button', { name: 'Approve' }).click();
 
@@ -150,8 +151,8 @@ test('Stop all halts a running chain, shows it is engaged, and Resume lifts it',
   await shot(page, testInfo, 'stop-all-engaged');
 
   await openOrchestration(page);
-  await expect(page.getByText(/Stop all is engaged/)).toBeVisible();
-  await page.getByRole('button', { name: 'Resume', exact: true }).click();
+  await expect(page.locator('.gate-state')).toContainText('Stop all is engaged');
+  await page.getByRole('region', { name: /Stop all is engaged/ }).getByRole('button', { name: 'Resume', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Stop all', exact: true })).toBeVisible();
   expect((await served.call('status', {})).stop_all).toBe(false);
 });

@@ -7,7 +7,7 @@ import { createNexus, type Nexus } from './app.js';
 import { startIpcDoor } from './doors/ipc.js';
 import { startSocketDoor } from './doors/socket.js';
 import { createKeyFileStore, keychainState, keysHandlers, type Cipher } from './shell/key-file.js';
-import { createNotifier, trayTooltip } from './shell/notify.js';
+import { createNotifier, trayTooltip, notificationActions, outcomeOf, cardHash } from './shell/notify.js';
 import { createNotificationRegistry } from './shell/notification-registry.js';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, APP_URL, isAppPage, resolveAppAsset } from './shell/app-protocol.js';
 import { appMenuTemplate, isBlockedShortcut } from './shell/app-menu.js';
@@ -167,6 +167,12 @@ function setupBadge(nexus: Nexus) {
   });
 }
 
+/** Bring the window forward on one card (a Deny from a notification lands here, where a reason can be given). */
+function openCard(id: string) {
+  showWindow();
+  void win?.webContents.executeJavaScript(`location.hash = ${JSON.stringify(cardHash(id))}`).catch(() => {});
+}
+
 /** An OS notification for each new card; clicking it brings the window forward (or opens one). Each is held
  *  until clicked or closed, else it can be collected and its click lost. macOS shows them for signed builds only. */
 function setupNotifications(nexus: Nexus) {
@@ -176,7 +182,18 @@ function setupNotifications(nexus: Nexus) {
   nexus.onEvent((e) => {
     const n = notifier(e);
     if (!n) return;
-    held.keep(new Notification({ title: n.title, body: n.body, silent: false }), showWindow).show();
+    const actions = notificationActions(n.kind, process.platform);
+    const note = new Notification({ title: n.title, body: n.body, silent: false, actions });
+    const act = (index: number | null) => {
+      const o = outcomeOf(n.id, n.kind, process.platform, index);
+      if (o.do === 'approve') {
+        void Promise.resolve(nexus.handlers.inboxApprove?.({ id: o.id, trust_session: false }, { door: 'ipc' })).catch(() => openCard(o.id));
+        return;
+      }
+      openCard(o.id);
+    };
+    note.on('action', (_e, index) => act(index));
+    held.keep(note, () => act(null)).show();
   });
 }
 

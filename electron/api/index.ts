@@ -6,12 +6,14 @@ import { rulesHandlers } from './rules-handlers.js';
 import { kernelHandlers } from './kernel-handlers.js';
 import { agentsHandlers } from './agents-handlers.js';
 import { orchestrationHandlers } from './orchestration-handlers.js';
+import { modelsHandlers } from './models-handlers.js';
 
 const FACTORIES: Array<(nexus: Nexus) => Partial<Handlers>> = [
   () => rulesHandlers,
   (nexus) => kernelHandlers(nexus),
   (nexus) => agentsHandlers(nexus),
   (nexus) => orchestrationHandlers(nexus),
+  (nexus) => modelsHandlers(nexus),
 ];
 
 export function buildHandlers(nexus: Nexus): Partial<Handlers> {

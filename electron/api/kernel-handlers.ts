@@ -4,12 +4,13 @@ import type { z } from 'zod';
 import type { Handlers } from './dispatch.js';
 import { ApiFailure, personBy } from './dispatch.js';
 import type { Nexus } from '../app.js';
-import type { AgentView, InboxItem, RowView, RunDetail, RunSummary } from '../../shared/api/kernel.js';
+import type { AgentView, InboxFilter, InboxItem, RowView, RunDetail, RunSummary } from '../../shared/api/kernel.js';
 import { validateRules } from '../../shared/rules/index.js';
 import { countRunsInFlight, listRuns } from '../store/queries/runs.js';
 import { countParkedByRun } from '../store/queries/rows.js';
 import { listRunEvents } from '../store/queries/events.js';
-import type { InboxEntry } from '../store/queries/inbox.js';
+import { inboxWire, listPendingInboxPage, pendingInboxIds, summarizePendingInbox, type InboxEntry, type InboxFilter as InboxQueryFilter } from '../store/queries/inbox.js';
+import { assistantTextOfRound } from '../kernel/turns/conversation-store.js';
 import type { AgentRow } from '../store/queries/agents.js';
 import { getAgentProfile, listAgentProfiles, removeAgent, revokeExecutor, saveAgent } from '../kernel/agents.js';
 import type { Row, Run } from '../kernel/types.js';
@@ -30,6 +31,10 @@ type KernelMethods =
   | 'runsStop'
   | 'rowsWait'
   | 'inboxList'
+  | 'inboxSummary'
+  | 'inboxIds'
+  | 'inboxBulk'
+  | 'inboxContext'
   | 'inboxApprove'
   | 'inboxDeny'
   | 'inboxRetry'
@@ -82,10 +87,17 @@ const clientOf = (createdBy: string) => {
   return { name, session_id: rest.join(':') };
 };
 
-export const inboxView = (i: InboxEntry): z.infer<typeof InboxItem> => {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { status, addressee, data, ...item } = i;
-  return { ...item, ...(addressee !== undefined ? { addressee } : {}) } as z.infer<typeof InboxItem>;
+export const inboxView = (i: InboxEntry): z.infer<typeof InboxItem> => inboxWire(i) as z.infer<typeof InboxItem>;
+
+/** A filter as the store reads it: only the fields given. */
+const filterOf = (f: z.infer<typeof InboxFilter>): InboxQueryFilter => {
+  const out: InboxQueryFilter = {};
+  if (f.agent !== undefined) out.agent = f.agent;
+  if (f.kind !== undefined) out.kind = f.kind;
+  if (f.run_id !== undefined) out.run_id = f.run_id;
+  if (f.chain_id !== undefined) out.chain_id = f.chain_id;
+  if (f.text !== undefined && f.text.trim()) out.text = f.text.trim();
+  return out;
 };
 
 const agentView = (a: AgentRow): z.infer<typeof AgentView> => a as unknown as z.infer<typeof AgentView>;
@@ -149,7 +161,36 @@ export function kernelHandlers(nexus: Nexus): Pick<Handlers, KernelMethods> {
       }
     },
 
-    inboxList: () => kernel.inbox.pending().map(inboxView),
+    inboxList: ({ limit, cursor, ...filter }) => {
+      const f = filterOf(filter);
+      // The old call (no page, no filter) reads every pending card, as the CLI always has.
+      if (limit === undefined && cursor === undefined && !Object.keys(f).length) return kernel.inbox.pending().map(inboxView);
+      return listPendingInboxPage(db, { limit: limit ?? 10_000, cursor, filter: f }).map(inboxView);
+    },
+    inboxSummary: (filter) => summarizePendingInbox(db, filterOf(filter)),
+    inboxIds: (filter) => pendingInboxIds(db, filterOf(filter)),
+    inboxBulk: async ({ ids, action, reason }, ctx) => {
+      const done: string[] = [];
+      const failed: { id: string; message: string }[] = [];
+      for (const id of new Set(ids)) {
+        try {
+          await kernel.inbox.act(id, action, { by: by(ctx), ...(action === 'deny' && reason?.trim() ? { reason: reason.trim() } : {}) });
+          done.push(id);
+        } catch (e) {
+          failed.push({ id, message: e instanceof Error ? e.message : String(e) });
+        }
+      }
+      return { done, failed };
+    },
+    inboxContext: ({ id }) => {
+      const item = kernel.inbox.get(id);
+      if (!item) throw new ApiFailure('not_found', `No inbox card ${JSON.stringify(id)}.`);
+      const run = kernel.getRun(item.run_id);
+      const row = item.row_id ? kernel.getRow(item.row_id) : null;
+      const round = row?.round ?? null;
+      const said = run?.agent ? assistantTextOfRound(db, item.run_id, round, Date.parse(row?.created_at ?? item.created_at)) : null;
+      return { said, round, run: run ? { id: run.id, agent: run.agent, created_at: run.created_at, status: run.status } : null };
+    },
     inboxApprove: ({ id, trust_session }, ctx) => kernel.inbox.act(id, 'approve', { by: by(ctx), trust_session }),
     inboxDeny: ({ id, reason }, ctx) => kernel.inbox.act(id, 'deny', { by: by(ctx), reason }),
     inboxRetry: ({ id }, ctx) => kernel.inbox.act(id, 'retry', { by: by(ctx) }),

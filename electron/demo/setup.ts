@@ -27,7 +27,7 @@ export function expectation(gate: { entitled: boolean; enabled: boolean; allowli
   let then: string;
   if (gate.stop_all) then = 'Stop all is engaged, so hop 2 will be denied (orchestration_stopped). Press Resume to lift it.';
   else if (!gate.entitled)
-    then = 'Your account has no nexus.orchestration entitlement, so hop 2 will be DENIED with orchestration_not_entitled. The demo does not pretend otherwise: read the denial in Settings ▸ Agents ▸ Orchestration ▸ Recent chains.';
+    then = 'Your account has no nexus.orchestration entitlement, so hop 2 will be DENIED with orchestration_not_entitled. The demo does not pretend otherwise: read the denial in Chains (top bar).';
   else if (!gate.enabled) then = 'Cross-Agent Orchestration is switched off, so hop 2 will be denied (orchestration_disabled). Switch it on and add demo-planner to the allowlist to see a hold instead.';
   else if (!gate.allowlisted) then = `${DEMO_PLANNER} is not on the Orchestrators allowlist, so hop 2 will be denied (orchestrator_not_allowed). Add it to see a hold instead.`;
   else if (gate.per_hop_approval) then = `Per-hop approval is on, so hop 2 will be HELD: an Orchestration card appears. Approve it, and ${DEMO_BUILDER}'s own ask mode then parks the write: an Autonomy card with the diff.`;
@@ -36,7 +36,7 @@ export function expectation(gate: { entitled: boolean; enabled: boolean; allowli
   // visibly: say so, or the red Needs attention card at the end looks like the demo broke.
   const denied = gate.stop_all || !gate.entitled || !gate.enabled || !gate.allowlisted;
   const end = denied
-    ? ` Because hello.md is never written, the task's acceptance check (test -s hello.md) fails and the task fails: a Needs attention card appears. That is the evidence gate working; press Abandon.`
+    ? ` Because hello.md is never written, the task's acceptance check (test -s hello.md) fails and the task fails: a Needs attention card appears. That is the evidence gate working; press Dismiss on it and the demo ends with nothing left waiting.`
     : '';
   return `${first} ${hop2} ${then}${end}`;
 }

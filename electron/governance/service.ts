@@ -140,7 +140,7 @@ export class Governance {
       return true;
     });
     if (!won) throw new ApiFailure('conflict', `Orchestration hold ${request_id} is no longer waiting (it is ${hold.status}).`);
-    this.kernel.emitInbox();
+    this.kernel.emitInbox({ removed: [{ id: request_id, status: approve ? 'approved' : 'denied' }] });
     this.recent.setVerdict(hold.chain_id, hold.hop, approve ? 'approved' : 'refused');
     const text = approve
       ? `A person APPROVED held hop ${hold.hop} (request ${request_id}): your ${hold.tool} call on ${JSON.stringify(hold.target)}. Retry that identical call now (same tool, same input); the approval covers exactly one use.`

@@ -41,14 +41,14 @@ export class InboxKinds {
   add(item: Omit<InsertInboxItem, 'now'>, title?: string): InboxEntry {
     insertInboxItem(this.kernel.db, { ...item, now: this.kernel.clock.now() });
     this.kernel.emit({ type: 'work_available', kind: item.kind, item_id: item.id, agent: item.agent, title: title ?? `${item.agent ?? 'A run'}: ${item.tool} ${item.target}` });
-    this.kernel.emitInbox();
+    this.kernel.emitInbox({ added: [item.id] });
     return getInboxItem(this.kernel.db, item.id)!;
   }
 
   /** Close a card (answered elsewhere, expired, canceled). False when it was not pending. */
   resolve(id: string, status: string, by: string | null = null): boolean {
     const done = resolveInboxItem(this.kernel.db, { id, status, by, now: this.kernel.clock.now() });
-    if (done) this.kernel.emitInbox();
+    if (done) this.kernel.emitInbox({ removed: [{ id, status }] });
     return done;
   }
 

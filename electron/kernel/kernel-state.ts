@@ -3,7 +3,7 @@
 // plain functions of this state). Nothing outside electron/kernel/ should reach for it: use the Kernel API.
 import { setMaxListeners } from 'node:events';
 import type { Db } from '../store/db.js';
-import { countPendingInbox } from '../store/queries/inbox.js';
+import { countPendingInbox, getInboxItem, inboxWire } from '../store/queries/inbox.js';
 import type { RowPatch } from '../store/queries/rows.js';
 import type { CompiledRules } from '../../shared/rules/index.js';
 import { TERMINAL_ROW_STATES, type RowState } from '../../shared/types.js';
@@ -84,9 +84,24 @@ export function emitRow(k: KernelState, row: Row, extra: Record<string, unknown>
   emit(k, { type: 'run_event', run_id: row.run_id, event: 'row_state', data: { row_id: row.id, state: row.state, tool: row.tool, origin: row.origin, ...extra } });
 }
 
-/** Announce a change of the inbox (modules that add or close cards of their own call this). */
-export function emitInbox(k: KernelState): void {
-  emit(k, { type: 'inbox_changed', pending: countPendingInbox(k.db) });
+/** What changed in the inbox: cards added (by id) and cards closed (id and how). */
+export interface InboxChange {
+  added?: readonly string[];
+  removed?: ReadonlyArray<{ id: string; status: string }>;
+}
+
+/**
+ * Announce a change of the inbox (modules that add or close cards of their own call this). With the change
+ * named, the event carries the added cards whole and the closed ones by id, so a window updates its list in
+ * place; without it, a window refetches.
+ */
+export function emitInbox(k: KernelState, change?: InboxChange): void {
+  const pending = countPendingInbox(k.db);
+  if (!change) return emit(k, { type: 'inbox_changed', pending });
+  const added = (change.added ?? []).map((id) => getInboxItem(k.db, id)).filter((i) => i !== null && i.status === 'pending').map((i) => inboxWire(i!));
+  // Only the parts that changed travel: an approval's event is the id and how it closed.
+  const removed = [...(change.removed ?? [])];
+  emit(k, { type: 'inbox_changed', pending, ...(added.length ? { added } : {}), ...(removed.length || !added.length ? { removed } : {}) } as NexusEvent);
 }
 
 /** The run's abort controller: aborted when the run is stopped or ends. */

@@ -26,7 +26,7 @@ import { EventBus } from './events.js';
 import { ToolRegistry } from './registry.js';
 import { InboxKinds } from './inbox.js';
 import { BUILTIN_TOOLS } from './tools/index.js';
-import { createKernelState, emit, emitInbox, isOpen, runAbort, type KernelState } from './kernel-state.js';
+import { createKernelState, emit, emitInbox, isOpen, runAbort, type InboxChange, type KernelState } from './kernel-state.js';
 import { submitRows } from './stage.js';
 import { approveRow, denyRow, expireRow, shortenPark } from './parking.js';
 import { waitRow } from './row-endings.js';
@@ -242,8 +242,8 @@ export class Kernel {
   }
 
   /** Announce a change of the inbox (modules that add or close cards of their own call this). */
-  emitInbox(): void {
-    emitInbox(this.k);
+  emitInbox(change?: InboxChange): void {
+    emitInbox(this.k, change);
   }
 
   emit(event: NexusEvent): void {

@@ -46,7 +46,7 @@ describe('A parked row', () => {
     expect(listRunEvents(h.nexus.db, run.id).map((e) => e.type)).toContain('approval_required');
     expect(events).toContainEqual({ type: 'run_event', run_id: run.id, event: 'approval_required', data: { row_id: row.id, tool: 'probe', target: '{"x":"hello"}' } });
     expect(events).toContainEqual(expect.objectContaining({ type: 'work_available', kind: 'approval', item_id: row.id, agent: 'alice' }));
-    expect(events).toContainEqual({ type: 'inbox_changed', pending: 1 });
+    expect(events).toContainEqual({ type: 'inbox_changed', pending: 1, added: [expect.objectContaining({ id: row.id, kind: 'autonomy' })] });
   });
 
   it("is addressed to nobody on a person's own standalone run (the member door alone)", () => {

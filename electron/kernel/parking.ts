@@ -3,7 +3,7 @@
 import { tx } from '../store/db.js';
 import { getRun, touchRun } from '../store/queries/runs.js';
 import { getRow, patchRow, transitionRow, patchedRow, type RowPatch } from '../store/queries/rows.js';
-import { insertInboxItem, resolveInboxForRow, setInboxExpiry } from '../store/queries/inbox.js';
+import { insertInboxItem, resolveInboxCardsOfRow, setInboxExpiry } from '../store/queries/inbox.js';
 import { insertRunEvent } from '../store/queries/events.js';
 import { getAgent } from '../store/queries/agents.js';
 import { PARK_DURATION_MS } from '../../shared/types.js';
@@ -51,7 +51,7 @@ export function parkRow(k: KernelState, run: Run, row: Row, tool: string, matche
     emitRow(k, parked);
     emit(k, { type: 'run_event', run_id: run.id, event: 'approval_required', data: { row_id: row.id, tool, target: effect.target } });
     emit(k, { type: 'work_available', kind: 'approval', item_id: row.id, agent: run.agent, title: `${run.agent ?? 'Your run'} asks to run ${tool}: ${effect.target}` });
-    emitInbox(k);
+    emitInbox(k, { added: [row.id] });
   });
   return parked;
 }
@@ -62,9 +62,10 @@ export function approveRow(k: KernelState, row_id: string, opts: { by: string; t
   const row = parkedRow(k, row_id);
   const run = getRun(k.db, row.run_id)!;
   const now = k.clock.now();
+  let closed: string[] = [];
   const won = tx(k.db, () => {
     if (!transitionRow(k.db, row_id, ['needs_approval'], 'running', { granted_by: 'person', approved_by: opts.by, started_at: now }, now)) return false;
-    resolveInboxForRow(k.db, { row_id, status: 'approved', by: opts.by, now });
+    closed = resolveInboxCardsOfRow(k.db, { row_id, status: 'approved', by: opts.by, now });
     insertRunEvent(k.db, { run_id: run.id, type: 'approval_granted', data: { row_id, by: opts.by, trust_session: !!opts.trust_session }, now });
     return true;
   });
@@ -73,7 +74,7 @@ export function approveRow(k: KernelState, row_id: string, opts: { by: string; t
   if (opts.trust_session && run.agent) k.trusted.add(run.agent);
   const running = getRow(k.db, row_id)!;
   emitRow(k, running, { by: opts.by });
-  emitInbox(k);
+  emitInbox(k, { removed: closed.map((id) => ({ id, status: 'approved' })) });
   executeRow(k, run, running);
   return running;
 }

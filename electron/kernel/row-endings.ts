@@ -3,7 +3,7 @@
 import { tx } from '../store/db.js';
 import { getRun } from '../store/queries/runs.js';
 import { getRow, transitionRow, patchedRow, type RowPatch } from '../store/queries/rows.js';
-import { resolveInboxForRow } from '../store/queries/inbox.js';
+import { resolveInboxCardsOfRow } from '../store/queries/inbox.js';
 import { insertRunEvent } from '../store/queries/events.js';
 import type { RowState } from '../../shared/types.js';
 import { notFound } from './errors.js';
@@ -34,15 +34,16 @@ export function endRow(k: KernelState, row: Row, from: readonly RowState[], to: 
 /** Guarded end of a parked row (deny, expiry): its autonomy card resolved in the same transaction. */
 export function endParked(k: KernelState, row: Row, to: RowState, patch: RowPatch, inboxStatus: string, by: string | null, eventType: string): Row | null {
   const now = k.clock.now();
+  let closed: string[] = [];
   const won = tx(k.db, () => {
     if (!transitionRow(k.db, row.id, ['needs_approval'], to, { ...patch, ended_at: now }, now)) return false;
-    resolveInboxForRow(k.db, { row_id: row.id, status: inboxStatus, by, now });
+    closed = resolveInboxCardsOfRow(k.db, { row_id: row.id, status: inboxStatus, by, now });
     insertRunEvent(k.db, { run_id: row.run_id, type: eventType, data: { row_id: row.id, by, detail: patch.error?.detail ?? null }, now });
     return true;
   });
   if (!won) return null;
   emit(k, { type: 'run_event', run_id: row.run_id, event: eventType, data: { row_id: row.id } });
-  emitInbox(k);
+  emitInbox(k, { removed: closed.map((id) => ({ id, status: inboxStatus })) });
   return afterEnd(k, row.id);
 }
 

@@ -4,7 +4,7 @@
 import { tx } from '../store/db.js';
 import { insertRun, getRun, endRun as endRunRow, reopenRun as reopenRunRow } from '../store/queries/runs.js';
 import { listLiveRowsOfRun, listParkedRowsAddressedTo, patchRow, transitionRow } from '../store/queries/rows.js';
-import { resolveInboxForRow, setInboxAddressee } from '../store/queries/inbox.js';
+import { resolveInboxCardsOfRow, setInboxAddressee } from '../store/queries/inbox.js';
 import { insertRunEvent } from '../store/queries/events.js';
 import { getAgent } from '../store/queries/agents.js';
 import { MODES, type RunStatus } from '../../shared/types.js';
@@ -84,14 +84,14 @@ export function terminateRun(
   const now = k.clock.now();
   const live = listLiveRowsOfRun(k.db, run_id);
   const canceled: string[] = [];
-  let closedCards = 0;
+  const closedCards: string[] = [];
   let ended = false;
   tx(k.db, () => {
     ended = endRunRow(k.db, { id: run_id, status, final_answer: o.final_answer ?? null, error: o.error, now });
     for (const row of live) {
       if (transitionRow(k.db, row.id, LIVE, 'canceled', { error: { code: 'canceled', detail: o.rowWhy }, result: results.canceled(o.rowWhy), ended_at: now }, now)) {
         canceled.push(row.id);
-        closedCards += resolveInboxForRow(k.db, { row_id: row.id, status: 'canceled', now });
+        closedCards.push(...resolveInboxCardsOfRow(k.db, { row_id: row.id, status: 'canceled', now }));
       }
     }
     if (ended || canceled.length) insertRunEvent(k.db, { run_id, type: o.event, data: { status, error: o.error, canceled_rows: canceled }, now });
@@ -105,7 +105,7 @@ export function terminateRun(
   for (const id of canceled) afterEnd(k, id);
   emit(k, { type: 'run_event', run_id, event: o.event, data: { status, canceled_rows: canceled.length } });
   emit(k, { type: 'runs_changed' });
-  if (closedCards) emitInbox(k);
+  if (closedCards.length) emitInbox(k, { removed: closedCards.map((id) => ({ id, status: 'canceled' })) });
   return getRun(k.db, run_id)!;
 }
 

@@ -9,6 +9,8 @@ export function trayTooltip(pending: number, stopAll: boolean): string {
 
 export interface CardNotification {
   id: string;
+  /** The card's kind as the event names it (approval, orchestration, question, attention). */
+  kind: string;
   title: string;
   body: string;
 }
@@ -22,6 +24,41 @@ export function createNotifier(limit = 500) {
     seen.add(event.item_id);
     if (seen.size > limit) seen.delete(seen.values().next().value as string);
     const kind = event.kind === 'orchestration' ? 'Orchestration asks' : event.kind === 'question' ? 'A question' : event.kind === 'attention' ? 'Needs attention' : 'Approval needed';
-    return { id: event.item_id, title: `${kind}${event.agent ? ` · ${event.agent}` : ''}`, body: event.title };
+    return { id: event.item_id, kind: event.kind, title: `${kind}${event.agent ? ` · ${event.agent}` : ''}`, body: event.title };
   };
 }
+
+/** A button on a card's OS notification. */
+export interface NoteAction {
+  type: 'button';
+  text: string;
+}
+/** What pressing a notification (or one of its buttons) does. */
+export type NoteOutcome = { do: 'approve'; id: string } | { do: 'open'; id: string };
+
+/** Kinds whose card is answered by Approve / Deny (the others need the window: an answer, a retry). */
+const ANSWERABLE = new Set(['approval', 'autonomy', 'orchestration']);
+
+/**
+ * The buttons a card's notification carries: Approve and Deny where the platform shows notification buttons
+ * (macOS; Linux notification servers that offer actions: Electron passes them on, a server without actions
+ * shows none). Windows needs toast XML for buttons, so there a click opens the card. Deny never denies from
+ * the notification: it opens the card so a reason can be given.
+ */
+export function notificationActions(kind: string, platform: NodeJS.Platform): NoteAction[] {
+  if (!ANSWERABLE.has(kind) || (platform !== 'darwin' && platform !== 'linux')) return [];
+  return [
+    { type: 'button', text: 'Approve' },
+    { type: 'button', text: 'Deny…' },
+  ];
+}
+
+/** The outcome of a button (its index in notificationActions) or of a click on the body (index null). */
+export function outcomeOf(cardId: string, kind: string, platform: NodeJS.Platform, index: number | null): NoteOutcome {
+  const actions = notificationActions(kind, platform);
+  if (index !== null && actions[index]?.text === 'Approve') return { do: 'approve', id: cardId };
+  return { do: 'open', id: cardId };
+}
+
+/** The window address of one card: the inbox opens with it selected. */
+export const cardHash = (id: string): string => `#/inbox/${encodeURIComponent(id)}`;

@@ -5,19 +5,23 @@ import { useStatus } from './stores/status.js';
 import { useOrchestration } from './stores/orchestration.js';
 import { useAgents } from './stores/agents.js';
 import { useRuns } from './stores/runs.js';
+import { useNav } from './stores/nav.js';
 
 export function applyEvent(e: NexusEvent): void {
   switch (e.type) {
     case 'inbox_changed':
       useStatus.getState().setPending(e.pending);
-      void useInbox.getState().refresh();
+      // The change itself when the kernel names it; a refetch when it does not.
+      if (e.added || e.removed) useInbox.getState().applyPushed(e.added ?? [], e.removed ?? []);
+      else void useInbox.getState().refresh();
       break;
     case 'work_available':
-      void useInbox.getState().refresh();
-      break;
+      break; // always followed by the inbox_changed that carries the card
     case 'run_event': {
+      // The runs list refetches only while it is on screen; opening the view refetches it (RunsView).
       const runs = useRuns.getState();
-      void runs.refresh();
+      if (useNav.getState().view === 'runs') void runs.refresh();
+      else runs.markStale();
       if (runs.openId === e.run_id) void runs.refreshDetail();
       break;
     }

@@ -8,7 +8,8 @@ import './styles.css';
 
 const api = resolveApi(window as unknown as Parameters<typeof resolveApi>[0]);
 setApi(api);
-prefetch(['inboxList', 'status']);
+// The first page of the inbox, exactly as the inbox store asks for it (stores/inbox.ts PAGE_SIZE).
+prefetch([['inboxList', { limit: 200 }], 'status']);
 
 // Running React and the views is one long task on the main thread. Started before the socket's `open` event
 // was handled, it would hold that event (and so the first calls, queued until then) for its whole length; so

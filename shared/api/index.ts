@@ -2,22 +2,32 @@
 import { z } from 'zod';
 import type { InputOf, OutputOf, Result } from './contract.js';
 import { rulesMethods } from './rules.js';
-import { kernelMethods } from './kernel.js';
+import { kernelMethods, InboxItem } from './kernel.js';
 import { orchestrationMethods } from './orchestration.js';
 import { demoMethods } from './demo.js';
 import { keysMethods } from './keys.js';
 import { externalMethods } from './external.js';
+import { modelsMethods } from './models.js';
 
 export * from './contract.js';
 
-export const methods = { ...rulesMethods, ...kernelMethods, ...orchestrationMethods, ...demoMethods, ...keysMethods, ...externalMethods };
+export const methods = { ...rulesMethods, ...kernelMethods, ...orchestrationMethods, ...demoMethods, ...keysMethods, ...externalMethods, ...modelsMethods };
 export type Methods = typeof methods;
 export type MethodName = keyof Methods;
 export const METHOD_NAMES = Object.keys(methods) as MethodName[];
 
 /** Events the kernel pushes to every window; the UI never polls (issue 5). */
 export const NexusEvent = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('inbox_changed'), pending: z.number().int() }),
+  /**
+   * The inbox changed. With `added`/`removed` the event is the change itself (cards added whole, closed ones by
+   * id and how they closed); without them a window refetches the list.
+   */
+  z.object({
+    type: z.literal('inbox_changed'),
+    pending: z.number().int(),
+    added: z.array(InboxItem).optional(),
+    removed: z.array(z.object({ id: z.string(), status: z.string() })).optional(),
+  }),
   z.object({ type: z.literal('work_available'), kind: z.string(), item_id: z.string(), agent: z.string().nullable(), title: z.string() }),
   z.object({ type: z.literal('run_event'), run_id: z.string(), event: z.string(), data: z.unknown().optional() }),
   z.object({ type: z.literal('runs_changed') }),

@@ -83,6 +83,15 @@ export const EnvName = z
 export const SecretSet = z.object({ set: z.literal(true) }).strict();
 /** An MCP `env` value or header: the value itself (stored outside the database), or SecretSet to keep it. */
 const SecretValue = z.union([z.string(), SecretSet]);
+/** Narrows the pending cards (AND of the fields given). */
+export const InboxFilter = z.object({
+  agent: z.string().max(200).nullable().optional(),
+  kind: z.enum(['autonomy', 'orchestration', 'attention', 'question']).optional(),
+  run_id: Id.optional(),
+  chain_id: Id.optional(),
+  /** Part of the tool name or target, any case. */
+  text: z.string().max(500).optional(),
+});
 
 export const AgentProfileInput = z.object({
   name: Name,
@@ -188,7 +197,42 @@ export const kernelMethods = {
     RowView,
     'Wait until a row leaves ready/needs_approval/running, or the timeout passes.',
   ),
-  inboxList: method(z.object({}).default({}), z.array(InboxItem), 'Pending cards, oldest first.'),
+  inboxList: method(
+    InboxFilter.extend({
+      /** At most this many cards (no limit: every pending card, as the CLI reads them). */
+      limit: z.number().int().min(1).max(10_000).optional(),
+      /** The id of the last card of the previous page: the page starts after it. */
+      cursor: Id.optional(),
+    }).default({}),
+    z.array(InboxItem),
+    'Pending cards, oldest first (optionally a page: limit, and cursor = the last id seen; optionally filtered).',
+  ),
+  inboxSummary: method(
+    InboxFilter.default({}),
+    z.object({
+      total: z.number().int(),
+      by_agent: z.array(z.object({ key: z.string().nullable(), count: z.number().int() })),
+      by_run: z.array(z.object({ key: z.string(), agent: z.string().nullable(), count: z.number().int() })),
+      by_chain: z.array(z.object({ key: z.string(), count: z.number().int() })),
+    }),
+    'How many pending cards a filter selects, grouped by agent, run and chain.',
+  ),
+  inboxIds: method(InboxFilter.default({}), z.array(Id), 'The ids of every pending card a filter selects, oldest first.'),
+  inboxBulk: method(
+    z.object({ ids: z.array(Id).min(1).max(10_000), action: z.enum(['approve', 'deny']), reason: z.string().max(4096).optional() }),
+    z.object({ done: z.array(Id), failed: z.array(z.object({ id: Id, message: z.string() })) }),
+    'Approve or deny many cards at once (each answered as if alone; one that cannot be is reported, not fatal).',
+  ),
+  inboxContext: method(
+    z.object({ id: Id }),
+    z.object({
+      /** What the agent said in the round that made this call (its assistant text), or null. */
+      said: z.string().nullable(),
+      round: z.number().int().nullable(),
+      run: z.object({ id: Id, agent: z.string().nullable(), created_at: z.string(), status: RunStatus }).nullable(),
+    }),
+    'Why a card exists: what the agent said just before the call, and its run.',
+  ),
   inboxApprove: method(
     z.object({ id: Id, trust_session: z.boolean().default(false) }),
     z.object({ id: Id, state: z.string() }),

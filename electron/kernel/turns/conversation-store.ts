@@ -124,3 +124,16 @@ export function cancelQuestion(db: Db, id: string, now: number): boolean {
 export function getQuestion(db: Db, id: string): { id: string; run_id: string; row_id: string | null; question: string; answer: string | null; status: string } | null {
   return (stmt(db, 'SELECT id, run_id, row_id, question, answer, status FROM questions WHERE id = ?').get(id) as never) ?? null;
 }
+
+/** What the model said in the round that made a call: the text of its reply in that round, at or before `at`. */
+export function assistantTextOfRound(db: Db, run_id: string, round: number | null, at: number): string | null {
+  // Without a round (a card not tied to a model row): the model's last reply before the card.
+  const r = (
+    round === null
+      ? stmt(db, "SELECT content_json FROM messages WHERE run_id = ? AND role = 'assistant' AND created_at <= ? ORDER BY id DESC LIMIT 1").get(run_id, at)
+      : stmt(db, "SELECT content_json FROM messages WHERE run_id = ? AND round = ? AND role = 'assistant' AND created_at <= ? ORDER BY id DESC LIMIT 1").get(run_id, round, at)
+  ) as { content_json: string } | undefined;
+  if (!r) return null;
+  const m = JSON.parse(r.content_json) as { text?: unknown };
+  return typeof m.text === 'string' && m.text.trim() ? m.text : null;
+}

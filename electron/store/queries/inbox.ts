@@ -95,6 +95,13 @@ export function resolveInboxItem(db: Db, a: { id: string; status: string; by?: s
   return stmt(db, "UPDATE inbox SET status = ?, resolved_at = ?, resolved_by = ? WHERE id = ? AND status = 'pending'").run(a.status, a.now, a.by ?? null, a.id).changes === 1;
 }
 
+/** Close the pending card(s) of a row and say which closed (their ids, for the window's incremental update). */
+export function resolveInboxCardsOfRow(db: Db, a: { row_id: string; status: string; by?: string | null; now: number }): string[] {
+  return (
+    stmt(db, "UPDATE inbox SET status = ?, resolved_at = ?, resolved_by = ? WHERE row_id = ? AND status = 'pending' RETURNING id").all(a.status, a.now, a.by ?? null, a.row_id) as { id: string }[]
+  ).map((r) => r.id);
+}
+
 /** Close the pending card(s) of a row (a row has at most one autonomy card). */
 export function resolveInboxForRow(db: Db, a: { row_id: string; status: string; by?: string | null; now: number }): number {
   return stmt(db, "UPDATE inbox SET status = ?, resolved_at = ?, resolved_by = ? WHERE row_id = ? AND status = 'pending'").run(a.status, a.now, a.by ?? null, a.row_id).changes;
@@ -107,4 +114,81 @@ export function setInboxAddressee(db: Db, a: { row_id: string; addressee: string
 /** A held row's card gets an earlier deadline (a connected client's call waits only as long as its hook). */
 export function setInboxExpiry(db: Db, a: { row_id: string; expires_at: number }): void {
   stmt(db, "UPDATE inbox SET expires_at = ? WHERE row_id = ? AND status = 'pending'").run(a.expires_at, a.row_id);
+}
+
+/** What narrows a page of pending cards: every field is optional and they combine with AND. */
+export interface InboxFilter {
+  agent?: string | null;
+  kind?: string;
+  run_id?: string;
+  chain_id?: string;
+  /** Case-insensitive substring of the tool or target. */
+  text?: string;
+}
+
+function filterSql(f: InboxFilter): { where: string; args: unknown[] } {
+  const parts = ["status = 'pending'"];
+  const args: unknown[] = [];
+  if (f.agent === null) parts.push('agent IS NULL');
+  else if (f.agent !== undefined) (parts.push('agent = ?'), args.push(f.agent));
+  if (f.kind !== undefined) (parts.push('kind = ?'), args.push(f.kind));
+  if (f.run_id !== undefined) (parts.push('run_id = ?'), args.push(f.run_id));
+  if (f.chain_id !== undefined) (parts.push('chain_id = ?'), args.push(f.chain_id));
+  if (f.text) {
+    // LIKE with its wildcards escaped: the person's text is matched literally.
+    const like = `%${f.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    parts.push("(lower(tool) LIKE ? ESCAPE '\\' OR lower(target) LIKE ? ESCAPE '\\')");
+    args.push(like, like);
+  }
+  return { where: parts.join(' AND '), args };
+}
+
+/**
+ * A page of pending cards, oldest first, after the card `cursor` (its id; a cursor that is no longer pending
+ * still works: the page starts after where it stood). Keyset paging on (created_at, rowid): no OFFSET scan.
+ */
+export function listPendingInboxPage(db: Db, a: { limit: number; cursor?: string; filter?: InboxFilter }): InboxEntry[] {
+  const { where, args } = filterSql(a.filter ?? {});
+  if (a.cursor !== undefined) {
+    const at = stmt(db, 'SELECT created_at, rowid AS rid FROM inbox WHERE id = ?').get(a.cursor) as { created_at: number; rid: number } | undefined;
+    if (!at) return [];
+    return (
+      stmt(db, `SELECT * FROM inbox WHERE ${where} AND (created_at > ? OR (created_at = ? AND rowid > ?)) ORDER BY created_at, rowid LIMIT ?`).all(
+        ...args,
+        at.created_at,
+        at.created_at,
+        at.rid,
+        a.limit,
+      ) as InboxRecord[]
+    ).map(toItem);
+  }
+  return (stmt(db, `SELECT * FROM inbox WHERE ${where} ORDER BY created_at, rowid LIMIT ?`).all(...args, a.limit) as InboxRecord[]).map(toItem);
+}
+
+/** How many pending cards a filter selects, and their groups (by agent, run and chain) with counts. */
+export function summarizePendingInbox(db: Db, f: InboxFilter = {}): {
+  total: number;
+  by_agent: { key: string | null; count: number }[];
+  by_run: { key: string; agent: string | null; count: number }[];
+  by_chain: { key: string; count: number }[];
+} {
+  const { where, args } = filterSql(f);
+  const total = (stmt(db, `SELECT COUNT(*) AS n FROM inbox WHERE ${where}`).get(...args) as { n: number }).n;
+  const by_agent = (stmt(db, `SELECT agent AS key, COUNT(*) AS count FROM inbox WHERE ${where} GROUP BY agent ORDER BY count DESC LIMIT 200`).all(...args) as { key: string | null; count: number }[]);
+  const by_run = stmt(db, `SELECT run_id AS key, MIN(agent) AS agent, COUNT(*) AS count FROM inbox WHERE ${where} GROUP BY run_id ORDER BY count DESC LIMIT 200`).all(...args) as { key: string; agent: string | null; count: number }[];
+  const by_chain = stmt(db, `SELECT chain_id AS key, COUNT(*) AS count FROM inbox WHERE ${where} AND chain_id IS NOT NULL GROUP BY chain_id ORDER BY count DESC LIMIT 200`).all(...args) as { key: string; count: number }[];
+  return { total, by_agent, by_run, by_chain };
+}
+
+/** The ids of every pending card a filter selects (for "select all matching", answered in bulk). */
+export function pendingInboxIds(db: Db, f: InboxFilter = {}, limit = 100_000): string[] {
+  const { where, args } = filterSql(f);
+  return (stmt(db, `SELECT id FROM inbox WHERE ${where} ORDER BY created_at, rowid LIMIT ?`).all(...args, limit) as { id: string }[]).map((r) => r.id);
+}
+
+/** A card as the API and the window's events carry it: the stored bookkeeping (status, data) left out. */
+export function inboxWire(i: InboxEntry): InboxItem & { addressee?: string | null } {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { status, addressee, data, ...item } = i;
+  return { ...item, ...(addressee !== undefined ? { addressee } : {}) };
 }

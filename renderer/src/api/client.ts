@@ -9,13 +9,17 @@ export function setApi(api: NexusApi): void {
 }
 
 // Calls sent at start, before React and the views are even parsed, so the socket and the kernel work while
-// the page loads (main.tsx). The first store call of that name with no input takes the answer. Any kernel
-// event drops them: after a change, a store must read the kernel afresh, never an answer that may predate it.
+// the page loads (main.tsx). The first store call of that name with the same input takes the answer. Any
+// kernel event drops them: after a change, a store must read the kernel afresh, never an answer that may predate it.
 const prefetched = new Map<string, Promise<unknown>>();
+const keyOf = (name: string, input: unknown) => `${name} ${JSON.stringify(input ?? {})}`;
 
-export function prefetch(names: MethodName[]): void {
+export function prefetch(calls: Array<MethodName | [MethodName, unknown]>): void {
   const api = getApi();
-  for (const name of names) prefetched.set(name, (api[name] as (i: unknown) => Promise<unknown>)({}));
+  for (const c of calls) {
+    const [name, input] = typeof c === 'string' ? [c, {}] : c;
+    prefetched.set(keyOf(name, input), (api[name] as (i: unknown) => Promise<unknown>)(input));
+  }
   api.onEvent(() => prefetched.clear());
 }
 export function getApi(): NexusApi {
@@ -35,9 +39,10 @@ export class CallError extends Error {
 /** Call one method and return its value, or throw CallError. */
 export async function call<K extends MethodName>(name: K, input: InputOf<Methods[K]>): Promise<OutputOf<Methods[K]>> {
   const fn = getApi()[name] as (i: unknown) => Promise<{ ok: true; value: unknown } | { ok: false; error: ApiError }>;
-  const early = prefetched.get(name);
-  const plain = input !== null && typeof input === 'object' && Object.keys(input).length === 0;
-  if (early && plain) prefetched.delete(name);
+  const key = keyOf(name, input);
+  const early = prefetched.get(key);
+  const plain = early !== undefined;
+  if (early) prefetched.delete(key);
   let result = (early && plain ? await early : await fn(input)) as Awaited<ReturnType<typeof fn>>;
   // An early call the socket never carried (NEXUS unreachable at start) is asked again, and waits for the link.
   if (early && plain && !result.ok && result.error.code === 'disconnected') result = await fn(input);

@@ -1,8 +1,9 @@
 // The top bar: where you are, how many cards wait, and the one button that halts everything.
 import { lazy, Suspense, useState } from 'react';
 import { useStatus } from '../stores/status.js';
-import { useNav, VIEWS, pageHasStopAll } from '../stores/nav.js';
+import { useNav, VIEWS } from '../stores/nav.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
+import { HelpMenu } from './HelpMenu.js';
 import { messageOf } from '../api/client.js';
 import { helpFor } from '../help/help-pages.js';
 
@@ -12,7 +13,6 @@ const HelpDialog = lazy(() => import('../help/HelpDialog.js').then((m) => ({ def
 export function TopBar() {
   const { pending, stopAll, connection, runsInFlight } = useStatus();
   const { view, go } = useNav();
-  const pageHasControl = useNav(pageHasStopAll);
   const [confirming, setConfirming] = useState(false);
   const [note, setNote] = useState<string | null>(null);
   const section = useNav((s) => s.section);
@@ -22,15 +22,8 @@ export function TopBar() {
   const stop = async () => {
     setConfirming(false);
     try {
-      const n = await useStatus.getState().stopEverything();
-      setNote(`Stopped ${n} run${n === 1 ? '' : 's'}.`);
-    } catch (e) {
-      setNote(messageOf(e));
-    }
-  };
-  const resume = async () => {
-    try {
-      await useStatus.getState().resume();
+      // How many runs stopped is said in the red bar (StopAllBar), not in a note over it.
+      await useStatus.getState().stopEverything();
       setNote(null);
     } catch (e) {
       setNote(messageOf(e));
@@ -86,18 +79,13 @@ export function TopBar() {
         <span className={`pending-pill ${pending ? 'has' : ''}`} role="status" aria-label={`${pending} pending`} data-testid="pending-count">
           <strong>{pending}</strong> pending
         </span>
+        <HelpMenu />
+        {/* Always on screen: engaged, the red bar below carries Resume (StopAllBar). */}
         {stopAll ? (
-          <>
-            <span className="stop-engaged" role="status">
-              <span className="dot" aria-hidden="true" /> Stop all engaged
-            </span>
-            {pageHasControl ? null : (
-              <button type="button" className="btn primary" onClick={resume}>
-                Resume
-              </button>
-            )}
-          </>
-        ) : pageHasControl ? null : (
+          <span className="stop-engaged" role="status">
+            <span className="dot" aria-hidden="true" /> Stop all engaged
+          </span>
+        ) : (
           <button type="button" className="btn danger" onClick={() => setConfirming(true)}>
             Stop all
           </button>

@@ -1,5 +1,7 @@
-// A windowed list with fixed row height: 1,000 pending cards paint as fast as 20 (DESIGN §6 budget).
-import { useLayoutEffect, useRef, useState } from 'react';
+// A windowed list with fixed row height: 1,000 pending cards paint as fast as 20 (DESIGN §6 budget). Each row
+// says its place in the whole (aria-posinset/aria-setsize), so a screen reader counts all cards, not the few
+// rows in the DOM; near the end of what is loaded, onNearEnd asks for the next page.
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 interface Props<T> {
   items: T[];
@@ -10,9 +12,12 @@ interface Props<T> {
   activeIndex?: number;
   label: string;
   overscan?: number;
+  /** How many there are in all (more than `items` when the rest is not loaded yet). */
+  total?: number;
+  onNearEnd?(): void;
 }
 
-export function VirtualList<T>({ items, rowHeight, render, keyOf, activeIndex, label, overscan = 6 }: Props<T>) {
+export function VirtualList<T>({ items, rowHeight, render, keyOf, activeIndex, label, overscan = 6, total, onNearEnd }: Props<T>) {
   const ref = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(800);
@@ -37,11 +42,23 @@ export function VirtualList<T>({ items, rowHeight, render, keyOf, activeIndex, l
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
   const last = Math.min(items.length, Math.ceil((scrollTop + height) / rowHeight) + overscan);
   const visible = items.slice(first, last);
+  const nearEnd = last >= items.length - overscan;
+  useEffect(() => {
+    if (nearEnd && onNearEnd) onNearEnd();
+  }, [nearEnd, items.length, onNearEnd]);
+  const setSize = Math.max(total ?? items.length, items.length);
   return (
     <div ref={ref} className="vlist" role="list" aria-label={label} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
       <div style={{ height: items.length * rowHeight, position: 'relative' }}>
         {visible.map((item, i) => (
-          <div key={keyOf(item)} role="listitem" className="vlist-row" style={{ position: 'absolute', top: (first + i) * rowHeight, height: rowHeight, left: 0, right: 0 }}>
+          <div
+            key={keyOf(item)}
+            role="listitem"
+            aria-posinset={first + i + 1}
+            aria-setsize={setSize}
+            className="vlist-row"
+            style={{ position: 'absolute', top: (first + i) * rowHeight, height: rowHeight, left: 0, right: 0 }}
+          >
             {render(item, first + i)}
           </div>
         ))}

@@ -11,6 +11,7 @@ export interface HelpPage {
 export const VIEW_HELP: Record<View, HelpPage> = {
   inbox: { file: 'modes.md', title: 'Modes and outcomes' },
   runs: { file: 'modes.md', title: 'Modes and outcomes' },
+  chains: { file: 'orchestration-gate.md', title: 'The orchestration gate' },
   agents: { file: 'agent-file.md', title: 'The agent file and lifecycle hooks' },
   settings: { file: 'README.md', title: 'NEXUS documentation' },
 };

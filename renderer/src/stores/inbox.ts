@@ -1,23 +1,52 @@
-// Inbox view state: the pending cards as the kernel last told us, which one is selected, what is being answered.
+// Inbox view state: the pending cards loaded so far (page by page), the filter and grouping, the card shown,
+// the cards checked for a bulk answer, and what is being answered. The kernel pushes each change
+// (applyPushed); the window refetches only at start, on a new filter, and after a lost connection.
 import { create } from 'zustand';
-import type { z } from 'zod';
-import type { InboxItem as InboxItemSchema } from '../../../shared/api/kernel.js';
 import { call, messageOf } from '../api/client.js';
 import { coalesce } from './refetcher.js';
+import { applyChange, cardLabel, reselect, type InboxFilter, type InboxItem } from './inbox-list.js';
 
-export type InboxItem = z.infer<typeof InboxItemSchema>;
+export { reselect, type InboxItem, type InboxFilter };
+export type GroupBy = 'none' | 'agent' | 'run' | 'chain';
+export interface InboxSummary {
+  total: number;
+  by_agent: { key: string | null; count: number }[];
+  by_run: { key: string; agent: string | null; count: number }[];
+  by_chain: { key: string; count: number }[];
+}
+
+/** Cards per page: enough to fill any window several times, small enough to arrive in one quick frame. */
+export const PAGE_SIZE = 200;
 
 interface InboxState {
   items: InboxItem[];
+  hasMore: boolean;
   loaded: boolean;
   error: string | null;
   selectedId: string | null;
+  filter: InboxFilter;
+  groupBy: GroupBy;
+  /** Counts for the filter (total) and its groups; null until asked for. */
+  summary: InboxSummary | null;
+  /** Cards checked for a bulk answer (may include cards not loaded yet: "select all matching"). */
+  checked: Record<string, true>;
   /** Ids with an answer in flight: their buttons are disabled so a double press sends one answer. */
   busy: Record<string, boolean>;
   lastAnswer: { id: string; text: string; ok: boolean } | null;
+  /** Bumped after each answer: the view moves focus to the next card. */
+  answered: number;
   refresh(): Promise<void>;
+  loadMore(): Promise<void>;
+  refreshSummary(): Promise<void>;
+  applyPushed(added: InboxItem[], removed: { id: string; status: string }[]): void;
+  setFilter(f: InboxFilter): void;
+  setGroupBy(g: GroupBy): void;
   select(id: string | null): void;
   move(delta: number): void;
+  check(id: string, on: boolean): void;
+  checkAllMatching(): Promise<number>;
+  clearChecked(): void;
+  bulk(action: 'approve' | 'deny', reason?: string): Promise<{ done: number; failed: number }>;
   approve(id: string, trust?: boolean): Promise<void>;
   deny(id: string, reason?: string): Promise<void>;
   retry(id: string): Promise<void>;
@@ -25,59 +54,159 @@ interface InboxState {
   answer(id: string, text: string): Promise<void>;
 }
 
-/** Keep the selection on the same card, or its neighbour when it left the list. */
-export function reselect(prev: InboxItem[], next: InboxItem[], selectedId: string | null): string | null {
-  if (next.length === 0) return null;
-  if (selectedId && next.some((i) => i.id === selectedId)) return selectedId;
-  const at = selectedId ? prev.findIndex((i) => i.id === selectedId) : -1;
-  return next[Math.min(Math.max(at, 0), next.length - 1)].id;
-}
+const pageInput = (filter: InboxFilter, cursor?: string) => ({ ...filter, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) });
+const filtered = (f: InboxFilter) => Object.values(f).some((v) => v !== undefined && v !== '');
 
 export const useInbox = create<InboxState>((set, get) => {
   const refresh = coalesce(async () => {
     try {
-      const items = await call('inboxList', {});
+      const filter = get().filter;
+      const items = await call('inboxList', pageInput(filter));
+      if (get().filter !== filter) return; // a newer filter's fetch follows
       // For bench/window.bench.ts: when the first list arrived (its paint is marked by InboxView).
       if (!get().loaded && typeof performance !== 'undefined') performance.mark('nexus:inbox-data');
-      set((s) => ({ items, loaded: true, error: null, selectedId: reselect(s.items, items, s.selectedId) }));
+      set((s) => ({ items, hasMore: items.length === PAGE_SIZE, loaded: true, error: null, selectedId: reselect(s.items, items, s.selectedId) }));
+      if (filtered(filter) || get().groupBy !== 'none') void refreshSummary();
     } catch (e) {
       set({ error: messageOf(e), loaded: true });
     }
   });
+  const refreshSummary = coalesce(async () => {
+    try {
+      const summary = await call('inboxSummary', get().filter);
+      set({ summary });
+    } catch (e) {
+      set({ error: messageOf(e) });
+    }
+  });
+  let loadingMore = false;
+  // Counts of a filtered or grouped view follow pushed changes, at most a few times a second.
+  let summaryTimer: ReturnType<typeof setTimeout> | null = null;
+  const summaryLater = () => {
+    if (summaryTimer || (!filtered(get().filter) && get().groupBy === 'none')) return;
+    summaryTimer = setTimeout(() => {
+      summaryTimer = null;
+      void refreshSummary();
+    }, 300);
+  };
   const answering =
     (label: string, fn: (id: string, ...a: never[]) => Promise<unknown>) =>
     async (id: string, ...args: never[]) => {
       if (get().busy[id]) return;
-      set((s) => ({ busy: { ...s.busy, [id]: true } }));
+      const item = get().items.find((i) => i.id === id);
+      const at = get().items.findIndex((i) => i.id === id);
+      const name = item ? ` · ${cardLabel(item)}` : '';
+      const settles = label !== 'Retrying';
+      // The answered card leaves the list at once (the kernel's event confirms it); a refusal puts it back.
+      set((s) => {
+        const items = settles ? s.items.filter((i) => i.id !== id) : s.items;
+        return { busy: { ...s.busy, [id]: true }, items, selectedId: settles ? reselect(s.items, items, s.selectedId) : s.selectedId };
+      });
       try {
         await fn(id, ...args);
-        set({ lastAnswer: { id, text: label, ok: true } });
+        set((s) => ({ lastAnswer: { id, text: `${label}${name}`, ok: true }, answered: s.answered + 1 }));
       } catch (e) {
-        set({ lastAnswer: { id, text: messageOf(e), ok: false } });
+        set((s) => {
+          const back = item && settles && !s.items.some((i) => i.id === id) ? [...s.items.slice(0, Math.max(at, 0)), item, ...s.items.slice(Math.max(at, 0))] : s.items;
+          return { items: back, lastAnswer: { id, text: `${messageOf(e)}${name}`, ok: false }, answered: s.answered + 1 };
+        });
       } finally {
         set((s) => {
           const busy = { ...s.busy };
           delete busy[id];
-          return { busy };
+          const checked = { ...s.checked };
+          delete checked[id];
+          return { busy, checked };
         });
-        await refresh();
       }
     };
   return {
     items: [],
+    hasMore: false,
     loaded: false,
     error: null,
     selectedId: null,
+    filter: {},
+    groupBy: 'none',
+    summary: null,
+    checked: {},
     busy: {},
     lastAnswer: null,
+    answered: 0,
     refresh,
+    refreshSummary,
+    async loadMore() {
+      const { items, hasMore, filter } = get();
+      if (!hasMore || !items.length || loadingMore) return;
+      loadingMore = true;
+      try {
+        const next = await call('inboxList', pageInput(filter, items[items.length - 1].id));
+        if (get().filter !== filter) return;
+        set((s) => {
+          const have = new Set(s.items.map((i) => i.id));
+          return { items: [...s.items, ...next.filter((i) => !have.has(i.id))], hasMore: next.length === PAGE_SIZE };
+        });
+      } catch (e) {
+        set({ error: messageOf(e) });
+      } finally {
+        loadingMore = false;
+      }
+    },
+    applyPushed(added, removed) {
+      set((s) => {
+        const next = applyChange(s, added, removed, s.filter);
+        if (next.items === s.items) return {};
+        let checked = s.checked;
+        if (removed.some((r) => checked[r.id])) {
+          checked = { ...checked };
+          for (const r of removed) delete checked[r.id];
+        }
+        return { items: next.items, selectedId: reselect(s.items, next.items, s.selectedId), checked };
+      });
+      summaryLater();
+    },
+    setFilter(filter) {
+      set({ filter, checked: {}, summary: null });
+      void refresh();
+      void refreshSummary();
+    },
+    setGroupBy(groupBy) {
+      set({ groupBy });
+      if (groupBy !== 'none') void refreshSummary();
+    },
     select: (id) => set({ selectedId: id }),
     move(delta) {
-      const { items, selectedId } = get();
+      const { items, selectedId, hasMore } = get();
       if (!items.length) return;
       const at = items.findIndex((i) => i.id === selectedId);
       const next = Math.min(Math.max((at < 0 ? 0 : at) + delta, 0), items.length - 1);
       set({ selectedId: items[next].id });
+      if (hasMore && next >= items.length - 20) void get().loadMore();
+    },
+    check: (id, on) =>
+      set((s) => {
+        const checked = { ...s.checked };
+        if (on) checked[id] = true;
+        else delete checked[id];
+        return { checked };
+      }),
+    async checkAllMatching() {
+      const ids = await call('inboxIds', get().filter);
+      set({ checked: Object.fromEntries(ids.map((id) => [id, true as const])) });
+      return ids.length;
+    },
+    clearChecked: () => set({ checked: {} }),
+    async bulk(action, reason) {
+      const ids = Object.keys(get().checked);
+      if (!ids.length) return { done: 0, failed: 0 };
+      const r = await call('inboxBulk', { ids, action, ...(action === 'deny' && reason?.trim() ? { reason: reason.trim() } : {}) });
+      const verb = action === 'approve' ? 'Approved' : 'Denied';
+      set((s) => ({
+        checked: {},
+        answered: s.answered + 1,
+        lastAnswer: { id: 'bulk', ok: r.failed.length === 0, text: `${verb} ${r.done.length} card${r.done.length === 1 ? '' : 's'}${r.failed.length ? `; ${r.failed.length} could not be answered (${r.failed[0].message})` : ''}` },
+      }));
+      return { done: r.done.length, failed: r.failed.length };
     },
     approve: answering('Approved', (id: string, trust?: boolean) => call('inboxApprove', { id, trust_session: Boolean(trust) })) as InboxState['approve'],
     deny: answering('Denied', (id: string, reason?: string) =>

@@ -18,11 +18,15 @@ interface RunsState {
   refresh(): Promise<void>;
   refreshDetail(): Promise<void>;
   open(id: string | null): void;
+  /** The list changed while off screen: the next look refetches it. */
+  stale: boolean;
+  markStale(): void;
 }
 
 export const useRuns = create<RunsState>((set, get) => {
   const refresh = coalesce(async () => {
     try {
+      set({ stale: false });
       set({ runs: await call('runsList', { limit: 200 }), loaded: true, error: null });
     } catch (e) {
       set({ error: messageOf(e), loaded: true });
@@ -47,6 +51,8 @@ export const useRuns = create<RunsState>((set, get) => {
     detailError: null,
     refresh,
     refreshDetail,
+    stale: false,
+    markStale: () => set({ stale: true }),
     open(id) {
       set({ openId: id, detail: null, detailError: null });
       void refreshDetail();

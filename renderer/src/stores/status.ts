@@ -6,6 +6,8 @@ import { coalesce } from './refetcher.js';
 interface StatusState {
   pending: number;
   stopAll: boolean;
+  /** Runs the last Stop all from this window force-stopped (null: not pressed here). */
+  lastStopped: number | null;
   runsInFlight: number;
   dataDir: string;
   version: string;
@@ -30,6 +32,7 @@ export const useStatus = create<StatusState>((set) => {
   return {
     pending: 0,
     stopAll: false,
+    lastStopped: null,
     runsInFlight: 0,
     dataDir: '',
     version: '',
@@ -40,13 +43,13 @@ export const useStatus = create<StatusState>((set) => {
     setConnection: (connection) => set({ connection }),
     async stopEverything() {
       const r = await call('stopAll', {});
-      set({ stopAll: true });
+      set({ stopAll: true, lastStopped: r.stopped_runs });
       await refresh();
       return r.stopped_runs;
     },
     async resume() {
       await call('resume', {});
-      set({ stopAll: false });
+      set({ stopAll: false, lastStopped: null });
       await refresh();
     },
   };

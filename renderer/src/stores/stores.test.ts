@@ -1,11 +1,12 @@
 // Store logic that needs no DOM: selection kept across refetches, coalesced refetches, events -> refetches.
 import { describe, it, expect, beforeEach } from 'vitest';
 import { reselect, useInbox, type InboxItem } from './inbox.js';
+import { applyChange, fits } from './inbox-list.js';
 import { coalesce } from './refetcher.js';
 import { setApi } from '../api/client.js';
 import { applyEvent } from '../events.js';
 import { useStatus } from './status.js';
-import { parseHash, pageHasStopAll } from './nav.js';
+import { parseHash, cardOfHash } from './nav.js';
 import type { NexusApi } from '../../../shared/api/index.js';
 
 const item = (id: string): InboxItem => ({ id, kind: 'autonomy', agent: 'a', tool: 'bash', target: 'ls', run_id: 'r', created_at: '2026-01-01T00:00:00Z' });
@@ -36,7 +37,7 @@ describe('inbox store', () => {
     useInbox.setState({ items: [], selectedId: null, busy: {}, lastAnswer: null, loaded: false });
   });
 
-  it('j/k move within the list; answering sends one call and refetches; errors are shown, not thrown', async () => {
+  it('j/k move within the list; answering sends one call, takes the card off at once and does not refetch; errors are shown, not thrown', async () => {
     await useInbox.getState().refresh();
     expect(useInbox.getState().selectedId).toBe('a');
     useInbox.getState().move(1);
@@ -44,18 +45,44 @@ describe('inbox store', () => {
     expect(useInbox.getState().selectedId).toBe('b');
     useInbox.getState().move(-5);
     expect(useInbox.getState().selectedId).toBe('a');
-    await useInbox.getState().approve('a', true);
+    expect(calls).toEqual(['inboxList {"limit":200}']);
+    const approving = useInbox.getState().approve('a', true);
+    expect(useInbox.getState().items.map((i) => i.id)).toEqual(['b']);
+    await approving;
     expect(calls).toContain('inboxApprove {"id":"a","trust_session":true}');
+    expect(useInbox.getState().lastAnswer).toEqual({ id: 'a', text: 'Approved · a · bash ls', ok: true });
     await useInbox.getState().deny('b', '  not now ');
     expect(calls).toContain('inboxDeny {"id":"b","reason":"not now"}');
-    expect(useInbox.getState().lastAnswer).toEqual({ id: 'b', text: 'already answered', ok: false });
+    expect(useInbox.getState().lastAnswer).toEqual({ id: 'b', text: 'already answered · a · bash ls', ok: false });
+    // A refused answer puts the card back where it was.
+    expect(useInbox.getState().items.map((i) => i.id)).toEqual(['b']);
+    expect(calls.filter((c) => c.startsWith('inboxList')).length).toBe(1);
   });
 
-  it('an inbox_changed event sets the pending count and refetches the cards', async () => {
+  it('an inbox_changed event without the change sets the pending count and refetches the cards', async () => {
     applyEvent({ type: 'inbox_changed', pending: 7 });
     expect(useStatus.getState().pending).toBe(7);
     await useInbox.getState().refresh();
     expect(calls.filter((c) => c.startsWith('inboxList')).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('an inbox_changed event with the change applies it in place: no request at all', async () => {
+    await useInbox.getState().refresh();
+    calls.length = 0;
+    applyEvent({ type: 'inbox_changed', pending: 2, added: [item('c')], removed: [{ id: 'a', status: 'approved' }] });
+    expect(useInbox.getState().items.map((i) => i.id)).toEqual(['b', 'c']);
+    expect(useInbox.getState().selectedId).toBe('b');
+    applyEvent({ type: 'inbox_changed', pending: 2, added: [item('c')], removed: [] });
+    expect(useInbox.getState().items.map((i) => i.id)).toEqual(['b', 'c']);
+    expect(calls).toEqual([]);
+  });
+
+  it('a filtered list takes only the added cards that fit; a list with more pages leaves them to the next page', () => {
+    const s = { items: [item('a')], hasMore: false };
+    expect(applyChange(s, [{ ...item('b'), agent: 'other' }, item('c')], [], { agent: 'a' }).items.map((i) => i.id)).toEqual(['a', 'c']);
+    expect(applyChange({ ...s, hasMore: true }, [item('c')], [{ id: 'a' }], {}).items.map((i) => i.id)).toEqual([]);
+    expect(fits({ ...item('x'), target: 'echo 100%' }, { text: '100%' })).toBe(true);
+    expect(fits(item('x'), { text: 'nope' })).toBe(false);
   });
 });
 
@@ -78,10 +105,12 @@ describe('coalesced refetch', () => {
 });
 
 describe('navigation', () => {
-  it('reads the view from the hash and keeps one Stop all on screen', () => {
+  it('reads the view from the hash, and the card an inbox address names', () => {
+    expect(parseHash('#/inbox/row_1')).toBe('inbox');
+    expect(cardOfHash('#/inbox/row_1%2Fx')).toBe('row_1/x');
+    expect(cardOfHash('#/inbox')).toBeNull();
+    expect(cardOfHash('#/inbox/%E0%A4%A')).toBeNull();
     expect(parseHash('#/settings/models')).toBe('settings');
     expect(parseHash('#/nope')).toBe('inbox');
-    expect(pageHasStopAll({ view: 'settings', section: 'orchestration' })).toBe(true);
-    expect(pageHasStopAll({ view: 'inbox', section: 'orchestration' })).toBe(false);
   });
 });

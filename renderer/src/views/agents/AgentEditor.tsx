@@ -105,7 +105,19 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
       <section className="panel form-grid">
         <label>
           Name
-          <input className="input" value={draft.name} readOnly={!isNew} onChange={(e) => setDraft({ ...draft, name: e.target.value })} placeholder="e.g. builder" />
+          <input
+            className="input"
+            value={draft.name}
+            readOnly={!isNew}
+            aria-describedby={isNew ? undefined : 'name-fixed'}
+            onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+            placeholder="e.g. builder"
+          />
+          {isNew ? null : (
+            <span id="name-fixed" className="muted small">
+              A saved agent keeps its name (runs and rules refer to it).
+            </span>
+          )}
         </label>
         <label>
           Provider

@@ -30,7 +30,7 @@ export function AgentsView() {
           {loaded && agents.length === 0 ? <li className="muted pad">No agents yet.</li> : null}
         </ul>
       </aside>
-      <section className="detail-pane">
+      <section className="detail-pane" tabIndex={0} aria-label="Agent">
         {editing === 'new' || open ? (
           <AgentEditor key={editing ?? ''} agent={open} />
         ) : (

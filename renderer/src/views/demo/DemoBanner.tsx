@@ -6,6 +6,21 @@ import { useNav } from '../../stores/nav.js';
 import { call, messageOf } from '../../api/client.js';
 import { useState } from 'react';
 
+/** Settings ▸ Orchestration, scrolled to its Recent chains list (the page loads lazily: wait for the list). */
+function showRecentChains() {
+  useNav.getState().go('settings', 'orchestration');
+  const until = Date.now() + 3000;
+  const look = () => {
+    const el = document.getElementById('recent-chains');
+    if (el) {
+      el.scrollIntoView({ block: 'start' });
+      return;
+    }
+    if (Date.now() < until) requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}
+
 export const isDemoAgent = (a: { name: string; model: { model: string } }) => a.name.startsWith('demo-') && a.model.model.startsWith('nexus-demo');
 
 export function DemoBanner() {
@@ -23,19 +38,18 @@ export function DemoBanner() {
     }
   };
   return (
+    <section className="demo-banner-wrap" aria-label="Demo">
     <div className="demo-banner" role="note" aria-label="Offline demo">
       <div className="demo-line">
         <strong>OFFLINE DEMO</strong>
-        <span>
-          The demo agents run on a scripted model inside NEXUS, not an AI. The approval stage, the orchestration gate and the cards are real.
-        </span>
+        <span className="demo-summary">Scripted agents, not an AI. The cards and the gate are real.</span>
         <span className="demo-actions">
           {/* The first-run panel that starts the demo is gone once the demo agents exist: play it again from
               here (e.g. after switching orchestration on, to see a hold instead of a denial). */}
           <button type="button" className="link" disabled={starting} onClick={() => void start()}>
             {starting ? 'Starting…' : 'Play the demo again'}
           </button>
-          <button type="button" className="link" onClick={() => useNav.getState().go('settings', 'orchestration')}>
+          <button type="button" className="link" onClick={() => showRecentChains()}>
             Recent chains
           </button>
           <button type="button" className="link" onClick={() => useNav.getState().go('settings', 'models')}>
@@ -47,14 +61,17 @@ export function DemoBanner() {
         </span>
       </div>
       {next ? (
-        <p className="demo-next">
-          <strong>What happens next:</strong> {next}{' '}
+        <div className="demo-next-row">
+          <details className="demo-next">
+            <summary>What happens next</summary> {next}
+          </details>
           <button type="button" className="link" onClick={dismiss}>
             Got it
           </button>
-        </p>
+        </div>
       ) : null}
       {note || error ? <p className="demo-next" role="alert">{note ?? error}</p> : null}
     </div>
+    </section>
   );
 }

@@ -3,13 +3,20 @@ import { useAgents } from '../../stores/agents.js';
 import { useNav } from '../../stores/nav.js';
 import { useDemo } from '../../stores/demo.js';
 
-export function FirstRun() {
+export function FirstRun({ fromHelp = false }: { fromHelp?: boolean }) {
   const { agents, loaded } = useAgents();
   const { start, starting, error } = useDemo();
-  if (!loaded || agents.length > 0) return null;
+  if (!fromHelp && (!loaded || agents.length > 0)) return null;
   return (
     <section className="first-run panel" aria-labelledby="first-run-title">
-      <h2 id="first-run-title">Welcome to NEXUS</h2>
+      <h2 id="first-run-title" tabIndex={-1}>
+        Welcome to NEXUS
+      </h2>
+      {fromHelp ? (
+        <button type="button" className="btn ghost small close-welcome" onClick={() => useNav.getState().showWelcome(false)}>
+          Close the welcome
+        </button>
+      ) : null}
       <p>
         NEXUS runs AI agents on your machine and puts you between them and the world: every tool call crosses an approval stage, and every
         chain of agents acting through each other crosses an orchestration gate.

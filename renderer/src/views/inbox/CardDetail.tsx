@@ -1,11 +1,17 @@
-// One approval card in full: who asks, what the agent wants to do, to what, and the answers.
-import { useState } from 'react';
+// One card in full: who wants to do what to what (said once), why (what the agent said just before, the
+// chain's path), and only the answers that work for its kind.
+import { lazy, Suspense, useState } from 'react';
 import { useInbox, type InboxItem } from '../../stores/inbox.js';
 import { useNav } from '../../stores/nav.js';
 import { useRuns } from '../../stores/runs.js';
-import { KIND_LABEL, askerLine, remedyLine, readableInput, diffLines, shortId } from './cards.js';
+import { KIND_LABEL, askerLine, remedyLine, readableInput, diffLines, shortId, actionsOf, runLabel } from './cards.js';
 import { timeLeft } from '../../components/time.js';
+import { ChainPathLine, Said, useCardContext } from './CardContext.js';
+import { classifyDanger } from '../../../../shared/inbox/danger.js';
 import type { EffectProfile } from '../../../../shared/types.js';
+
+// Loaded when first opened: the rule language (compile, lint) is not needed to paint the inbox.
+const AllowRule = lazy(() => import('./AllowRule.js').then((m) => ({ default: m.AllowRule })));
 
 function Diff({ diff }: { diff: string }) {
   return (
@@ -22,24 +28,37 @@ function Diff({ diff }: { diff: string }) {
   );
 }
 
-export function CardDetail({ item, reason, setReason, now }: { item: InboxItem; reason: string; setReason(s: string): void; now: number }) {
-  const { approve, deny, retry, abandon, answer } = useInbox();
+interface Props {
+  item: InboxItem;
+  reason: string;
+  setReason(s: string): void;
+  now: number;
+  /** Approve through the view (a dangerous call asks for a second confirm first). */
+  onApprove(item: InboxItem, trust?: boolean): void;
+}
+
+export function CardDetail({ item, reason, setReason, now, onApprove }: Props) {
+  const { deny, retry, abandon, answer } = useInbox();
   const busy = useInbox((s) => Boolean(s.busy[item.id]));
   const [reply, setReply] = useState('');
+  const [allowing, setAllowing] = useState(false);
+  const ctx = useCardContext(item);
   const effect = item.effect as Partial<EffectProfile> | undefined;
   const input = readableInput(item.tool, effect?.input);
   const left = timeLeft(item.expires_at, now);
+  const actions = actionsOf(item);
+  const isCall = item.kind === 'autonomy' || item.kind === 'orchestration';
+  const danger = isCall ? classifyDanger(item.tool, effect?.input, effect?.workspace) : [];
   const openRun = () => {
     useRuns.getState().open(item.run_id);
     useNav.getState().go('runs');
   };
-  const isCard = item.kind === 'autonomy' || item.kind === 'orchestration';
 
   return (
     <article className={`card-detail kind-${item.kind}`} aria-labelledby={`card-${item.id}-title`} data-card-id={item.id}>
       <header className="card-head">
         <span className={`kind-badge big ${item.kind}`}>{KIND_LABEL[item.kind]}</span>
-        <h2 id={`card-${item.id}-title`}>
+        <h2 id={`card-${item.id}-title`} tabIndex={-1} className="card-title">
           {item.kind === 'question' ? (
             <>{item.agent ?? 'Your run'} asks you a question</>
           ) : item.kind === 'attention' ? (
@@ -47,49 +66,55 @@ export function CardDetail({ item, reason, setReason, now }: { item: InboxItem; 
           ) : (
             <>
               {item.agent ?? 'Standalone run'} wants to use <code>{item.tool}</code>
+              {effect?.runner ? <span className="muted"> via {effect.runner}</span> : null}
+              {item.target ? (
+                <>
+                  {' '}
+                  on <span className="target">{item.target}</span>
+                </>
+              ) : null}
             </>
           )}
         </h2>
         <p className="asker">{askerLine(item)}</p>
+        {item.kind === 'orchestration' ? <ChainPathLine item={item} /> : null}
+        {effect?.sandboxed === false ? (
+          <p className="unsandboxed" role="note">
+            Unsandboxed: the sandbox is off for this agent, so this call would run with your full rights.
+          </p>
+        ) : null}
       </header>
+
+      {ctx.said ? <Said text={ctx.said} agent={item.agent} /> : null}
+
+      {danger.length ? (
+        <div className="danger-note" role="note" aria-label="Why this call needs a second look">
+          <strong>Look twice:</strong>
+          <ul>
+            {danger.map((d) => (
+              <li key={d.kind}>{d.message}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
 
       <dl className="facts">
         <div>
-          <dt>Agent</dt>
-          <dd>{item.agent ?? '— (your own run)'}</dd>
-        </div>
-        {item.kind === 'question' ? null : (
-        <>
-        <div>
-          <dt>Action</dt>
-          <dd>
-            <code>{item.tool}</code>
-            {effect?.runner ? <span className="muted"> via {effect.runner}</span> : null}
-            {effect?.sandboxed === false ? <strong className="unsandboxed"> · unsandboxed: the sandbox is off for this agent</strong> : null}
-          </dd>
-        </div>
-        <div>
-          <dt>Acts on</dt>
-          <dd className="target">{item.target || '—'}</dd>
-        </div>
-        </>
-        )}
-        {item.kind === 'orchestration' || item.hop ? (
-          <div>
-            <dt>Chain</dt>
-            <dd>
-              hop {item.hop ?? '?'} · chain <code title={item.chain_id}>{shortId(item.chain_id)}</code>
-            </dd>
-          </div>
-        ) : null}
-        <div>
           <dt>Run</dt>
           <dd>
-            <button type="button" className="link" onClick={openRun}>
-              {shortId(item.run_id)}
+            <button type="button" className="link" onClick={openRun} title={item.run_id}>
+              {runLabel(ctx.run?.agent ?? item.agent, ctx.run?.created_at)}
             </button>
           </dd>
         </div>
+        {item.chain_id ? (
+          <div>
+            <dt>Chain</dt>
+            <dd>
+              hop {item.hop ?? '?'} · <code title={item.chain_id}>{shortId(item.chain_id)}</code>
+            </dd>
+          </div>
+        ) : null}
         {left ? (
           <div>
             <dt>Time left</dt>
@@ -114,7 +139,7 @@ export function CardDetail({ item, reason, setReason, now }: { item: InboxItem; 
 
       {item.message ? <p className={`card-message ${item.kind === 'question' ? 'question' : ''}`}>{item.message}</p> : null}
 
-      {isCard && effect ? (
+      {isCall && effect && !(input.kind === 'command' && input.text === item.target) ? (
         <section className="card-section">
           <h3>{input.kind === 'command' ? 'Command' : 'Input'}</h3>
           <pre className={`code ${input.kind}`}>{input.text}</pre>
@@ -139,11 +164,11 @@ export function CardDetail({ item, reason, setReason, now }: { item: InboxItem; 
         </section>
       ) : null}
 
-      {isCard ? (
+      {isCall ? (
         <footer className="card-actions">
           <div className="answer-buttons">
-            <button type="button" className="btn primary" disabled={busy} onClick={() => approve(item.id)}>
-              Approve
+            <button type="button" className="btn primary" disabled={busy} onClick={() => onApprove(item)}>
+              Approve{danger.length ? '…' : ''}
             </button>
             {item.kind === 'autonomy' && item.trustable !== false ? (
               <button
@@ -151,9 +176,14 @@ export function CardDetail({ item, reason, setReason, now }: { item: InboxItem; 
                 className="btn"
                 disabled={busy}
                 title="Approve, and grant this agent's later autonomy prompts until the app quits. Deny rules still bind; orchestration holds are never covered."
-                onClick={() => approve(item.id, true)}
+                onClick={() => onApprove(item, true)}
               >
                 Trust for this session
+              </button>
+            ) : null}
+            {item.kind === 'autonomy' && item.agent ? (
+              <button type="button" className="btn ghost" aria-expanded={allowing} onClick={() => setAllowing(!allowing)}>
+                Allow calls like this…
               </button>
             ) : null}
           </div>
@@ -173,13 +203,20 @@ export function CardDetail({ item, reason, setReason, now }: { item: InboxItem; 
           {remedyLine(item) ? <p className="remedy">{remedyLine(item)}</p> : null}
         </footer>
       ) : null}
+      {allowing ? (
+        <Suspense fallback={<p className="muted">Loading…</p>}>
+          <AllowRule item={item} onClose={() => setAllowing(false)} />
+        </Suspense>
+      ) : null}
       {item.kind === 'attention' ? (
         <footer className="card-actions">
-          <button type="button" className="btn primary" disabled={busy} onClick={() => retry(item.id)}>
-            Retry
-          </button>
-          <button type="button" className="btn" disabled={busy} onClick={() => abandon(item.id)}>
-            Abandon
+          {actions.includes('retry') ? (
+            <button type="button" className="btn primary" disabled={busy} onClick={() => retry(item.id)}>
+              Retry
+            </button>
+          ) : null}
+          <button type="button" className={`btn ${actions.includes('retry') ? '' : 'primary'}`} disabled={busy} onClick={() => abandon(item.id)}>
+            {actions.includes('retry') ? 'Abandon' : 'Dismiss'}
           </button>
         </footer>
       ) : null}

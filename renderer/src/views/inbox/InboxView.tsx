@@ -1,26 +1,67 @@
-// The inbox: a queue on the left, the selected card on the right; j/k move, a approves, d denies.
-import { useEffect, useState } from 'react';
-import { useInbox } from '../../stores/inbox.js';
+// The inbox: a queue on the left, the selected card on the right; j/k move, a approves, d denies. After an
+// answer, focus moves to the next card; a call flagged dangerous asks for a second confirm first.
+import { useCallback, useEffect, useState } from 'react';
+import { useInbox, type InboxItem } from '../../stores/inbox.js';
 import { CardList } from './CardList.js';
 import { CardDetail } from './CardDetail.js';
+import { InboxToolbar } from './InboxToolbar.js';
 import { Empty } from '../../components/Empty.js';
+import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { useNow } from '../../components/time.js';
 import { FirstRun } from '../demo/FirstRun.js';
+import { classifyDanger, type DangerFinding } from '../../../../shared/inbox/danger.js';
+import { cardLabel } from '../../stores/inbox-list.js';
+import { cardOfHash } from '../../stores/nav.js';
+import type { EffectProfile } from '../../../../shared/types.js';
 
 const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
+const answerable = (i: InboxItem | undefined): i is InboxItem => Boolean(i && (i.kind === 'autonomy' || i.kind === 'orchestration'));
 
 export function InboxView() {
-  const { items, loaded, error, selectedId, lastAnswer } = useInbox();
+  const { items, loaded, error, selectedId, lastAnswer, answered, filter } = useInbox();
   const now = useNow();
   const [reason, setReason] = useState('');
+  const [danger, setDanger] = useState<{ item: InboxItem; trust: boolean; findings: DangerFinding[] } | null>(null);
   const selected = items.find((i) => i.id === selectedId) ?? null;
+  const filteredView = Object.values(filter).some((v) => v !== undefined && v !== '');
+
+  /** Approve, or first ask again when the call is one the classifier flags. */
+  const requestApprove = useCallback((item: InboxItem, trust = false) => {
+    const effect = item.effect as Partial<EffectProfile> | undefined;
+    const findings = classifyDanger(item.tool, effect?.input, effect?.workspace);
+    if (findings.length) setDanger({ item, trust, findings });
+    else void useInbox.getState().approve(item.id, trust);
+  }, []);
 
   useEffect(() => setReason(''), [selectedId]);
   useEffect(() => {
+    // `#/inbox/<id>` selects that card once it is listed, and puts focus on it.
+    const pick = () => {
+      const id = cardOfHash(location.hash);
+      if (!id || !useInbox.getState().items.some((i) => i.id === id)) return;
+      useInbox.getState().select(id);
+      requestAnimationFrame(() => document.querySelector<HTMLElement>('.inbox-detail .card-title')?.focus());
+    };
+    pick();
+    window.addEventListener('hashchange', pick);
+    return () => window.removeEventListener('hashchange', pick);
+  }, [loaded]);
+  useEffect(() => {
+    // The toast names its card and leaves soon: it must not read as being about the next card.
     if (!lastAnswer) return;
-    const t = setTimeout(() => useInbox.setState({ lastAnswer: null }), 2600);
+    const t = setTimeout(() => useInbox.setState({ lastAnswer: null }), 1800);
     return () => clearTimeout(t);
   }, [lastAnswer]);
+  useEffect(() => {
+    // After an answer, focus goes to the next card (its title), or to the empty view's heading: never <body>.
+    if (!answered) return;
+    requestAnimationFrame(() => {
+      if (document.querySelector('[aria-modal="true"]')) return;
+      const a = document.activeElement;
+      if (a && a !== document.body && a.isConnected && typing(a)) return;
+      (document.querySelector<HTMLElement>('.inbox-detail .card-title') ?? document.querySelector<HTMLElement>('.inbox h1'))?.focus();
+    });
+  }, [answered, selectedId]);
   useEffect(() => {
     // Marks the first paint with cards (requestAnimationFrame runs before the frame is painted; the
     // timeout after it lands just after). bench/window.bench.ts reads it.
@@ -34,21 +75,30 @@ export function InboxView() {
       const item = s.items.find((i) => i.id === s.selectedId);
       if (e.key === 'j' || e.key === 'ArrowDown') s.move(1);
       else if (e.key === 'k' || e.key === 'ArrowUp') s.move(-1);
-      else if (e.key === 'a' && item && (item.kind === 'autonomy' || item.kind === 'orchestration')) void s.approve(item.id);
-      else if (e.key === 'd' && item && (item.kind === 'autonomy' || item.kind === 'orchestration')) void s.deny(item.id, reason);
+      else if (e.key === 'a' && answerable(item)) requestApprove(item);
+      else if (e.key === 'd' && answerable(item)) void s.deny(item.id, reason);
+      else if (e.key === 'x' && answerable(item)) s.check(item.id, !s.checked[item.id]);
       else return;
       e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [reason]);
+  }, [reason, requestApprove]);
 
   if (!loaded) return <div className="loading">Loading the inbox…</div>;
+  const toast = lastAnswer ? (
+    <div className={`toast ${lastAnswer.ok ? '' : 'error'}`} role="status" key={`${lastAnswer.id}-${lastAnswer.text}`}>
+      {lastAnswer.text}
+    </div>
+  ) : null;
   return (
     <div className="inbox">
       {error ? <div className="banner error" role="alert">{error}</div> : null}
-      {items.length === 0 ? (
-        <div className="inbox-empty">
+      {items.length === 0 && !filteredView ? (
+        <div className="inbox-empty" tabIndex={0} role="region" aria-label="Welcome">
+          <h1 className="sr-only" tabIndex={-1}>
+            Inbox
+          </h1>
           {/* A newcomer reads the welcome (and the demo) first, then what the Inbox is for. */}
           <FirstRun />
           <Empty title="Nothing waits for you" icon="✓">
@@ -60,30 +110,51 @@ export function InboxView() {
             </p>
             <p>
               A parked call waits up to 24 hours. Approve it and the run goes on; deny it and the agent reads your reason. Keys: <kbd>j</kbd>/
-              <kbd>k</kbd> move, <kbd>a</kbd> approves, <kbd>d</kbd> denies.
+              <kbd>k</kbd> move, <kbd>a</kbd> approves, <kbd>d</kbd> denies, <kbd>x</kbd> selects for a bulk answer.
             </p>
           </Empty>
+          {toast}
         </div>
       ) : (
         <div className="inbox-split">
-          <aside className="inbox-queue">
+          <aside className="inbox-queue" aria-label="Queue">
             <div className="queue-head">
-              <h1>Inbox</h1>
+              <h1 tabIndex={-1}>Inbox</h1>
               <span className="muted" data-testid="queue-count">
-                {items.length} waiting · <kbd>j</kbd>/<kbd>k</kbd> <kbd>a</kbd>/<kbd>d</kbd>
+                {items.length} {useInbox.getState().hasMore ? 'shown' : 'waiting'} · <kbd>j</kbd>/<kbd>k</kbd> <kbd>a</kbd>/<kbd>d</kbd> <kbd>x</kbd>
               </span>
             </div>
-            <CardList items={items} selectedId={selectedId} now={now} />
+            <InboxToolbar />
+            {toast}
+            {items.length ? <CardList items={items} selectedId={selectedId} now={now} /> : <p className="muted empty-inline">No pending card matches this filter.</p>}
           </aside>
-          <section className="inbox-detail" aria-label="Selected card">
-            {selected ? <CardDetail key={selected.id} item={selected} reason={reason} setReason={setReason} now={now} /> : null}
+          <section className="inbox-detail" aria-label="Selected card" tabIndex={0}>
+            {selected ? <CardDetail key={selected.id} item={selected} reason={reason} setReason={setReason} now={now} onApprove={requestApprove} /> : null}
           </section>
         </div>
       )}
-      {lastAnswer ? (
-        <div className={`toast ${lastAnswer.ok ? '' : 'error'}`} role="status" key={`${lastAnswer.id}-${lastAnswer.text}`}>
-          {lastAnswer.text}
-        </div>
+      {danger ? (
+        <ConfirmDialog
+          title="Approve a call that needs a second look?"
+          confirmLabel="Approve anyway"
+          danger
+          onConfirm={() => {
+            const d = danger;
+            setDanger(null);
+            void useInbox.getState().approve(d.item.id, d.trust);
+          }}
+          onCancel={() => setDanger(null)}
+        >
+          <p>
+            <code>{cardLabel(danger.item)}</code>
+          </p>
+          <ul>
+            {danger.findings.map((f) => (
+              <li key={f.kind}>{f.message}</li>
+            ))}
+          </ul>
+          <p>Press Enter to approve it, Escape to go back to the card.</p>
+        </ConfirmDialog>
       ) : null}
     </div>
   );

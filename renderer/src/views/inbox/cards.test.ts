@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { askerLine, remedyLine, readableInput, diffLines, shortId } from './cards.js';
+import { askerLine, remedyLine, readableInput, diffLines, shortId, actionsOf, runLabel, trimSaid, chainPath } from './cards.js';
 import { timeLeft } from '../../components/time.js';
 
 const base = { id: 'x', agent: 'builder', tool: 'write', target: 'notes.md', run_id: 'r1', created_at: '' };
@@ -22,7 +22,7 @@ describe('what a card says', () => {
   });
 
   it('says in plain words what failed on an attention card', () => {
-    expect(askerLine({ ...base, kind: 'attention', tool: 'delegate_task' })).toBe('A task delegated to builder failed and waits for you. Retry gives it another go; Abandon gives up on it.');
+    expect(askerLine({ ...base, kind: 'attention', tool: 'delegate_task' })).toMatch(/^A task delegated to builder failed\. .*Dismiss closes this card\.$/);
     expect(askerLine({ ...base, kind: 'attention', tool: 'bash', target: 'stop hook' })).toMatch(/^A lifecycle hook of builder's run failed/);
   });
 
@@ -42,5 +42,43 @@ describe('what a card says', () => {
     expect(timeLeft('2026-01-01T00:05:30Z', now)).toBe('5 min left');
     expect(timeLeft('2025-12-31T00:00:00Z', now)).toBe('expiring now');
     expect(timeLeft(undefined, now)).toBeNull();
+  });
+
+  it('offers only the answers that work: a failed delegated task is dismissed, never retried', () => {
+    expect(actionsOf({ kind: 'attention', tool: 'delegate_task' })).toEqual(['abandon']);
+    expect(actionsOf({ kind: 'attention', tool: 'bash' })).toEqual(['retry', 'abandon']);
+    expect(actionsOf({ kind: 'orchestration', tool: 'delegate_task' })).toEqual(['approve', 'deny']);
+    expect(actionsOf({ kind: 'question', tool: 'ask' })).toEqual(['answer']);
+  });
+
+  it('names a run by its agent and start time, not its id', () => {
+    const at = new Date(2026, 0, 5, 10, 42).toISOString();
+    expect(runLabel('builder', at, new Date(2026, 0, 5, 12).getTime())).toBe('builder · started 10:42');
+    expect(runLabel(null, at, new Date(2026, 0, 5, 12).getTime())).toBe('standalone run · started 10:42');
+    expect(runLabel('builder', at, new Date(2026, 0, 7).getTime())).toMatch(/^builder · started .*5.* 10:42$/);
+    expect(runLabel('builder', null)).toBe('builder');
+  });
+
+  it("trims what the agent said at a word, and says when there is more", () => {
+    expect(trimSaid('  short  ')).toEqual({ short: 'short', cut: false });
+    const long = 'word '.repeat(100);
+    const t = trimSaid(long, 50);
+    expect(t.cut).toBe(true);
+    expect(t.short.endsWith('word…')).toBe(true);
+    expect(t.short.length).toBeLessThanOrEqual(51);
+  });
+
+  it('draws a held hop\'s path: lead → mid → this agent, and who handed the work on', () => {
+    const chain = {
+      agents: ['lead', 'mid', 'worker'],
+      hops: [
+        { hop: 1, agent: 'lead', action: 'delegate_task', target: 'mid' },
+        { hop: 2, agent: 'mid', action: 'delegate_task', target: 'worker' },
+        { hop: 3, agent: 'worker', action: 'bash', target: 'make' },
+      ],
+    };
+    expect(chainPath(chain, 3, 'worker')).toEqual({ path: ['lead', 'mid', 'worker'], handedBy: 'mid' });
+    expect(chainPath(chain, 2, 'mid')).toEqual({ path: ['lead', 'mid'], handedBy: 'lead' });
+    expect(chainPath(undefined, 2, 'mid')).toEqual({ path: ['mid'], handedBy: null });
   });
 });

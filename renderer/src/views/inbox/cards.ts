@@ -19,7 +19,7 @@ export function askerLine(item: InboxItem): string {
       return `Asked by orchestration: hop ${item.hop ?? '?'} of chain ${shortId(item.chain_id)}. Per-hop approval holds every governed hop.`;
     case 'attention':
       return item.tool === 'delegate_task'
-        ? `A task delegated to ${agent} failed and waits for you. Retry gives it another go; Abandon gives up on it.`
+        ? `A task delegated to ${agent} failed. The agent that delegated it already has the failure and may delegate again; Dismiss closes this card.`
         : `A lifecycle hook of ${agent}'s run failed and waits for you. Retry runs it again; Abandon gives up on it.`;
     case 'question':
       return `${agent} asked you a question and waits for your answer.`;
@@ -76,4 +76,54 @@ export function diffLines(diff: string): DiffLine[] {
   }
   while (out.length && out[out.length - 1].sign === ' ' && out[out.length - 1].text === '') out.pop();
   return out;
+}
+
+/** Which answers a card offers: only the ones its kind's handler carries out (no button that always fails). */
+export function actionsOf(item: Pick<InboxItem, 'kind' | 'tool'>): Array<'approve' | 'deny' | 'retry' | 'abandon' | 'answer'> {
+  switch (item.kind) {
+    case 'autonomy':
+    case 'orchestration':
+      return ['approve', 'deny'];
+    case 'question':
+      return ['answer'];
+    case 'attention':
+      // A failed delegated task is not retried from its card (the delegating agent decides); a hook is.
+      return item.tool === 'delegate_task' ? ['abandon'] : ['retry', 'abandon'];
+  }
+}
+
+/** The run link's words: whose run, and when it started ("builder · started 10:42"). */
+export function runLabel(agent: string | null, createdAt: string | null | undefined, now = Date.now()): string {
+  const who = agent ?? 'standalone run';
+  if (!createdAt || Number.isNaN(Date.parse(createdAt))) return who;
+  const d = new Date(createdAt);
+  const hm = d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
+  const sameDay = new Date(now).toDateString() === d.toDateString();
+  return `${who} · started ${sameDay ? hm : `${d.toLocaleDateString([], { month: 'short', day: 'numeric' })} ${hm}`}`;
+}
+
+/** What the agent said before its call, cut to a readable length (the rest behind "Show more"). */
+export function trimSaid(text: string, max = 280): { short: string; cut: boolean } {
+  const t = text.trim().replace(/\n{3,}/g, '\n\n');
+  if (t.length <= max) return { short: t, cut: false };
+  const at = t.lastIndexOf(' ', max);
+  return { short: `${t.slice(0, at > max * 0.6 ? at : max).trimEnd()}…`, cut: true };
+}
+
+interface ChainLike {
+  agents: string[];
+  hops: { hop: number; agent: string; action: string; target: string }[];
+}
+/**
+ * The path a held hop took: the agents in the order they acted up to this hop (lead → mid → this agent), and
+ * who handed the work on to this agent (the agent of the latest earlier hop that targeted it).
+ */
+export function chainPath(chain: ChainLike | undefined, hop: number | undefined, agent: string | null): { path: string[]; handedBy: string | null } {
+  if (!chain) return { path: agent ? [agent] : [], handedBy: null };
+  const earlier = chain.hops.filter((h) => hop === undefined || h.hop < hop).sort((a, b) => a.hop - b.hop);
+  const path: string[] = [];
+  for (const h of earlier) if (path[path.length - 1] !== h.agent) path.push(h.agent);
+  if (agent && path[path.length - 1] !== agent) path.push(agent);
+  const handed = [...earlier].reverse().find((h) => h.agent !== agent && (h.target === agent || h.target.startsWith(`${agent} `) || h.target.includes(agent ?? '\u0000')));
+  return { path, handedBy: handed?.agent ?? (path.length > 1 ? path[path.length - 2] : null) };
 }

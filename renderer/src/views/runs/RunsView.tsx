@@ -75,6 +75,10 @@ function StartRun() {
 export function RunsView() {
   const { runs, loaded, error, openId, detail, detailError, open } = useRuns();
   const now = useNow();
+  // Run events off screen only mark the list stale (events.ts); looking at it brings it up to date.
+  useEffect(() => {
+    if (useRuns.getState().stale) void useRuns.getState().refresh();
+  }, []);
   return (
     <div className="split">
       <aside className="list-pane">
@@ -103,7 +107,7 @@ export function RunsView() {
           {loaded && runs.length === 0 ? <li className="muted pad">No runs yet.</li> : null}
         </ul>
       </aside>
-      <section className="detail-pane">
+      <section className="detail-pane" tabIndex={0} aria-label="Run">
         {detail ? (
           <RunDetailView run={detail} />
         ) : detailError ? (

@@ -22,11 +22,13 @@ describe('a run\'s rows in the Runs view', () => {
     expect(groups.map((g) => [g.label, g.rows.map((r) => r.id).join('')])).toEqual([
       ['Round 1', 'a'],
       ['Kernel rows', 'b'],
+      ['Round 2: no tool calls', ''],
       ['Round 3', 'c'],
       ['Kernel rows', 'd'],
       ['Appended rows', 'e'],
     ]);
     expect(new Set(groups.map((g) => g.key)).size).toBe(groups.length);
+    expect(groupRows([row('a', 1), row('b', 5)]).map((g) => g.label)).toEqual(['Round 1', 'Rounds 2–4: no tool calls', 'Round 5']);
   });
 
   it('shows a hop held by orchestration as held, not as a failure', () => {

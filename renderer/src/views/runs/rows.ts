@@ -25,12 +25,23 @@ export function grantLine(r: Pick<Row, 'approved_by' | 'granted_by'>): string {
  */
 export function groupRows(rows: readonly Row[]): { key: string; label: string; rows: Row[] }[] {
   const groups: { key: string; label: string; rows: Row[] }[] = [];
+  let seenRound: number | null = null;
   for (const r of rows) {
     const round = r.round === null || r.round === undefined ? null : r.round;
     const label = round === null ? (r.origin === 'author' ? 'Appended rows' : 'Kernel rows') : `Round ${round}`;
     const last = groups.at(-1);
-    if (last && last.label === label) last.rows.push(r);
-    else groups.push({ key: `${groups.length}-${label}`, label, rows: [r] });
+    if (last && last.label === label) {
+      last.rows.push(r);
+      continue;
+    }
+    // A round that made no tool call has no rows: say so, rather than jump from Round 1 to Round 3.
+    if (round !== null && seenRound !== null && round > seenRound + 1) {
+      const from = seenRound + 1;
+      const skipped = from === round - 1 ? `Round ${from}` : `Rounds ${from}–${round - 1}`;
+      groups.push({ key: `${groups.length}-${skipped}`, label: `${skipped}: no tool calls`, rows: [] });
+    }
+    if (round !== null) seenRound = Math.max(seenRound ?? 0, round);
+    groups.push({ key: `${groups.length}-${label}`, label, rows: [r] });
   }
   return groups;
 }

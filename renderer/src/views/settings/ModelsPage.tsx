@@ -1,5 +1,17 @@
-// Plain guidance to connect a real model: every agent profile names its model; keys stay out of the database.
+// Connect a model: a form (provider, base URL, model, key) with a Test connection button that makes a real
+// request and says what came back, or why nothing did. The examples fill the form instead of showing JSON.
+import { useState } from 'react';
 import { inlineCode } from '../../components/inline-code.js';
+import { call, messageOf } from '../../api/client.js';
+
+type Provider = 'chat-completions' | 'anthropic';
+interface Form {
+  provider: Provider;
+  baseURL: string;
+  model: string;
+  key: string;
+  apiKeyEnv: string;
+}
 
 const EXAMPLES = [
   {
@@ -19,7 +31,84 @@ const EXAMPLES = [
   },
 ];
 
+function ModelForm({ form, setForm }: { form: Form; setForm(f: Form): void }) {
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [testing, setTesting] = useState(false);
+  const test = async () => {
+    setTesting(true);
+    setResult(null);
+    try {
+      const r = await call('modelsTest', {
+        provider: form.provider,
+        baseURL: form.baseURL.trim(),
+        model: form.model.trim(),
+        ...(form.key.trim() ? { key: form.key.trim() } : {}),
+        ...(form.apiKeyEnv.trim() ? { apiKeyEnv: form.apiKeyEnv.trim() } : {}),
+      });
+      setResult(
+        r.ok
+          ? { ok: true, text: `Connected in ${Math.round(r.ms)} ms. The model answered: “${r.reply || '(an empty reply)'}”` }
+          : { ok: false, text: `Not connected (${r.error?.code}): ${r.error?.message}` },
+      );
+    } catch (e) {
+      setResult({ ok: false, text: messageOf(e) });
+    } finally {
+      setTesting(false);
+    }
+  };
+  const field = (k: keyof Form) => ({ value: form[k], onChange: (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value }) });
+  return (
+    <section className="panel" aria-labelledby="model-form-title">
+      <h2 id="model-form-title">Test a model connection</h2>
+      <form
+        className="model-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void test();
+        }}
+      >
+        <label>
+          Provider
+          <select className="input" {...field('provider')}>
+            <option value="chat-completions">Chat Completions (OpenAI, Ollama, LM Studio, vLLM…)</option>
+            <option value="anthropic">Anthropic Messages</option>
+          </select>
+        </label>
+        <label>
+          Base URL
+          <input className="input mono" required type="url" placeholder="http://127.0.0.1:11434/v1" {...field('baseURL')} />
+        </label>
+        <label>
+          Model
+          <input className="input mono" required placeholder="llama3.1" {...field('model')} />
+        </label>
+        <label>
+          API key (used for this test only, never stored)
+          <input className="input mono" type="password" autoComplete="off" {...field('key')} />
+        </label>
+        <label>
+          Or the environment variable that holds it
+          <input className="input mono" placeholder="OPENAI_API_KEY" {...field('apiKeyEnv')} />
+        </label>
+        <div className="row-actions">
+          <button type="submit" className="btn primary" disabled={testing || !form.baseURL.trim() || !form.model.trim()}>
+            {testing ? 'Testing…' : 'Test connection'}
+          </button>
+        </div>
+      </form>
+      <div role="status" aria-live="polite" data-testid="model-test-result">
+        {result ? <p className={result.ok ? 'banner ok' : 'banner error'}>{result.text}</p> : null}
+      </div>
+      <p className="setting-desc">
+        An agent uses these settings when its profile names them (Agents ▸ New agent ▸ Model); its key comes from the environment variable,
+        or the OS keychain in the desktop app.
+      </p>
+    </section>
+  );
+}
+
 export function ModelsPage() {
+  const [form, setForm] = useState<Form>({ provider: 'chat-completions', baseURL: '', model: '', key: '', apiKeyEnv: '' });
   return (
     <div className="settings-page">
       <header className="page-head">
@@ -31,13 +120,23 @@ export function ModelsPage() {
           desktop app; they are never stored in the database in clear and never logged.
         </p>
       </header>
+      <ModelForm form={form} setForm={setForm} />
       {EXAMPLES.map((e) => (
         <section className="panel" key={e.name}>
           <h2>{e.name}</h2>
           <p className="setting-desc">
             {inlineCode(e.steps).map((seg, i) => (seg.code ? <code key={i}>{seg.text}</code> : <span key={i}>{seg.text}</span>))}
           </p>
-          <pre className="code json">{JSON.stringify({ model: e.model }, null, 2)}</pre>
+          <button
+            type="button"
+            className="btn small"
+            onClick={() => {
+              setForm({ provider: e.model.provider as Provider, baseURL: e.model.baseURL, model: e.model.model, key: '', apiKeyEnv: e.model.apiKeyEnv ?? '' });
+              document.getElementById('model-form-title')?.scrollIntoView({ block: 'start' });
+            }}
+          >
+            Fill in {e.name.split(' ')[0]}
+          </button>
         </section>
       ))}
     </div>

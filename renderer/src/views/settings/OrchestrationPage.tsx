@@ -132,7 +132,7 @@ export function OrchestrationPage() {
         </p>
       </header>
       {error ? <div className="banner error" role="alert">{error}</div> : null}
-      <div className={`gate-state ${open ? 'open' : 'closed'}`} role="status">
+      <div className={`gate-state ${open ? 'open' : stopAll ? 'stopped' : 'closed'}`} role="status">
         {open
           ? 'Chains may form: governed hops are checked against the limits below' + (settings['orchestration.perHopApproval'] ? ' and held for your approval.' : '.')
           : stopAll
@@ -159,6 +159,10 @@ export function OrchestrationPage() {
         <NumberSetting label="Maximum chain depth" min={1} value={settings['orchestration.maxDepth']} onSave={(n) => void set('orchestration.maxDepth', n)} help="The agent that began the chain is at depth 1; each hand-off adds one." />
         <NumberSetting label="Maximum agents per chain" min={1} value={settings['orchestration.maxAgents']} onSave={(n) => void set('orchestration.maxAgents', n)} help="Distinct agents a chain may touch, recipients included." />
         <Allowlist value={settings['orchestration.allowlist']} onSave={(v) => void set('orchestration.allowlist', v)} />
+      </section>
+
+      <section className="panel">
+        <h2>Approval</h2>
         <Switch
           label="Per-hop approval"
           checked={settings['orchestration.perHopApproval']}

@@ -58,7 +58,7 @@ export function SettingsView() {
           );
         })}
       </nav>
-      <div className="settings-body">
+      <div className="settings-body" tabIndex={0} role="region" aria-label="Settings page">
         {section === 'orchestration' ? <OrchestrationPage /> : section === 'models' ? <ModelsPage /> : section === 'connections' ? <ConnectionsPage /> : <About />}
       </div>
     </div>

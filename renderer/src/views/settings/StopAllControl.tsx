@@ -1,50 +1,26 @@
-// Stop all, as a settings panel (the top bar has the same control): confirm first, then Resume.
-import { useState } from 'react';
+// Stop all, as a settings panel: what it does and whether it is engaged. The control itself is in the top
+// bar (and Resume in the red bar across every view while engaged), so it is on screen wherever you are.
 import { useStatus } from '../../stores/status.js';
-import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 
 export function StopAllControl() {
-  const { stopAll, stopEverything, resume } = useStatus();
-  const [confirming, setConfirming] = useState(false);
+  const stopAll = useStatus((s) => s.stopAll);
   return (
-    <section className={`panel ${stopAll ? 'engaged' : ''}`}>
-      <h2>Stop all</h2>
-      <div className="setting-row">
-        <div className="setting-text">
-          <div className="setting-desc">
-            Force-stops every run in flight (nothing asks permission) and denies every governed hop until you press Resume. For the middle
-            of an incident.
-          </div>
-        </div>
-        {stopAll ? (
-          <div className="inline-form">
-            <span className="stop-engaged">
-              <span className="dot" aria-hidden="true" /> Engaged
-            </span>
-            <button type="button" className="btn primary" onClick={() => void resume()}>
-              Resume
-            </button>
-          </div>
-        ) : (
-          <button type="button" className="btn danger" onClick={() => setConfirming(true)}>
-            Stop all
-          </button>
-        )}
+    <section className={`panel ${stopAll ? 'engaged' : ''}`} aria-labelledby="stop-all-panel">
+      <h2 id="stop-all-panel">Stop all</h2>
+      <div className="setting-desc">
+        Force-stops every run in flight (nothing asks permission) and denies every governed hop until you press Resume. For the middle of
+        an incident. The <strong>Stop all</strong> button is in the top bar on every page; while it is engaged, Resume is in the red bar
+        under it.
       </div>
-      {confirming ? (
-        <ConfirmDialog
-          title="Stop everything?"
-          confirmLabel="Stop everything"
-          danger
-          onCancel={() => setConfirming(false)}
-          onConfirm={() => {
-            setConfirming(false);
-            void stopEverything();
-          }}
-        >
-          <p>Every run in flight is force-stopped, and every governed hop is denied until you press Resume.</p>
-        </ConfirmDialog>
-      ) : null}
+      <p className={stopAll ? 'stop-engaged' : 'muted'}>
+        {stopAll ? (
+          <>
+            <span className="dot" aria-hidden="true" /> Engaged: canceled runs stay canceled; Resume allows new hops again.
+          </>
+        ) : (
+          'Not engaged.'
+        )}
+      </p>
     </section>
   );
 }
