@@ -52,7 +52,7 @@ test('the entitlement is read-only, says where to get it, and Refresh from accou
   await page.getByRole('link', { name: 'Settings' }).click();
   await expect(page.getByRole('heading', { name: 'Recent chains', exact: true })).toBeVisible();
   await expect(page.getByText(/Your NEXUS account grants it; or ask your administrator for an entitlement file and run/)).toBeVisible();
-  await expect(page.getByLabel('Entitlement: absent')).toHaveText('Not entitled');
+  await expect(page.getByTestId('entitlement-state')).toHaveText('Entitlement: Not entitled');
   // No way to type a token on this screen.
   await expect(page.locator('textarea')).toHaveCount(0);
   await expect(page.getByRole('textbox', { name: /token|entitlement/i })).toHaveCount(0);
@@ -64,7 +64,7 @@ test('the entitlement is read-only, says where to get it, and Refresh from accou
   svc.answer = tokenAnswer(await svc.sign({ ent: ['nexus.orchestration'], exp: Math.floor(Date.now() / 1000) + 3600 }));
   await button.click();
   await expect(page.getByRole('status').filter({ hasText: 'Refreshed:' })).toContainText('Entitled to nexus.orchestration');
-  await expect(page.getByLabel('Entitlement: valid')).toHaveText('Entitled');
+  await expect(page.getByTestId('entitlement-state')).toHaveText('Entitlement: Entitled');
   await expect(page.getByText(/From your NEXUS account \(http:\/\/127\.0\.0\.1:\d+\), refreshed/)).toBeVisible();
   expect(svc.hits.every((h) => h.authorization === 'Bearer e2e-account-credential')).toBe(true);
 });

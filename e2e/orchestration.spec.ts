@@ -161,7 +161,7 @@ test('the Orchestration page shows every control, whether orchestration is on or
   await openOrchestration(page);
   await expect(page.getByRole('switch', { name: 'Cross-Agent Orchestration', exact: true })).toHaveAttribute('aria-checked', 'false');
   await expect(page.getByRole('switch', { name: 'Per-hop approval', exact: true })).toHaveAttribute('aria-checked', 'true');
-  await expect(page.getByLabel('Entitlement: absent')).toHaveText('Not entitled');
+  await expect(page.getByTestId('entitlement-state')).toHaveText('Entitlement: Not entitled');
   await expect(page.getByRole('spinbutton', { name: 'Maximum chain depth' })).toHaveValue('3');
   await expect(page.getByRole('spinbutton', { name: 'Maximum agents per chain' })).toHaveValue('4');
   await expect(page.getByText('Empty: no agent may orchestrate.')).toBeVisible();

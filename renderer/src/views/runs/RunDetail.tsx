@@ -171,18 +171,18 @@ export function RunDetailView({ run }: { run: RunFull }) {
       {stopNote ? <div className="banner error">{stopNote}</div> : null}
       {run.prompt ? (
         <section className="panel">
-          <h3>Prompt</h3>
+          <h2 className="section-label">Prompt</h2>
           <p className="prose">{run.prompt}</p>
         </section>
       ) : null}
       {run.final_answer || run.error ? (
         <section className={`panel ${run.error ? 'bad' : ''}`}>
-          <h3>{run.error ? 'Error' : 'Answer'}</h3>
+          <h2 className="section-label">{run.error ? 'Error' : 'Answer'}</h2>
           <p className="prose">{run.error ?? run.final_answer}</p>
         </section>
       ) : null}
       <section className="panel">
-        <h3>Rows</h3>
+        <h2 className="section-label">Rows</h2>
         {run.rows.length === 0 ? <p className="muted">{run.status === 'running' ? 'No tool calls yet.' : 'No tool calls: the run ended without any.'}</p> : null}
         {/* One table for every group, so the columns line up across rounds at any window width. */}
         {groups.length ? (

@@ -43,7 +43,9 @@ export function EntitlementKey({ entitlement }: { entitlement: Entitlement | nul
             <Words text={sourceText(entitlement, now)} />
           </div>
         </div>
-        <span className={`status-pill ${entitled ? 'ok' : 'off'}`} aria-label={`Entitlement: ${entitlement?.status ?? 'unknown'}`}>
+        {/* The state in words a screen reader reads as it is shown: the pill's text, with what it is about. */}
+        <span className={`status-pill ${entitled ? 'ok' : 'off'}`} data-testid="entitlement-state" data-state={entitlement?.status ?? 'unknown'}>
+          <span className="sr-only">Entitlement: </span>
           {pillText(entitlement)}
         </span>
       </div>
