@@ -17,15 +17,16 @@ export interface Served {
   json<T = any>(...args: string[]): Promise<T>; // eslint-disable-line @typescript-eslint/no-explicit-any
   /** Poll `f` until it returns something truthy. */
   until<T>(what: string, f: () => Promise<T | null | undefined | false>, timeoutMs?: number): Promise<T>;
-  stop(): Promise<void>;
+  /** Stop the server; the data dir is removed unless `keepDir` (then serve it again with `{ dir }`). */
+  stop(opts?: { keepDir?: boolean }): Promise<void>;
 }
 
 export function build(): void {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' });
 }
 
-export async function serve(env: NodeJS.ProcessEnv = {}): Promise<Served> {
-  const dir = mkdtempSync(join(tmpdir(), 'nexus-spec-'));
+export async function serve(env: NodeJS.ProcessEnv = {}, opts: { dir?: string } = {}): Promise<Served> {
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'nexus-spec-'));
   const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--data-dir', dir, '--port', '0'], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -64,7 +65,7 @@ export async function serve(env: NodeJS.ProcessEnv = {}): Promise<Served> {
         await new Promise((r) => setTimeout(r, 100));
       }
     },
-    async stop() {
+    async stop({ keepDir = false } = {}) {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
@@ -72,7 +73,7 @@ export async function serve(env: NodeJS.ProcessEnv = {}): Promise<Served> {
         await exited;
         clearTimeout(timer);
       }
-      rmSync(dir, { recursive: true, force: true });
+      if (!keepDir) rmSync(dir, { recursive: true, force: true });
     },
   };
   return served;
