@@ -75,6 +75,12 @@ export const runSummary = (r: Run, pending?: number): z.infer<typeof RunSummary>
   ...(pending !== undefined ? { pending } : {}),
 });
 
+/** A run waiting on an orchestration hold says which (request id, hop): it does not read as done. */
+const withWaiting = (s: z.infer<typeof RunSummary>, waiting: Map<string, z.infer<typeof RunSummary>['waiting_on'] & object> | undefined) => {
+  const w = waiting?.get(s.id);
+  return w?.length ? { ...s, waiting_on: w } : s;
+};
+
 export const inboxView = (i: InboxEntry): z.infer<typeof InboxItem> => {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   const { status, addressee, data, ...item } = i;
@@ -94,6 +100,7 @@ export function kernelHandlers(nexus: Nexus): Pick<Handlers, KernelMethods> {
       runs_in_flight: countRunsInFlight(db),
       stop_all: nexus.probes.stopAll(),
       trusted_agents: kernel.trustedAgents(),
+      ...(nexus.clock.offsetMs !== undefined ? { clock_offset_ms: nexus.clock.offsetMs } : {}),
     }),
 
     agentsList: () => listAgentProfiles(kernel).map(agentView),
@@ -107,14 +114,15 @@ export function kernelHandlers(nexus: Nexus): Pick<Handlers, KernelMethods> {
 
     runsList: ({ limit }) => {
       const parked = countParkedByRun(db);
-      return listRuns(db, { limit }).map((r) => runSummary(r, parked.get(r.id) ?? 0));
+      const waiting = nexus.probes.waitingOn?.();
+      return listRuns(db, { limit }).map((r) => withWaiting(runSummary(r, parked.get(r.id) ?? 0), waiting));
     },
     runsShow: ({ id }) => {
       const run = kernel.getRun(id);
       if (!run) throw new ApiFailure('not_found', `No run ${JSON.stringify(id)}.`);
       const rows = kernel.listRows(id);
       const detail: z.infer<typeof RunDetail> = {
-        ...runSummary(run, rows.filter((r) => r.state === 'needs_approval').length),
+        ...withWaiting(runSummary(run, rows.filter((r) => r.state === 'needs_approval').length), nexus.probes.waitingOn?.()),
         rules: run.rules,
         workspace: run.workspace,
         rows: rows.map(rowView),

@@ -1,6 +1,6 @@
 // The `nexus` command's entry: routes the first word to a command module.
 // Each command module owns its flags; kernel-backed commands reach a running kernel through the socket door.
-import { processIo, type CliCommand, type CliIo } from './io.js';
+import { exitQuietlyOnClosedPipe, jsonErrors, processIo, type CliCommand, type CliIo } from './io.js';
 
 const commands: Record<string, () => Promise<CliCommand>> = {
   rules: async () => (await import('./rules.js')).rulesCommand,
@@ -13,6 +13,9 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   inbox: async () => (await import('./kernel-commands.js')).inboxCommand,
   approve: async () => (await import('./kernel-commands.js')).approveCommand,
   deny: async () => (await import('./kernel-commands.js')).denyCommand,
+  answer: async () => (await import('./kernel-commands.js')).answerCommand,
+  retry: async () => (await import('./kernel-commands.js')).retryCommand,
+  abandon: async () => (await import('./kernel-commands.js')).abandonCommand,
   trust: async () => (await import('./kernel-commands.js')).trustCommand,
   settings: async () => (await import('./orchestration.js')).settingsCommand,
   'stop-all': async () => (await import('./orchestration.js')).stopAllCommand,
@@ -23,7 +26,14 @@ const commands: Record<string, () => Promise<CliCommand>> = {
 };
 
 const USAGE = `usage: nexus [--data-dir DIR] [--json] <command> [args]
-commands: ${Object.keys(commands).join(', ')}`;
+commands: ${Object.keys(commands).join(', ')}
+  inbox                       what waits on a person: approvals, holds, failed hooks, questions
+  approve ID | deny ID        answer an approval card or an orchestration hold
+  answer ID TEXT              answer an agent's question
+  retry ID | abandon ID       a failed hook: run it again, or go on without it
+  tasks [show ID]             delegated tasks (who, state, refusals, last check's exit code)
+  nexus COMMAND --help        one command's own usage
+With --json, output is JSON; a failure is {"ok":false,"error":{"code","message"}} on stdout (exit 1; 2 for usage).`;
 
 /**
  * Global options may come before the command (`nexus --data-dir D inbox`, `nexus --json status`): they are
@@ -48,6 +58,15 @@ export function hoistGlobalOptions(argv: string[]): { argv: string[] } | { error
 }
 
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
+  if (io === processIo) exitQuietlyOnClosedPipe();
+  if (!argv.includes('--json')) return run(argv, io);
+  const json = jsonErrors(io);
+  const exit = await run(argv, json.io);
+  json.finish(exit);
+  return exit;
+}
+
+async function run(argv: string[], io: CliIo): Promise<number> {
   const hoisted = hoistGlobalOptions(argv);
   if ('error' in hoisted) {
     io.err(`nexus: ${hoisted.error}\n${USAGE}`);

@@ -12,7 +12,8 @@ import { getAgent } from '../store/queries/agents.js';
 import { bindMemberRun } from './chain-store.js';
 import { placeHandoff } from './handoff.js';
 import { addEvidence, addRefusal, closeTask, getTask, insertTask, listEvidence, newTaskId, openTaskOfRun, setTaskRun, type Evidence, type Task } from './task-store.js';
-import { pendingHoldsOfRun } from './hold-store.js';
+import { pendingHoldsOfRun, type Hold } from './hold-store.js';
+import { APPROVAL_EXPIRED_TEXT } from '../../shared/types.js';
 import { readSetting } from './settings.js';
 import type { Governance } from './service.js';
 import type { FinalizerVerdict } from './turns-port.js';
@@ -143,9 +144,10 @@ export class Delegation {
   readonly finalizer = async (run: Run, answer: string): Promise<FinalizerVerdict> => {
     const task = openTaskOfRun(this.gov.db, run.id);
     if (!task) return undefined;
-    // Waiting on a person for a held hop: the turn may end; the hold's answer re-opens it and the check runs
-    // on the answer that follows.
-    if (pendingHoldsOfRun(this.gov.db, run.id).length) return undefined;
+    // Waiting on a person for a held hop: the run stays running (it does not read succeeded while its task is
+    // open); the hold's answer, or its expiry, continues it, and the check runs on the answer that follows.
+    const held = pendingHoldsOfRun(this.gov.db, run.id);
+    if (held.length) return { wait: `waiting on orchestration hold ${held[0]!.request_id} (hop ${held[0]!.hop})` };
     const ev = await this.runCheck(task, run);
     addEvidence(this.gov.db, task.id, ev);
     // Stopped while the check ran: the evidence is kept, but a stop is not the recipient's refusal.
@@ -209,6 +211,29 @@ export class Delegation {
       at: this.gov.now(),
       row_id: row.id,
     };
+  }
+
+  /**
+   * A hold of this task's run expired unanswered: the task fails visibly (an attention card) and its delegator
+   * gets the failure with the expiry sentence.
+   */
+  holdExpired(h: Hold): void {
+    const task = openTaskOfRun(this.gov.db, h.run_id);
+    if (!task) return;
+    const why = `Task ${task.id} failed: nobody answered orchestration hold ${h.request_id} (hop ${h.hop}: "${task.recipient}" wanted ${h.tool} on ${JSON.stringify(h.target)}) within 24 hours. ${APPROVAL_EXPIRED_TEXT}`;
+    this.gov.kernel.inbox.add(
+      {
+        id: `attn_${task.id}`,
+        kind: 'attention',
+        run_id: h.run_id,
+        agent: task.recipient,
+        tool: 'delegate_task',
+        target: task.task.slice(0, 200),
+        data: { source: 'delegation', task_id: task.id, request_id: h.request_id, message: why },
+      },
+      `Delegated task failed: ${task.recipient} (${task.id}): its held hop expired`,
+    );
+    this.finish(task.id, 'failed', null, toolError(why, 'approval_expired', { task_id: task.id, request_id: h.request_id, hop: h.hop }));
   }
 
   /** A task's run ended without the task closing (stopped, failed): the delegator learns it. */

@@ -12,9 +12,22 @@ import { evaluateHop } from './gate.js';
 import { RecentChains } from './recent-chains.js';
 import { readSetting, readSettings, writeSetting, writeStopAll } from './settings.js';
 import { importEntitlement, loadEntitlementKey, reverifyStoredEntitlement, showEntitlement, type EntitlementKey, type EntitlementView } from './entitlements.js';
-import { answerHold, cancelHold, getHold, pendingHolds, pendingHoldsOfRun, type Hold } from './hold-store.js';
+import { answerHold, cancelHold, expireHold, getHold, holdExpiresAt, pendingHolds, pendingHoldsOfRun, type Hold } from './hold-store.js';
+import { openTaskOfRun } from './task-store.js';
+import { APPROVAL_EXPIRED_TEXT } from '../../shared/types.js';
+import type { TimerHandle } from '../kernel/clock.js';
 import type { TurnsPort } from './turns-port.js';
 import { AccountLink } from './account.js';
+
+/** A pending hold some run waits on (its own hop, or one inside the delegation it waits for). */
+export interface WaitingOn {
+  request_id: string;
+  hop: number;
+  agent: string;
+  tool: string;
+  target: string;
+  expires_at: string;
+}
 
 export const STOP_ALL_REASON = 'Force-stopped by Stop all (a person pressed it); Resume lifts it for new work.';
 
@@ -25,6 +38,10 @@ export class Governance {
   readonly recent: RecentChains;
   /** The account service link: NEXUS_ACCOUNT_URL / NEXUS_ACCOUNT_TOKEN, refresh at start and every 6 h. */
   readonly account: AccountLink;
+  /** Told when a hold expired unanswered (delegation fails the held run's task). */
+  onHoldExpired: (hold: Hold) => void = () => {};
+  /** The expiry timer of each pending hold, by request id. */
+  private holdTimers = new Map<string, TimerHandle>();
 
   constructor(private readonly nexus: Pick<Nexus, 'db' | 'kernel' | 'clock' | 'env' | 'services' | 'onClose'>) {
     this.db = nexus.db;
@@ -58,7 +75,84 @@ export class Governance {
     await reverifyStoredEntitlement(this.db, this.key, this.now());
     // Not awaited: the app starts with the stored token; the account's answer replaces it when it comes.
     this.nexus.onClose(() => this.account.close());
+    this.nexus.onClose(() => {
+      for (const t of this.holdTimers.values()) this.nexus.clock.clearTimeout(t);
+      this.holdTimers.clear();
+    });
     this.account.start();
+  }
+
+  // ── the hold clock ───────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * After a start (the kernel recovered): a hold whose 24 h passed while NEXUS was closed expires now; the
+   * others get their timer back. Nothing is left waiting on a person for ever.
+   */
+  sweepHolds(): void {
+    for (const h of pendingHolds(this.db)) {
+      if (holdExpiresAt(h) <= this.now()) this.expire(h);
+      else this.armHold(h);
+    }
+  }
+
+  private armHold(h: Hold): void {
+    const old = this.holdTimers.get(h.request_id);
+    if (old !== undefined) this.nexus.clock.clearTimeout(old);
+    this.holdTimers.set(
+      h.request_id,
+      this.nexus.clock.setTimeout(() => {
+        this.holdTimers.delete(h.request_id);
+        if (this.kernel.isOpen) this.expire(h);
+      }, holdExpiresAt(h) - this.now()),
+    );
+  }
+
+  private disarmHold(request_id: string): void {
+    const t = this.holdTimers.get(request_id);
+    if (t !== undefined) this.nexus.clock.clearTimeout(t);
+    this.holdTimers.delete(request_id);
+  }
+
+  /**
+   * Nobody answered within 24 h: the hop is refused with the expiry sentence (its identical retry reads it),
+   * the card closes as expired, the held run's task fails (its delegator gets the failure) and the held agent
+   * is told.
+   */
+  expire(h: Hold): boolean {
+    if (!expireHold(this.db, h.request_id, APPROVAL_EXPIRED_TEXT, this.now())) return false;
+    this.disarmHold(h.request_id);
+    this.kernel.inbox.resolve(h.request_id, 'expired');
+    this.recent.setVerdict(h.chain_id, h.hop, 'refused');
+    const task = openTaskOfRun(this.db, h.run_id);
+    try {
+      this.onHoldExpired(h);
+    } catch (e) {
+      console.error('nexus: failing the task of an expired hold failed:', e);
+    }
+    this.continueHeldRun(
+      h.run_id,
+      `Nobody answered held hop ${h.hop} (request ${h.request_id}) within 24 hours: ${APPROVAL_EXPIRED_TEXT} Your ${h.tool} call on ${JSON.stringify(h.target)} is refused; do not retry it.${task ? ` Your task ${task.id} from "${task.delegator}" failed and "${task.delegator}" was told.` : ''} Report this in your answer.`,
+    );
+    return true;
+  }
+
+  /**
+   * What each run waits on: every pending hold, for its own run and for each delegator up the chain of open
+   * tasks whose delegate_task call waits on that run.
+   */
+  waitingOn(): Map<string, WaitingOn[]> {
+    const out = new Map<string, WaitingOn[]>();
+    const delegatorOf = this.db.prepare("SELECT delegator_run_id FROM tasks WHERE run_id = ? AND status = 'open' ORDER BY created_at DESC LIMIT 1");
+    for (const h of pendingHolds(this.db)) {
+      const w: WaitingOn = { request_id: h.request_id, hop: h.hop, agent: h.agent, tool: h.tool, target: h.target, expires_at: new Date(holdExpiresAt(h)).toISOString() };
+      const seen = new Set<string>();
+      for (let run_id: string | undefined = h.run_id; run_id && !seen.has(run_id); ) {
+        seen.add(run_id);
+        out.set(run_id, [...(out.get(run_id) ?? []), w]);
+        run_id = (delegatorOf.get(run_id) as { delegator_run_id: string } | undefined)?.delegator_run_id;
+      }
+    }
+    return out;
   }
 
   // ── the gate ─────────────────────────────────────────────────────────────────────────────────────────────
@@ -72,7 +166,10 @@ export class Governance {
         recent: this.recent,
         targetOf: (tool, input, workspace) => targetOf(this.kernel.tools.find(call.run.id, { wire_tool: call.wire_tool, tool }), input, workspace),
         onHeld: (h) => this.cardFor(h, call),
-        onHoldCanceled: (h) => this.kernel.inbox.resolve(h.request_id, 'canceled'),
+        onHoldCanceled: (h) => {
+          this.disarmHold(h.request_id);
+          this.kernel.inbox.resolve(h.request_id, 'canceled');
+        },
       },
       call,
     );
@@ -80,6 +177,10 @@ export class Governance {
 
   /** The inbox card of a hold: the same place as autonomy cards, saying that orchestration is asking. */
   private cardFor(h: Hold, call?: HopGateCall): void {
+    // A delegation waiting on this answer is named on the card: who is kept waiting, and by which task.
+    const task = openTaskOfRun(this.db, h.run_id);
+    const waits = task ? ` The delegated task ${task.id} from "${task.delegator}" waits on this answer.` : '';
+    this.armHold(h);
     this.kernel.inbox.add(
       {
         id: h.request_id,
@@ -91,9 +192,10 @@ export class Governance {
         target: h.target,
         hop: h.hop,
         chain_id: h.chain_id,
+        expires_at: holdExpiresAt(h),
         data: {
           asking: 'orchestration',
-          message: `Orchestration per-hop approval: agent "${h.agent}" wants ${h.tool} on ${JSON.stringify(h.target)} — hop ${h.hop} of chain ${h.chain_id}. Not the agent's own autonomy mode: this is a policy about the chain.`,
+          message: `Orchestration per-hop approval: agent "${h.agent}" wants ${h.tool} on ${JSON.stringify(h.target)} — hop ${h.hop} of chain ${h.chain_id}. Not the agent's own autonomy mode: this is a policy about the chain.${waits} Unanswered, it expires in 24 hours and the hop is refused.`,
           input: h.input,
           effect: this.holdEffect(h, call),
           request_id: h.request_id,
@@ -139,6 +241,7 @@ export class Governance {
       return true;
     });
     if (!won) throw new ApiFailure('conflict', `Orchestration hold ${request_id} is no longer waiting (it is ${hold.status}).`);
+    this.disarmHold(request_id);
     this.kernel.emitInbox();
     this.recent.setVerdict(hold.chain_id, hold.hop, approve ? 'approved' : 'refused');
     const text = approve
@@ -185,6 +288,7 @@ export class Governance {
     // Counted: every run that was in flight (stopping a delegator cascades to the runs it started).
     for (const h of pendingHolds(this.db)) {
       if (cancelHold(this.db, h.request_id, this.now())) {
+        this.disarmHold(h.request_id);
         this.kernel.inbox.resolve(h.request_id, 'canceled', 'stop_all');
         this.recent.setVerdict(h.chain_id, h.hop, 'denied', 'orchestration_stopped');
       }
@@ -209,8 +313,10 @@ export class Governance {
   cancelHoldsOfRun(run_id: string): void {
     for (const h of pendingHoldsOfRun(this.db, run_id)) {
       if (!cancelHold(this.db, h.request_id, this.now())) continue;
+      this.disarmHold(h.request_id);
       this.kernel.inbox.resolve(h.request_id, 'canceled');
-      this.recent.setVerdict(h.chain_id, h.hop, 'refused');
+      // Nobody refused it: it ended because its run was stopped.
+      this.recent.setVerdict(h.chain_id, h.hop, 'canceled');
     }
   }
 

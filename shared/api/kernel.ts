@@ -40,6 +40,8 @@ export const RunSummary = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   pending: z.number().int().optional(),
+  /** Pending orchestration holds this run waits on (its own, or inside the delegation it waits for). */
+  waiting_on: z.array(z.object({ request_id: z.string(), hop: z.number().int(), agent: z.string(), tool: z.string(), target: z.string(), expires_at: z.string() })).optional(),
 });
 export const RunDetail = RunSummary.extend({
   rules: z.array(z.unknown()),
@@ -116,6 +118,8 @@ export const kernelMethods = {
       stop_all: z.boolean(),
       /** Agents trusted for this session ("Trust for this session" on an approval); in memory, by name. */
       trusted_agents: z.array(z.string()).optional(),
+      /** The testing time override of `nexus serve` (NEXUS_CLOCK_OFFSET_MS under NEXUS_TESTING=1), when set. */
+      clock_offset_ms: z.number().int().optional(),
     }),
     'Kernel status.',
   ),

@@ -1,7 +1,7 @@
 // What an audit of seeds 000 and 003 found, each item against a real `nexus serve` process (the built dist,
 // a fresh temp data dir) and the real `nexus` command, one process per command. Models are scripted over
 // real HTTP in this process. docs/spec-coverage.md ("Audit of seeds 000 and 003") points at each test.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +9,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { startScriptedModel, type ScriptedModel, type ScriptedReply, type ScriptedRequest } from '../fixtures/scripted-model.js';
 import { build, ROOT, serve, type Served } from './serve.js';
+
+// Each `nexus` command is its own process (about a second each on a busy machine): generous time limits.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 240_000 });
 
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
 const KEY_ENV = { NEXUS_ENTITLEMENT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
@@ -92,7 +95,7 @@ beforeAll(async () => {
   s = await serve(KEY_ENV);
   await addAgents(s, ['lead', 'mid', 'asker', 'questioner', 'hooky', 'ruled']);
   await entitle(s);
-}, 60_000);
+});
 
 afterAll(async () => {
   await s?.stop();
@@ -106,7 +109,7 @@ describe('item 2, 3, 5: a held delegation', () => {
   it('the hold carries the 24 h clock; runs, tasks and the card say what the waiting delegation waits on; the held run does not read succeeded', async () => {
     await s.json('run', 'lead', 'DELEGATE echo held CHECK true');
     hold = await waitCard(s, 'orchestration');
-    expect(Date.parse(hold.expires_at!) - Date.parse(hold.created_at)).toBe(24 * 3600 * 1000);
+    expect(Math.abs(Date.parse(hold.expires_at!) - Date.parse(hold.created_at) - 24 * 3600 * 1000)).toBeLessThan(1000);
     expect(hold.message).toMatch(/task task_[0-9a-f]+ from "lead" waits on this answer/);
     await s.until('mid to read the hold', async () => models.mid.requests.length >= 2);
     await new Promise((r) => setTimeout(r, 300));
@@ -120,7 +123,7 @@ describe('item 2, 3, 5: a held delegation', () => {
 
     // item 5: nexus tasks [--json]
     const tasks = await s.json<Array<Record<string, unknown>>>('tasks');
-    expect(tasks).toEqual([{ id: expect.stringMatching(/^task_/), delegator: 'lead', recipient: 'mid', state: 'open', refusals: 0, last_check_exit_code: null, run_id: midRun.id, created_at: expect.any(String), waiting_on: [expect.objectContaining({ request_id: hold.id, hop: 2 })] }]);
+    expect(tasks).toEqual([{ id: expect.stringMatching(/^task_/), delegator: 'lead', recipient: 'mid', task: 'RUN: echo held', state: 'open', refusals: 0, last_check_exit_code: null, run_id: midRun.id, created_at: expect.any(String), waiting_on: [expect.objectContaining({ request_id: hold.id, hop: 2 })] }]);
     task = tasks[0].id as string;
     const human = (await s.nexus('tasks')).out;
     expect(human).toMatch(new RegExp(`${task}\\s+lead\\s+mid\\s+open\\s+0\\s+-`));
@@ -238,10 +241,10 @@ describe('item 8: error shapes', () => {
 
   it('piping into a reader that closes early (| head) exits quietly: no EPIPE stack', async () => {
     const r = await new Promise<{ code: number | null; err: string }>((resolve) => {
-      const child = spawn(process.execPath, [join(ROOT, 'bin', 'nexus.mjs'), 'runs', 'list', '--json', '--data-dir', s.dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [join(ROOT, 'bin', 'nexus.mjs'), 'runs', 'list', '--data-dir', s.dir], { stdio: ['ignore', 'pipe', 'pipe'] });
       let err = '';
       child.stderr.on('data', (c) => (err += c));
-      child.stdout.once('data', () => child.stdout.destroy());
+      child.stdout.destroy(); // the reader is gone before the first line is written
       child.on('close', (code) => resolve({ code, err }));
     });
     expect(r.err).not.toMatch(/EPIPE|Error|at /);
@@ -286,5 +289,5 @@ describe('item 2 and 9: a hold nobody answers expires after 24 h (NEXUS_CLOCK_OF
     } finally {
       await t.stop();
     }
-  }, 60_000);
+  }, 240_000);
 });
