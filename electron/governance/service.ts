@@ -15,19 +15,9 @@ import { importEntitlement, loadEntitlementKey, reverifyStoredEntitlement, showE
 import { answerHold, cancelHold, expireHold, getHold, holdExpiresAt, pendingHolds, pendingHoldsOfRun, type Hold } from './hold-store.js';
 import { openTaskOfRun } from './task-store.js';
 import { APPROVAL_EXPIRED_TEXT } from '../../shared/types.js';
-import type { TimerHandle } from '../kernel/clock.js';
+import { HoldTimers, waitingOn, type WaitingOn } from './hold-clock.js';
 import type { TurnsPort } from './turns-port.js';
 import { AccountLink } from './account.js';
-
-/** A pending hold some run waits on (its own hop, or one inside the delegation it waits for). */
-export interface WaitingOn {
-  request_id: string;
-  hop: number;
-  agent: string;
-  tool: string;
-  target: string;
-  expires_at: string;
-}
 
 export const STOP_ALL_REASON = 'Force-stopped by Stop all (a person pressed it); Resume lifts it for new work.';
 
@@ -40,8 +30,8 @@ export class Governance {
   readonly account: AccountLink;
   /** Told when a hold expired unanswered (delegation fails the held run's task). */
   onHoldExpired: (hold: Hold) => void = () => {};
-  /** The expiry timer of each pending hold, by request id. */
-  private holdTimers = new Map<string, TimerHandle>();
+  /** The expiry timer of each pending hold. */
+  private readonly holdTimers: HoldTimers;
 
   constructor(private readonly nexus: Pick<Nexus, 'db' | 'kernel' | 'clock' | 'env' | 'services' | 'onClose'>) {
     this.db = nexus.db;
@@ -51,6 +41,9 @@ export class Governance {
       () => nexus.clock.now(),
       () => this.kernel.emit({ type: 'chains_changed' }),
     );
+    this.holdTimers = new HoldTimers(nexus.clock, (h) => {
+      if (this.kernel.isOpen) this.expire(h);
+    });
     this.account = new AccountLink({
       env: nexus.env,
       clock: nexus.clock,
@@ -75,10 +68,7 @@ export class Governance {
     await reverifyStoredEntitlement(this.db, this.key, this.now());
     // Not awaited: the app starts with the stored token; the account's answer replaces it when it comes.
     this.nexus.onClose(() => this.account.close());
-    this.nexus.onClose(() => {
-      for (const t of this.holdTimers.values()) this.nexus.clock.clearTimeout(t);
-      this.holdTimers.clear();
-    });
+    this.nexus.onClose(() => this.holdTimers.clear());
     this.account.start();
   }
 
@@ -91,26 +81,8 @@ export class Governance {
   sweepHolds(): void {
     for (const h of pendingHolds(this.db)) {
       if (holdExpiresAt(h) <= this.now()) this.expire(h);
-      else this.armHold(h);
+      else this.holdTimers.arm(h);
     }
-  }
-
-  private armHold(h: Hold): void {
-    const old = this.holdTimers.get(h.request_id);
-    if (old !== undefined) this.nexus.clock.clearTimeout(old);
-    this.holdTimers.set(
-      h.request_id,
-      this.nexus.clock.setTimeout(() => {
-        this.holdTimers.delete(h.request_id);
-        if (this.kernel.isOpen) this.expire(h);
-      }, holdExpiresAt(h) - this.now()),
-    );
-  }
-
-  private disarmHold(request_id: string): void {
-    const t = this.holdTimers.get(request_id);
-    if (t !== undefined) this.nexus.clock.clearTimeout(t);
-    this.holdTimers.delete(request_id);
   }
 
   /**
@@ -120,7 +92,7 @@ export class Governance {
    */
   expire(h: Hold): boolean {
     if (!expireHold(this.db, h.request_id, APPROVAL_EXPIRED_TEXT, this.now())) return false;
-    this.disarmHold(h.request_id);
+    this.holdTimers.disarm(h.request_id);
     this.kernel.inbox.resolve(h.request_id, 'expired');
     this.recent.setVerdict(h.chain_id, h.hop, 'refused');
     const task = openTaskOfRun(this.db, h.run_id);
@@ -136,23 +108,9 @@ export class Governance {
     return true;
   }
 
-  /**
-   * What each run waits on: every pending hold, for its own run and for each delegator up the chain of open
-   * tasks whose delegate_task call waits on that run.
-   */
+  /** What each run waits on (hold-clock.ts). */
   waitingOn(): Map<string, WaitingOn[]> {
-    const out = new Map<string, WaitingOn[]>();
-    const delegatorOf = this.db.prepare("SELECT delegator_run_id FROM tasks WHERE run_id = ? AND status = 'open' ORDER BY created_at DESC LIMIT 1");
-    for (const h of pendingHolds(this.db)) {
-      const w: WaitingOn = { request_id: h.request_id, hop: h.hop, agent: h.agent, tool: h.tool, target: h.target, expires_at: new Date(holdExpiresAt(h)).toISOString() };
-      const seen = new Set<string>();
-      for (let run_id: string | undefined = h.run_id; run_id && !seen.has(run_id); ) {
-        seen.add(run_id);
-        out.set(run_id, [...(out.get(run_id) ?? []), w]);
-        run_id = (delegatorOf.get(run_id) as { delegator_run_id: string } | undefined)?.delegator_run_id;
-      }
-    }
-    return out;
+    return waitingOn(this.db);
   }
 
   // ── the gate ─────────────────────────────────────────────────────────────────────────────────────────────
@@ -167,7 +125,7 @@ export class Governance {
         targetOf: (tool, input, workspace) => targetOf(this.kernel.tools.find(call.run.id, { wire_tool: call.wire_tool, tool }), input, workspace),
         onHeld: (h) => this.cardFor(h, call),
         onHoldCanceled: (h) => {
-          this.disarmHold(h.request_id);
+          this.holdTimers.disarm(h.request_id);
           this.kernel.inbox.resolve(h.request_id, 'canceled');
         },
       },
@@ -180,7 +138,7 @@ export class Governance {
     // A delegation waiting on this answer is named on the card: who is kept waiting, and by which task.
     const task = openTaskOfRun(this.db, h.run_id);
     const waits = task ? ` The delegated task ${task.id} from "${task.delegator}" waits on this answer.` : '';
-    this.armHold(h);
+    this.holdTimers.arm(h);
     this.kernel.inbox.add(
       {
         id: h.request_id,
@@ -241,7 +199,7 @@ export class Governance {
       return true;
     });
     if (!won) throw new ApiFailure('conflict', `Orchestration hold ${request_id} is no longer waiting (it is ${hold.status}).`);
-    this.disarmHold(request_id);
+    this.holdTimers.disarm(request_id);
     this.kernel.emitInbox();
     this.recent.setVerdict(hold.chain_id, hold.hop, approve ? 'approved' : 'refused');
     const text = approve
@@ -288,7 +246,7 @@ export class Governance {
     // Counted: every run that was in flight (stopping a delegator cascades to the runs it started).
     for (const h of pendingHolds(this.db)) {
       if (cancelHold(this.db, h.request_id, this.now())) {
-        this.disarmHold(h.request_id);
+        this.holdTimers.disarm(h.request_id);
         this.kernel.inbox.resolve(h.request_id, 'canceled', 'stop_all');
         this.recent.setVerdict(h.chain_id, h.hop, 'denied', 'orchestration_stopped');
       }
@@ -313,7 +271,7 @@ export class Governance {
   cancelHoldsOfRun(run_id: string): void {
     for (const h of pendingHoldsOfRun(this.db, run_id)) {
       if (!cancelHold(this.db, h.request_id, this.now())) continue;
-      this.disarmHold(h.request_id);
+      this.holdTimers.disarm(h.request_id);
       this.kernel.inbox.resolve(h.request_id, 'canceled');
       // Nobody refused it: it ended because its run was stopped.
       this.recent.setVerdict(h.chain_id, h.hop, 'canceled');

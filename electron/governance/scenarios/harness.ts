@@ -9,6 +9,7 @@ import { setupGovernance } from '../setup.js';
 import { openGate, testNexus, type TestNexus } from '../test-harness.js';
 import type { Row, Run } from '../../kernel/types.js';
 import type { Mode } from '../../../shared/types.js';
+import type { Clock } from '../../kernel/clock.js';
 
 export interface Scenario extends TestNexus {
   turns: TurnEngine;
@@ -25,12 +26,12 @@ export interface Scenario extends TestNexus {
   cleanup(): Promise<void>;
 }
 
-export async function scenario(cast: Record<string, Script | { script: Script; mode?: Mode; tools?: string[] }>): Promise<Scenario> {
+export async function scenario(cast: Record<string, Script | { script: Script; mode?: Mode; tools?: string[] }>, opts: { clock?: Clock } = {}): Promise<Scenario> {
   const models: Record<string, ScriptedModel> = {};
   for (const [name, c] of Object.entries(cast)) {
     models[name] = await startScriptedModel({ script: 'script' in c && !Array.isArray(c) && typeof c !== 'function' ? c.script : (c as Script) });
   }
-  const t = await testNexus({ setups: [setupTurns, setupGovernance] });
+  const t = await testNexus({ setups: [setupTurns, setupGovernance], ...(opts.clock ? { clock: opts.clock } : {}) });
   for (const [name, c] of Object.entries(cast)) {
     const o = !Array.isArray(c) && typeof c !== 'function' ? c : { mode: undefined, tools: undefined };
     saveAgent(t.nexus.kernel, { name, mode: o.mode ?? 'bypass', ...(o.tools ? { tools: o.tools } : {}), model: { provider: 'chat-completions', baseURL: models[name].baseURL, model: `scripted-${name}` } });

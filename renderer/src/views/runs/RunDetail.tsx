@@ -144,6 +144,12 @@ export function RunDetailView({ run }: { run: RunFull }) {
             mode <strong>{run.mode}</strong> · started {ago(run.created_at, now)} · {run.rows.length} row{run.rows.length === 1 ? "" : "s"}
             {run.chain_id ? <> · chain <code title={run.chain_id}>{shortId(run.chain_id)}</code></> : null}
           </p>
+          {run.waiting_on?.map((w) => (
+            <p key={w.request_id} className="field-warn" role="status">
+              Waiting on orchestration hold <code>{w.request_id}</code> (hop {w.hop}: {w.agent} wants {w.tool} on {w.target}). Answer it in the Inbox; unanswered, it
+              expires {new Date(w.expires_at).toLocaleString()} and the hop is refused.
+            </p>
+          ))}
         </div>
         {run.status === 'running' ? (
           <button
