@@ -116,7 +116,11 @@ export class Delegation {
       created_at: now,
     });
     const outcome = new Promise<ToolResult>((resolve) => this.waiters.set(id, resolve));
-    const onAbort = () => this.cancelTask(id, 'the delegating run was stopped');
+    // NEXUS closing aborts the call too: that is not a stop. The task is settled at the next start
+    // (recoverTasks), where a recipient waiting on a hold keeps waiting.
+    const onAbort = () => {
+      if (this.gov.kernel.isOpen) this.cancelTask(id, 'the delegating run was stopped');
+    };
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     try {
       const prompt = [
@@ -264,16 +268,19 @@ export class Delegation {
       if (this.waiters.has(t.id)) continue;
       const row = this.gov.kernel.getRow(t.delegator_row_id);
       if (row && (row.state === 'running' || row.state === 'ready' || row.state === 'needs_approval')) continue;
-      this.cancelTask(t.id, 'NEXUS stopped while it was delegated; the delegating call was interrupted');
+      // A recipient waiting on a person's answer to a hold keeps waiting: the hold survives the restart and its
+      // answer (or its 24 h expiry) continues that run.
+      this.cancelTask(t.id, 'NEXUS stopped while it was delegated; the delegating call was interrupted', { keepWaitingRun: true });
       n++;
     }
     return n;
   }
 
-  private cancelTask(id: string, why: string): void {
+  private cancelTask(id: string, why: string, opts: { keepWaitingRun?: boolean } = {}): void {
     const t = getTask(this.gov.db, id);
     if (!t || t.status !== 'open') return;
     this.finish(id, 'canceled', null, toolError(`Task ${id} was canceled: ${why}.`, 'canceled', { task_id: id }));
+    if (t.run_id && opts.keepWaitingRun && pendingHoldsOfRun(this.gov.db, t.run_id).length) return;
     if (t.run_id) {
       const r = this.gov.kernel.getRun(t.run_id);
       if (r?.status === 'running') this.gov.kernel.stopRun(t.run_id, { reason: why });

@@ -75,7 +75,7 @@ describe('an unanswered hold expires after 24 h (seed 003 "nothing is left open 
 });
 
 describe('a hold whose 24 h passed while NEXUS was closed', () => {
-  it('expires at the next start: refused with the expiry sentence, its card closed as expired, nothing left in flight', async () => {
+  it('expires at the next start: refused with the expiry sentence, its card closed as expired, its task failed visibly, nothing left in flight', async () => {
     const clock = new ManualClock(Date.now());
     s = await scenario({ lead: queue([{ toolCalls: [delegate('mid', 'RUN', 'true')] }, { text: 'lead done' }, { text: 'lead again' }]), mid }, { clock });
     await s.call('entitlementsImport', { token: await s.account.token({ exp: Math.floor(Date.now() / 1000) + 30 * 86400 }) });
@@ -90,9 +90,9 @@ describe('a hold whose 24 h passed while NEXUS was closed', () => {
       await s.until('the hold to expire', () => getHold(again.gov.db, card.id)!.status !== 'pending');
       expect(getHold(again.gov.db, card.id)).toMatchObject({ status: 'refused', reason: APPROVAL_EXPIRED_TEXT });
       expect(again.nexus.kernel.inbox.get(card.id)!.status).toBe('expired');
-      // Closing NEXUS already ended the delegation (the delegating call was interrupted): the task is canceled.
-      expect((await again.call<Array<{ state: string }>>('tasksList'))[0]!.state).toBe('canceled');
-      expect(await again.call<InboxItem[]>('inboxList')).toEqual([]);
+      // The hold expired before the interrupted delegation was settled: the task failed with the expiry sentence.
+      expect((await again.call<Array<{ state: string }>>('tasksList'))[0]!.state).toBe('failed');
+      expect((await again.call<InboxItem[]>('inboxList')).map((c) => [c.kind, EXPIRED.test(c.message ?? '')])).toEqual([['attention', true]]);
       await s.until('nothing in flight', () => (again.nexus.db.prepare("SELECT COUNT(*) AS n FROM runs WHERE status = 'running'").get() as { n: number }).n === 0);
     } finally {
       await again.close();

@@ -26,7 +26,7 @@ describe('Recent chains (seed 003 "Where to see what a chain did")', () => {
     await s.call('settingsSet', { key: 'orchestration.maxDepth', value: 2 });
     const run = s.start('lead');
     const card = await s.until('the hold card', () => s!.nexus.kernel.inbox.pending().find((c) => c.kind === 'orchestration'));
-    await s.until('mid to wait', () => s!.runsOf('mid')[0]?.status === 'succeeded');
+    await s.until('mid to wait', () => s!.waits('mid') >= 1);
     // "A hop that is waiting on you appears there while it waits"
     let [c] = await chains();
     expect(view(c)).toEqual({
@@ -97,7 +97,7 @@ describe('Recent chains (seed 003 "Where to see what a chain did")', () => {
     await s.call('chainsClear');
     expect(s.nexus.kernel.getRun(run.id)?.status).toBe('running');
     expect(s.nexus.kernel.inbox.pending().map((c) => c.id)).toEqual([card.id]);
-    await s.until('mid to wait', () => s!.runsOf('mid')[0]?.status === 'succeeded');
+    await s.until('mid to wait', () => s!.waits('mid') >= 1);
     await s.call('inboxApprove', { id: card.id });
     expect((await s.ended(run.id)).status).toBe('succeeded');
   });
