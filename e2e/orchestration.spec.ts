@@ -198,7 +198,7 @@ test('a waiting delegation: Runs shows what it waits on (hold and hop), and Dele
   await midItem.click();
   await expect(page.locator('.run-detail').getByRole('status').filter({ hasText: 'Waiting on orchestration hold' })).toContainText(`${hold.id} (hop 2`);
 
-  await page.getByText(/^Delegated tasks/).click();
+  await page.locator('summary', { hasText: 'Delegated tasks' }).click();
   const row = page.getByRole('table').getByRole('row').nth(1);
   await expect(row).toContainText('lead → mid');
   await expect(row).toContainText('waiting');
