@@ -184,3 +184,26 @@ test('the Orchestration page shows every control, whether orchestration is on or
   await expect(page.getByRole('list', { name: 'Orchestrators allowlist' })).toContainText('leda (no such agent)');
   await shot(page, testInfo, 'settings-orchestration-invalid');
 });
+
+test('a waiting delegation: Runs shows what it waits on (hold and hop), and Delegated tasks lists the task', async ({ app: page, served }) => {
+  await served.agent('lead', leadScript);
+  await served.agent('mid', midScript);
+  await served.openGate(['lead'], true);
+  await served.call('runsStart', { agent: 'lead', prompt: 'Get mid to build.' });
+  await expect(page.getByRole('article')).toContainText('mid wants to use bash');
+  const hold = (await served.call('inboxList', {})).find((c) => c.kind === 'orchestration')!;
+
+  await page.getByRole('link', { name: 'Runs' }).click();
+  const midItem = page.getByRole('list', { name: 'Runs' }).getByRole('button').filter({ has: page.locator('strong', { hasText: /^mid$/ }) });
+  await expect(midItem.locator('.status-pill')).toHaveText('waiting');
+  await midItem.click();
+  await expect(page.locator('.run-detail').getByRole('status').filter({ hasText: 'Waiting on orchestration hold' })).toContainText(`${hold.id} (hop 2`);
+
+  await page.locator('summary', { hasText: 'Delegated tasks' }).click();
+  const row = page.getByRole('table').getByRole('row').nth(1);
+  await expect(row).toContainText('lead → mid');
+  await expect(row).toContainText('waiting');
+  await expect(row).toContainText('hop 2');
+  await row.getByRole('button', { name: /Open the run of task/ }).press('Enter');
+  await expect(page.locator('.run-detail h1')).toContainText('mid');
+});

@@ -50,11 +50,21 @@ export interface Nexus extends ApiHost {
   handlers: Partial<Handlers>;
   services: NexusServices & Record<string, unknown>;
   /** Small read-only answers other modules own (status shows them). */
-  probes: { stopAll: () => boolean };
+  probes: { stopAll: () => boolean; waitingOn?: () => Map<string, WaitingOnView[]> };
   recovery: RecoveryReport;
   onEvent(listener: (event: NexusEvent) => void): () => void;
   onClose(fn: () => void | Promise<void>): void;
   close(): Promise<void>;
+}
+
+/** A pending orchestration hold a run waits on (governance answers it; runs show it). */
+export interface WaitingOnView {
+  request_id: string;
+  hop: number;
+  agent: string;
+  tool: string;
+  target: string;
+  expires_at: string;
 }
 
 export interface CreateNexusOptions {

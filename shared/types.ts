@@ -162,7 +162,8 @@ export interface EffectProfile {
   client?: { name: string; session_id: string; folder: string; tool_name: string };
 }
 
-export type HopVerdict = 'allowed' | 'awaiting_approval' | 'approved' | 'refused' | 'denied';
+/** `canceled`: the hold ended with nobody's answer (its run was stopped); `refused` is a person's answer or expiry. */
+export type HopVerdict = 'allowed' | 'awaiting_approval' | 'approved' | 'refused' | 'denied' | 'canceled';
 
 export const ORCHESTRATION_CODES = [
   'orchestration_stopped',

@@ -87,6 +87,12 @@ const clientOf = (createdBy: string) => {
   return { name, session_id: rest.join(':') };
 };
 
+/** A run waiting on an orchestration hold says which (request id, hop): it does not read as done. */
+const withWaiting = (s: z.infer<typeof RunSummary>, waiting: Map<string, z.infer<typeof RunSummary>['waiting_on'] & object> | undefined) => {
+  const w = waiting?.get(s.id);
+  return w?.length ? { ...s, waiting_on: w } : s;
+};
+
 export const inboxView = (i: InboxEntry): z.infer<typeof InboxItem> => inboxWire(i) as z.infer<typeof InboxItem>;
 
 /** A filter as the store reads it: only the fields given. */
@@ -113,6 +119,7 @@ export function kernelHandlers(nexus: Nexus): Pick<Handlers, KernelMethods> {
       runs_in_flight: countRunsInFlight(db),
       stop_all: nexus.probes.stopAll(),
       trusted_agents: kernel.trustedAgents(),
+      ...(nexus.clock.offsetMs !== undefined ? { clock_offset_ms: nexus.clock.offsetMs } : {}),
     }),
 
     agentsList: () => listAgentProfiles(kernel).map(agentView),
@@ -126,14 +133,15 @@ export function kernelHandlers(nexus: Nexus): Pick<Handlers, KernelMethods> {
 
     runsList: ({ limit }) => {
       const parked = countParkedByRun(db);
-      return listRuns(db, { limit }).map((r) => runSummary(r, parked.get(r.id) ?? 0));
+      const waiting = nexus.probes.waitingOn?.();
+      return listRuns(db, { limit }).map((r) => withWaiting(runSummary(r, parked.get(r.id) ?? 0), waiting));
     },
     runsShow: ({ id }) => {
       const run = kernel.getRun(id);
       if (!run) throw new ApiFailure('not_found', `No run ${JSON.stringify(id)}.`);
       const rows = kernel.listRows(id);
       const detail: z.infer<typeof RunDetail> = {
-        ...runSummary(run, rows.filter((r) => r.state === 'needs_approval').length),
+        ...withWaiting(runSummary(run, rows.filter((r) => r.state === 'needs_approval').length), nexus.probes.waitingOn?.()),
         rules: run.rules,
         workspace: run.workspace,
         rows: rows.map(rowView),

@@ -4,7 +4,7 @@ import type { Handlers } from './dispatch.js';
 import { ApiFailure } from './dispatch.js';
 import type { Nexus } from '../app.js';
 import type { Governance } from '../governance/service.js';
-import { getTask, listEvidence } from '../governance/task-store.js';
+import { getTask, listEvidence, listTasks } from '../governance/task-store.js';
 import { evidenceView } from '../governance/delegation.js';
 
 type GovernanceMethods =
@@ -17,7 +17,8 @@ type GovernanceMethods =
   | 'entitlementsRefresh'
   | 'chainsList'
   | 'chainsClear'
-  | 'tasksShow';
+  | 'tasksShow'
+  | 'tasksList';
 
 export function orchestrationHandlers(nexus: Pick<Nexus, 'services'>): Partial<Pick<Handlers, GovernanceMethods>> {
   const gov = nexus.services.governance as Governance | undefined;
@@ -32,6 +33,21 @@ export function orchestrationHandlers(nexus: Pick<Nexus, 'services'>): Partial<P
     entitlementsRefresh: () => gov.refreshEntitlement(),
     chainsList: () => gov.recent.list(),
     chainsClear: () => ({ cleared: gov.recent.clear() }),
+    tasksList: ({ limit }) => {
+      const waiting = gov.waitingOn();
+      return listTasks(gov.db, limit).map((t) => ({
+        id: t.id,
+        delegator: t.delegator,
+        recipient: t.recipient,
+        task: t.task,
+        state: t.status,
+        refusals: t.refusals,
+        last_check_exit_code: t.last_check_exit_code,
+        run_id: t.run_id,
+        created_at: new Date(t.created_at).toISOString(),
+        waiting_on: (t.run_id && waiting.get(t.run_id)) || [],
+      }));
+    },
     tasksShow: ({ id }) => {
       const t = getTask(gov.db, id);
       if (!t) throw new ApiFailure('not_found', `No task ${JSON.stringify(id)}.`);

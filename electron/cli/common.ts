@@ -35,6 +35,7 @@ export function parse(argv: string[], options: ParseArgsConfig['options'], io: C
 
 export const usageError = (io: CliIo, usage: string, message: string): number => {
   io.err(`nexus: ${message}\n${usage}`);
+  io.error?.('usage', message);
   return 2;
 };
 
@@ -45,7 +46,9 @@ export async function withKernel(values: Values, io: CliIo, fn: (k: KernelConnec
   try {
     conn = await connectKernel(dataDir);
   } catch (e) {
-    io.err(`nexus: ${e instanceof NoKernelError || e instanceof NotAuthenticatedError ? e.message : `cannot reach the kernel: ${e instanceof Error ? e.message : String(e)}`}`);
+    const message = e instanceof NoKernelError || e instanceof NotAuthenticatedError ? e.message : `cannot reach the kernel: ${e instanceof Error ? e.message : String(e)}`;
+    io.err(`nexus: ${message}`);
+    io.error?.(e instanceof NoKernelError ? 'no_kernel' : e instanceof NotAuthenticatedError ? 'unauthenticated' : 'unreachable', message);
     return 1;
   }
   try {
@@ -72,6 +75,7 @@ export async function call<T = unknown>(k: KernelConnection, io: CliIo, method: 
     extra = texts.map((t) => `\n  ${inlineText(t)}`).join('');
   }
   io.err(`nexus: ${blockText(head)} (${r.error.code})${extra}`);
+  io.error?.(r.error.code, r.error.message);
   return undefined;
 }
 

@@ -1,4 +1,5 @@
-// Kernel-backed commands (DESIGN §5): status, agents, run, append, runs, inbox, approve, deny, trust.
+// Kernel-backed commands (DESIGN §5): status, agents, run, append, runs, inbox, approve, deny, answer, retry,
+// abandon, trust.
 // Human-readable output by default; the DESIGN JSON with --json.
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { CliCommand, CliIo } from './io.js';
@@ -9,10 +10,16 @@ import { blockText, inlineText } from './terminal-text.js';
 import type { NexusEvent } from '../../shared/api/index.js';
 import { decidedBy } from '../../shared/api/doors.js';
 
+/** The status line of a time override (a testing aid of `nexus serve`, set only by its environment). */
+export const clockOffsetLine = (ms: number) => `clock offset: ${ms >= 0 ? '+' : ''}${ms} ms (NEXUS_TESTING): expiry deadlines are read on a shifted clock`;
+
 type Row = { id: string; origin: string; tool: string; state: string; approved_by?: string | null; error?: { code: string; detail: string } | null; result?: { content: { text: string }[]; structuredContent?: Record<string, unknown> } | null };
-type RunSummary = { id: string; agent: string | null; status: string; mode: string; pending?: number; created_at: string; final_answer?: string | null; error?: string | null };
+type RunSummary = { id: string; agent: string | null; status: string; mode: string; pending?: number; created_at: string; final_answer?: string | null; error?: string | null; waiting_on?: WaitingOn[] };
 type RunDetail = RunSummary & { rows: Row[]; workspace: string };
-type Inbox = { id: string; kind: string; agent: string | null; tool: string; target: string; run_id: string; hop?: number; chain_id?: string; expires_at?: string; effect?: { sandboxed?: boolean } };
+type Inbox = { id: string; kind: string; agent: string | null; tool: string; target: string; run_id: string; hop?: number; chain_id?: string; expires_at?: string; message?: string; effect?: { sandboxed?: boolean } };
+type WaitingOn = { request_id: string; hop: number; agent: string; tool: string; target: string };
+/** What a run's delegation waits on, for people: the hold's request id and hop. */
+const waitingText = (w: WaitingOn[] | undefined) => (w?.length ? w.map((h) => `waiting on orchestration hold ${h.request_id} (hop ${h.hop}, ${h.agent} wants ${h.tool})`).join('; ') : '');
 
 async function readJson(io: CliIo, file: string, what: string): Promise<{ value: unknown } | undefined> {
   const r = await readJsonFile(file);
@@ -39,13 +46,14 @@ export const statusCommand: CliCommand = async (argv, io) => {
   if ('exit' in p) return p.exit;
   if (p.positionals.length) return usageError(io, STATUS_USAGE, `unexpected ${p.positionals.join(' ')}`);
   return withKernel(p.values, io, async (k) => {
-    const r = await call<{ version: string; data_dir: string; pending: number; runs_in_flight: number; stop_all: boolean; trusted_agents?: string[] }>(k, io, 'status');
+    const r = await call<{ version: string; data_dir: string; pending: number; runs_in_flight: number; stop_all: boolean; trusted_agents?: string[]; clock_offset_ms?: number }>(k, io, 'status');
     if (!r) return 1;
     if (p.values.json) printJson(io, r.value);
     else {
       const trusted = r.value.trusted_agents ?? [];
       io.out(`NEXUS ${r.value.version} — data dir ${r.value.data_dir}\npending cards: ${r.value.pending}\nruns in flight: ${r.value.runs_in_flight}\nstop all: ${r.value.stop_all ? 'ON' : 'off'}`);
       io.out(`trusted for this session: ${trusted.length ? `${trusted.join(', ')} (nexus trust revoke AGENT)` : 'none'}`);
+      if (r.value.clock_offset_ms !== undefined) io.out(clockOffsetLine(r.value.clock_offset_ms));
     }
     return 0;
   });
@@ -244,7 +252,7 @@ export const runsCommand: CliCommand = async (argv, io) => {
       const r = await call<RunSummary[]>(k, io, 'runsList', { limit });
       if (!r) return 1;
       if (p.values.json) printJson(io, r.value);
-      else io.out(r.value.length ? table(r.value.map((x) => [x.id, x.agent ?? '(person)', x.status, x.mode, `${x.pending ?? 0} pending`, x.created_at])) : '(no runs)');
+      else io.out(r.value.length ? table(r.value.map((x) => [x.id, x.agent ?? '(person)', x.waiting_on?.length && x.status === 'running' ? 'waiting' : x.status, x.mode, `${x.pending ?? 0} pending`, x.created_at, waitingText(x.waiting_on)])) : '(no runs)');
       return 0;
     }
     if (sub === 'show') {
@@ -258,6 +266,7 @@ export const runsCommand: CliCommand = async (argv, io) => {
         io.out(`run ${v.id} — ${v.agent ?? '(person)'} — ${v.status} — mode ${v.mode}\nworkspace: ${inlineText(v.workspace)}`);
         if (v.final_answer) io.out(`answer: ${blockText(v.final_answer)}`);
         if (v.error) io.out(`error: ${blockText(v.error)}`);
+        if (v.waiting_on?.length) io.out(waitingText(v.waiting_on));
         io.out(v.rows.length ? table(v.rows.map(rowLine)) : '(no rows)');
       }
       return 0;
@@ -294,12 +303,19 @@ export const inboxCommand: CliCommand = async (argv, io) => {
     const r = await call<Inbox[]>(k, io, 'inboxList');
     if (!r) return 1;
     if (p.values.json) printJson(io, r.value);
-    else
+    else if (!r.value.length) io.out('(inbox empty)');
+    else {
+      // A failed hook's message and a question's text are what the person answers: shown under their row.
+      const lines = table(r.value.map((i) => [i.id, i.kind, i.agent ?? '(person)', `${i.tool}${unsandboxedMark(i)}`, oneLine(i.target), i.hop !== undefined ? `hop ${i.hop}` : '', i.expires_at ? timeLeft(i.expires_at) : ''])).split('\n');
       io.out(
-        r.value.length
-          ? table(r.value.map((i) => [i.id, i.kind, i.agent ?? '(person)', `${i.tool}${unsandboxedMark(i)}`, oneLine(i.target), i.hop !== undefined ? `hop ${i.hop}` : '', i.expires_at ? timeLeft(i.expires_at) : '']))
-          : '(inbox empty)',
+        r.value
+          .map((i, n) => {
+            const said = (i.kind === 'attention' || i.kind === 'question') && i.message ? `\n    ${i.kind === 'question' ? 'asks' : 'says'}: ${oneLine(i.message, 300)}\n    ${i.kind === 'question' ? `nexus answer ${i.id} TEXT` : `nexus retry ${i.id} | nexus abandon ${i.id}`}` : '';
+            return `${lines[n]}${said}`;
+          })
+          .join('\n'),
       );
+    }
     return 0;
   });
 };
@@ -321,6 +337,30 @@ export const denyCommand: CliCommand = async (argv, io) => {
   const p = parse(argv, { reason: { type: 'string' } }, io, DENY_USAGE);
   if ('exit' in p) return p.exit;
   return answer(p.values, p.positionals, io, DENY_USAGE, 'inboxDeny', p.values.reason !== undefined ? { reason: p.values.reason } : {}, 'denied');
+};
+
+const ANSWER_USAGE = "usage: nexus answer ID TEXT [--data-dir DIR] [--json]   (an agent's question, from `nexus inbox`)";
+export const answerCommand: CliCommand = async (argv, io) => {
+  const p = parse(argv, {}, io, ANSWER_USAGE);
+  if ('exit' in p) return p.exit;
+  const [id, text, ...rest] = p.positionals;
+  if (!id || text === undefined || rest.length) return usageError(io, ANSWER_USAGE, 'answer takes the question ID and the TEXT of the answer (quote it)');
+  if (!text.trim()) return usageError(io, ANSWER_USAGE, 'the answer TEXT is empty');
+  return answer(p.values, [id], io, ANSWER_USAGE, 'inboxAnswer', { text }, 'answered');
+};
+
+const RETRY_USAGE = 'usage: nexus retry ID [--data-dir DIR] [--json]   (a failed hook, from `nexus inbox`: run it again)';
+export const retryCommand: CliCommand = async (argv, io) => {
+  const p = parse(argv, {}, io, RETRY_USAGE);
+  if ('exit' in p) return p.exit;
+  return answer(p.values, p.positionals, io, RETRY_USAGE, 'inboxRetry', {}, 'retried');
+};
+
+const ABANDON_USAGE = 'usage: nexus abandon ID [--data-dir DIR] [--json]   (a failed hook, from `nexus inbox`: go on without it)';
+export const abandonCommand: CliCommand = async (argv, io) => {
+  const p = parse(argv, {}, io, ABANDON_USAGE);
+  if ('exit' in p) return p.exit;
+  return answer(p.values, p.positionals, io, ABANDON_USAGE, 'inboxAbandon', {}, 'abandoned');
 };
 
 async function answer(values: Values, positionals: string[], io: CliIo, usage: string, method: string, extra: Record<string, unknown>, verb: string): Promise<number> {

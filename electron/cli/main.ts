@@ -1,6 +1,6 @@
 // The `nexus` command's entry: routes the first word to a command module.
 // Each command module owns its flags; kernel-backed commands reach a running kernel through the socket door.
-import { processIo, type CliCommand, type CliIo } from './io.js';
+import { exitQuietlyOnClosedPipe, jsonErrors, processIo, type CliCommand, type CliIo } from './io.js';
 import { commandFooter, globalHelp } from './help.js';
 import { NEXUS_VERSION } from '../../shared/version.js';
 import { terminalSafeIo } from './terminal-text.js';
@@ -17,6 +17,9 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   inbox: async () => (await import('./kernel-commands.js')).inboxCommand,
   approve: async () => (await import('./kernel-commands.js')).approveCommand,
   deny: async () => (await import('./kernel-commands.js')).denyCommand,
+  answer: async () => (await import('./kernel-commands.js')).answerCommand,
+  retry: async () => (await import('./kernel-commands.js')).retryCommand,
+  abandon: async () => (await import('./kernel-commands.js')).abandonCommand,
   trust: async () => (await import('./kernel-commands.js')).trustCommand,
   settings: async () => (await import('./orchestration.js')).settingsCommand,
   'stop-all': async () => (await import('./orchestration.js')).stopAllCommand,
@@ -30,7 +33,8 @@ const commands: Record<string, () => Promise<CliCommand>> = {
 
 const USAGE = `usage: nexus [--data-dir DIR] [--json] <command> [args]
 commands: ${Object.keys(commands).join(', ')}
-nexus --help describes each; nexus COMMAND --help gives its flags, limits and reference page.`;
+nexus --help describes each; nexus COMMAND --help gives its flags, limits and reference page.
+With --json, output is JSON; a failure is {"ok":false,"error":{"code","message"}} on stdout (exit 1; 2 for usage).`;
 
 /**
  * Global options may come before the command (`nexus --data-dir D inbox`, `nexus --json status`): they are
@@ -61,8 +65,18 @@ const wantsJson = (argv: string[]) => {
 };
 
 export async function main(argv: string[], rawIo: CliIo = processIo): Promise<number> {
+  if (rawIo === processIo) exitQuietlyOnClosedPipe();
   // Every command prints through this one wrapper, so none can put a raw control character on the terminal.
-  const io = terminalSafeIo(rawIo, wantsJson(argv));
+  const json = wantsJson(argv);
+  const io = terminalSafeIo(rawIo, json);
+  if (!json) return run(argv, io);
+  const errors = jsonErrors(io);
+  const exit = await run(argv, errors.io);
+  errors.finish(exit);
+  return exit;
+}
+
+async function run(argv: string[], io: CliIo): Promise<number> {
   const hoisted = hoistGlobalOptions(argv);
   if ('error' in hoisted) {
     io.err(`nexus: ${hoisted.error}\n${USAGE}`);

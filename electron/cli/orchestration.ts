@@ -1,5 +1,6 @@
 // Governance commands (DESIGN §5): settings get|set KEY VALUE, stop-all, resume, entitlements import FILE|show|refresh,
-// chains [clear], tasks show ID. They reach the running kernel through the control socket of --data-dir.
+// chains [clear], tasks [list] | show ID. They reach the running kernel through the control socket of --data-dir.
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CliCommand, CliIo } from './io.js';
 import { inlineText } from './terminal-text.js';
@@ -67,6 +68,12 @@ export const settingsCommand: CliCommand = async (argv, io) => {
   return withKernel(p.values, io, async (k) => {
     const r = sub === 'set' ? await call<SettingsView>(k, io, 'settingsSet', { key, value }) : await call<SettingsView>(k, io, 'settingsGet');
     if (!r) return 1;
+    // An allowlisted name that is no agent yet is stored (it may be added later), with a warning.
+    if (sub === 'set' && key === 'orchestration.allowlist') {
+      const agents = await call<Array<{ name: string; status: string }>>(k, io, 'agentsList');
+      const known = new Set((agents?.value ?? []).filter((a) => a.status === 'active').map((a) => a.name));
+      for (const name of (r.value[key] as string[]) ?? []) if (agents && !known.has(name)) io.err(`nexus: warning: no agent named ${JSON.stringify(name)} exists yet; it is allowlisted anyway and takes effect once such an agent is added.`);
+    }
     if (sub === 'get' && key) {
       if (!(key in r.value)) return usageError(io, SETTINGS_USAGE, `unknown setting ${JSON.stringify(key)}`);
       if (p.values.json) printJson(io, r.value[key]);
@@ -143,12 +150,12 @@ export const entitlementsCommand: CliCommand = async (argv, io) => {
   }
   return withKernel(p.values, io, async (k) => {
     if (sub === 'refresh') {
-      // A failed refresh is exit 1 with the sentence on stderr; with --json the {error: {code, message}} is
-      // also printed on stdout, so a script can act on the code.
+      // A failed refresh is exit 1 with the sentence on stderr; with --json the {ok: false, error: {code,
+      // message}} is also printed on stdout, so a script can act on the code.
       const r = await k.call('entitlementsRefresh', {});
       if (!r.ok) {
         io.err(`nexus: ${r.error.message} (${r.error.code})`);
-        if (p.values.json) printJson(io, { error: { code: r.error.code, message: r.error.message } });
+        io.error?.(r.error.code, r.error.message);
         return 1;
       }
       const v = r.value as EntitlementView;
@@ -195,12 +202,27 @@ export const chainsCommand: CliCommand = async (argv, io) => {
 };
 
 // ── tasks ──────────────────────────────────────────────────────────────────────────────────────────────────
-const TASKS_USAGE = 'usage: nexus tasks show ID  [--data-dir DIR] [--json]';
+const TASKS_USAGE = `usage: nexus tasks [list] [--json]   delegated tasks, newest first
+       nexus tasks show ID [--json]   one task with its acceptance check's evidence  [--data-dir DIR]`;
+type TaskItem = { id: string; delegator: string; recipient: string; task: string; state: string; refusals: number; last_check_exit_code: number | null; waiting_on: Array<{ request_id: string; hop: number }> };
 export const tasksCommand: CliCommand = async (argv, io) => {
   const p = args(argv, io, TASKS_USAGE);
   if (typeof p === 'number') return p;
-  const [sub, id, ...extra] = p.positionals;
-  if (sub !== 'show' || !id || extra.length) return usageError(io, TASKS_USAGE, 'tasks show ID');
+  const [sub = 'list', id, ...extra] = p.positionals;
+  if (sub === 'list' ? id !== undefined : sub !== 'show' || !id || extra.length) return usageError(io, TASKS_USAGE, sub === 'list' || sub === 'show' ? `tasks ${sub === 'list' ? 'list takes no argument' : 'show needs one ID'}` : `unknown subcommand ${sub}`);
+  if (sub === 'list') {
+    return withKernel(p.values, io, async (k) => {
+      const r = await call<TaskItem[]>(k, io, 'tasksList');
+      if (!r) return 1;
+      if (p.values.json) printJson(io, r.value);
+      else if (!r.value.length) io.out('(no delegated tasks)');
+      else {
+        const rows = r.value.map((t) => [t.id, t.delegator, t.recipient, t.state, String(t.refusals), t.last_check_exit_code === null ? '-' : String(t.last_check_exit_code), t.waiting_on.length ? `waiting on hold ${t.waiting_on[0]!.request_id} (hop ${t.waiting_on[0]!.hop})` : oneLine(t.task, 50)]);
+        io.out(table([['TASK', 'DELEGATOR', 'RECIPIENT', 'STATE', 'REFUSALS', 'LAST CHECK', ''], ...rows]));
+      }
+      return 0;
+    });
+  }
   return withKernel(p.values, io, async (k) => {
     const r = await call<TaskView>(k, io, 'tasksShow', { id });
     if (!r) return 1;

@@ -4,6 +4,8 @@ import type { CliCommand } from './io.js';
 import { parse, usageError } from './common.js';
 import { resolveDataDir } from './data-dir.js';
 import { createNexus } from '../app.js';
+import { offsetClock, systemClock, type Clock } from '../kernel/clock.js';
+import { clockOffsetLine } from './kernel-commands.js';
 import { startSocketDoor } from '../doors/socket.js';
 import { startWebDoor, type WebDoor } from '../doors/web.js';
 import { installLastResort } from '../doors/last-resort.js';
@@ -14,7 +16,22 @@ const USAGE = `usage: nexus serve [--data-dir DIR] [--port N] [--no-web] [--json
   on http://127.0.0.1:PORT/ (the address printed opens it once, within 2 minutes; \`nexus open\` prints a new
   one). The nexus command authenticates with nexus.sock.token in the data dir. Stop with Ctrl-C.
   --port N: 0–65535; 0 (the default) picks any free port. --no-web: the control socket only.
-  One kernel per data dir: a second serve on the same data dir is refused.`;
+  One kernel per data dir: a second serve on the same data dir is refused.
+  Testing aid: with NEXUS_TESTING=1 in the environment, NEXUS_CLOCK_OFFSET_MS=N makes the kernel read its
+  clock N ms ahead (negative: behind), so 24 h deadlines (parked calls, orchestration holds) can be tested
+  by restarting a day later. Printed at start and by \`nexus status\`; only the environment can set it.`;
+
+/** The kernel's clock: the system's, or shifted by NEXUS_CLOCK_OFFSET_MS when NEXUS_TESTING=1 (else ignored). */
+export function clockFromEnv(env: NodeJS.ProcessEnv): { clock: Clock } | { clock: Clock; ignored: string } | { error: string } {
+  const raw = env.NEXUS_CLOCK_OFFSET_MS;
+  if (raw === undefined || raw === '') return { clock: systemClock };
+  if (env.NEXUS_TESTING !== '1') return { clock: systemClock, ignored: 'NEXUS_CLOCK_OFFSET_MS is set but ignored: it is honoured only with NEXUS_TESTING=1.' };
+  const ms = Number(raw);
+  // Ten years either way is more than any deadline needs; anything else is a typo.
+  if (!/^[+-]?\d+$/.test(raw.trim()) || !Number.isSafeInteger(ms) || Math.abs(ms) > 10 * 366 * 86_400_000) return { error: `NEXUS_CLOCK_OFFSET_MS must be a whole number of milliseconds within ten years (got ${JSON.stringify(raw)})` };
+  return { clock: offsetClock(ms) };
+}
+
 
 export const serveCommand: CliCommand = async (argv, io) => {
   const p = parse(argv, { port: { type: 'string' }, 'no-web': { type: 'boolean', default: false } }, io, USAGE);
@@ -26,9 +43,14 @@ export const serveCommand: CliCommand = async (argv, io) => {
     if (!Number.isInteger(port) || port < 0 || port > 65535) return usageError(io, USAGE, '--port must be a port number (0-65535)');
   }
   const dataDir = resolveDataDir(p.values['data-dir'] as string | undefined);
+  const time = clockFromEnv(process.env);
+  if ('error' in time) {
+    io.err(`nexus: ${time.error}`);
+    return 1;
+  }
   let nexus;
   try {
-    nexus = await createNexus({ dataDir });
+    nexus = await createNexus({ dataDir, clock: time.clock });
   } catch (e) {
     io.err(`nexus: ${e instanceof Error ? e.message : String(e)}`);
     return 1;
@@ -45,6 +67,8 @@ export const serveCommand: CliCommand = async (argv, io) => {
       closers.push(() => w.close());
       url = w.url;
     }
+    if ('ignored' in time) io.err(`nexus: ${time.ignored}`);
+    if (time.clock.offsetMs !== undefined) io.err(clockOffsetLine(time.clock.offsetMs));
     if (p.values.json) io.out(JSON.stringify({ url, socket: sock.path, data_dir: nexus.dataDir, pid: process.pid }));
     else {
       io.out(url ? `NEXUS is serving at ${url}` : 'NEXUS is serving (no browser host)');

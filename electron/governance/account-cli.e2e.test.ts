@@ -33,11 +33,11 @@ describe('nexus entitlements refresh', () => {
     expect(shown).toMatchObject({ entitled: false, status: 'absent', source: null, refreshed_at: null, account: { configured: true, url: svc.url, last_refresh: { ok: false, code: 'account_unauthorized' } } });
   });
 
-  it('--json on a refusal: exit 1, {error: {code, message}} on stdout, the sentence on stderr, the previous state kept', async () => {
+  it('--json on a refusal: exit 1, {ok: false, error: {code, message}} on stdout, the sentence on stderr, the previous state kept', async () => {
     svc.answer = (_q, res) => res.writeHead(401).end();
     const r = await s.nexus('entitlements', 'refresh', '--json');
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.out)).toEqual({ error: { code: 'account_unauthorized', message: expect.stringMatching(new RegExp(`^The account service at ${svc.url} answered 401: sign in again`)) } });
+    expect(JSON.parse(r.out)).toEqual({ ok: false, error: { code: 'account_unauthorized', message: expect.stringMatching(new RegExp(`^The account service at ${svc.url} answered 401: sign in again`)) } });
     expect(r.err).toMatch(/answered 401: sign in again.*\(account_unauthorized\)/);
     expect(r.out + r.err).not.toContain(CREDENTIAL);
     svc.answer = (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('garbage');

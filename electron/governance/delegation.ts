@@ -12,7 +12,8 @@ import { getAgent } from '../store/queries/agents.js';
 import { bindMemberRun } from './chain-store.js';
 import { placeHandoff } from './handoff.js';
 import { addEvidence, addRefusal, closeTask, getTask, insertTask, listEvidence, newTaskId, openTaskOfRun, setTaskRun, type Evidence, type Task } from './task-store.js';
-import { pendingHoldsOfRun } from './hold-store.js';
+import { pendingHoldsOfRun, type Hold } from './hold-store.js';
+import { APPROVAL_EXPIRED_TEXT } from '../../shared/types.js';
 import { readSetting } from './settings.js';
 import type { Governance } from './service.js';
 import type { FinalizerVerdict } from './turns-port.js';
@@ -115,7 +116,11 @@ export class Delegation {
       created_at: now,
     });
     const outcome = new Promise<ToolResult>((resolve) => this.waiters.set(id, resolve));
-    const onAbort = () => this.cancelTask(id, 'the delegating run was stopped');
+    // NEXUS closing aborts the call too: that is not a stop. The task is settled at the next start
+    // (recoverTasks), where a recipient waiting on a hold keeps waiting.
+    const onAbort = () => {
+      if (this.gov.kernel.isOpen) this.cancelTask(id, 'the delegating run was stopped');
+    };
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     try {
       const prompt = [
@@ -143,9 +148,10 @@ export class Delegation {
   readonly finalizer = async (run: Run, answer: string): Promise<FinalizerVerdict> => {
     const task = openTaskOfRun(this.gov.db, run.id);
     if (!task) return undefined;
-    // Waiting on a person for a held hop: the turn may end; the hold's answer re-opens it and the check runs
-    // on the answer that follows.
-    if (pendingHoldsOfRun(this.gov.db, run.id).length) return undefined;
+    // Waiting on a person for a held hop: the run stays running (it does not read succeeded while its task is
+    // open); the hold's answer, or its expiry, continues it, and the check runs on the answer that follows.
+    const held = pendingHoldsOfRun(this.gov.db, run.id);
+    if (held.length) return { wait: `waiting on orchestration hold ${held[0]!.request_id} (hop ${held[0]!.hop})` };
     const ev = await this.runCheck(task, run);
     addEvidence(this.gov.db, task.id, ev);
     // Stopped while the check ran: the evidence is kept, but a stop is not the recipient's refusal.
@@ -211,6 +217,29 @@ export class Delegation {
     };
   }
 
+  /**
+   * A hold of this task's run expired unanswered: the task fails visibly (an attention card) and its delegator
+   * gets the failure with the expiry sentence.
+   */
+  holdExpired(h: Hold): void {
+    const task = openTaskOfRun(this.gov.db, h.run_id);
+    if (!task) return;
+    const why = `Task ${task.id} failed: nobody answered orchestration hold ${h.request_id} (hop ${h.hop}: "${task.recipient}" wanted ${h.tool} on ${JSON.stringify(h.target)}) within 24 hours. ${APPROVAL_EXPIRED_TEXT}`;
+    this.gov.kernel.inbox.add(
+      {
+        id: `attn_${task.id}`,
+        kind: 'attention',
+        run_id: h.run_id,
+        agent: task.recipient,
+        tool: 'delegate_task',
+        target: task.task.slice(0, 200),
+        data: { source: 'delegation', task_id: task.id, request_id: h.request_id, message: why },
+      },
+      `Delegated task failed: ${task.recipient} (${task.id}): its held hop expired`,
+    );
+    this.finish(task.id, 'failed', null, toolError(why, 'approval_expired', { task_id: task.id, request_id: h.request_id, hop: h.hop }));
+  }
+
   /** A task's run ended without the task closing (stopped, failed): the delegator learns it. */
   onRunEnded(run: Run): void {
     const task = openTaskOfRun(this.gov.db, run.id);
@@ -239,16 +268,19 @@ export class Delegation {
       if (this.waiters.has(t.id)) continue;
       const row = this.gov.kernel.getRow(t.delegator_row_id);
       if (row && (row.state === 'running' || row.state === 'ready' || row.state === 'needs_approval')) continue;
-      this.cancelTask(t.id, 'NEXUS stopped while it was delegated; the delegating call was interrupted');
+      // A recipient waiting on a person's answer to a hold keeps waiting: the hold survives the restart and its
+      // answer (or its 24 h expiry) continues that run.
+      this.cancelTask(t.id, 'NEXUS stopped while it was delegated; the delegating call was interrupted', { keepWaitingRun: true });
       n++;
     }
     return n;
   }
 
-  private cancelTask(id: string, why: string): void {
+  private cancelTask(id: string, why: string, opts: { keepWaitingRun?: boolean } = {}): void {
     const t = getTask(this.gov.db, id);
     if (!t || t.status !== 'open') return;
     this.finish(id, 'canceled', null, toolError(`Task ${id} was canceled: ${why}.`, 'canceled', { task_id: id }));
+    if (t.run_id && opts.keepWaitingRun && pendingHoldsOfRun(this.gov.db, t.run_id).length) return;
     if (t.run_id) {
       const r = this.gov.kernel.getRun(t.run_id);
       if (r?.status === 'running') this.gov.kernel.stopRun(t.run_id, { reason: why });

@@ -92,8 +92,9 @@ describe('the gate in the kernel', () => {
 
     let chains = await t.call<ChainView[]>('chainsList');
     expect(chains[0].hops[1]).toMatchObject({ hop: 2, agent: 'mid', verdict: 'awaiting_approval', request_id });
-    // Trust for the session is ignored: the hold is a policy about the chain.
-    expect(await t.call('inboxApprove', { id: request_id, trust_session: true })).toEqual({ id: request_id, state: 'approved' });
+    // Trust for the session never covers a hold: asked with it, nothing is approved; without it, approved.
+    await expect(t.call('inboxApprove', { id: request_id, trust_session: true })).rejects.toThrow(/Trust for this session never covers an orchestration hold/);
+    expect(await t.call('inboxApprove', { id: request_id })).toEqual({ id: request_id, state: 'approved' });
     chains = await t.call<ChainView[]>('chainsList');
     expect(chains[0].hops[1].verdict).toBe('approved'); // switched the moment it was answered
     expect(await t.call<InboxItem[]>('inboxList')).toEqual([]);

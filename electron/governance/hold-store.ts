@@ -3,6 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { stmt, type Db } from '../store/db.js';
 import { hopFingerprintText } from '../../shared/orchestration/canonical.js';
+import { PARK_DURATION_MS } from '../../shared/types.js';
 
 export type HoldStatus = 'pending' | 'approved' | 'refused' | 'consumed' | 'canceled';
 
@@ -77,6 +78,17 @@ export function answerHold(db: Db, a: { request_id: string; approve: boolean; by
 export function consumeHold(db: Db, request_id: string, now: number): boolean {
   return stmt(db, "UPDATE hop_holds SET status = 'consumed', consumed_at = ? WHERE request_id = ? AND status = 'approved'").run(now, request_id).changes === 1;
 }
+
+/**
+ * Nobody answered within the hold's clock (the same 24 h as a parked row): pending → refused, with the expiry
+ * sentence as its reason and nobody as its answerer. False when it was no longer pending.
+ */
+export function expireHold(db: Db, request_id: string, reason: string, now: number): boolean {
+  return stmt(db, "UPDATE hop_holds SET status = 'refused', reason = ?, answered_by = NULL, answered_at = ? WHERE request_id = ? AND status = 'pending'").run(reason, now, request_id).changes === 1;
+}
+
+/** When a hold expires unanswered: the same clock as a parked row. */
+export const holdExpiresAt = (h: Pick<Hold, 'created_at'>): number => h.created_at + PARK_DURATION_MS;
 
 export function cancelHold(db: Db, request_id: string, now: number): boolean {
   return stmt(db, "UPDATE hop_holds SET status = 'canceled', answered_at = ? WHERE request_id = ? AND status = 'pending'").run(now, request_id).changes === 1;

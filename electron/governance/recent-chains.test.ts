@@ -80,6 +80,29 @@ describe('Recent chains (seed 003 "Where to see what a chain did")', () => {
     r.recordHop('lone4', hop(2, 'mid'));
     expect(r.list().map((c) => c.chain_id)).toEqual(['lone4', 'big']);
   });
+  it('a burst of hundreds of concurrent chains (every hop 1 before any hop 2) keeps the most recent chains and never loses one to its own later hop', () => {
+    for (const n of [51, 52, 300, 2500]) {
+      const r = new RecentChains(clock().now, () => {}, 50);
+      for (let i = 0; i < n; i++) r.recordHop(`c${i}`, { ...hop(1, 'lead'), action: 'message_agent', target: 'leaf' });
+      // Their hop 2 arrives in another order (concurrent runs finish in any order).
+      const order = Array.from({ length: n }, (_, i) => (i * 7919) % n);
+      for (const i of order) r.recordHop(`c${i}`, hop(2, 'leaf'));
+      const list = r.list();
+      expect(list, `burst of ${n}`).toHaveLength(Math.min(n, 50));
+      expect(list.map((c) => c.chain_id)).toEqual(order.slice(-50).reverse().map((i) => `c${i}`));
+      expect(list.every((c) => c.hops.some((h) => h.hop === 2))).toBe(true);
+      expect(r.size).toBeLessThanOrEqual(50 + r.pendingLimit);
+    }
+  });
+  it('chains that keep the hop 1 they were given list it; the bound on waiting hand-offs is separate from the list', () => {
+    const r = new RecentChains(clock().now, () => {}, 3, 5);
+    for (let i = 0; i < 8; i++) r.recordHop(`c${i}`, hop(1, 'lead'));
+    for (let i = 0; i < 8; i++) r.recordHop(`c${i}`, hop(2, 'mid'));
+    expect(r.size).toBeLessThanOrEqual(3 + 5);
+    const list = r.list();
+    expect(list.map((c) => c.chain_id)).toEqual(['c7', 'c6', 'c5']);
+    expect(list[0].hops.map((h) => h.hop)).toEqual([1, 2]); // hop 1 was still remembered
+  });
   it('"Clearing it forgets the runs shown; it stops nothing and changes no limit"', () => {
     let changes = 0;
     const r = new RecentChains(clock().now, () => changes++);

@@ -6,6 +6,12 @@
 import type { ChainHopView, ChainView, HopVerdict, OrchestrationCode } from '../../shared/types.js';
 
 export const DEFAULT_RECENT_CHAINS_LIMIT = 50;
+/**
+ * How many chains that hold only their hop 1 (a hand-off whose recipient has not acted yet) are remembered.
+ * Kept apart from the listed chains: a burst of hand-offs must not push listed chains out, and a hand-off's
+ * own next hop must not push out the hand-offs still waiting for theirs (which emptied the list in a burst).
+ */
+export const DEFAULT_PENDING_LIMIT = 1000;
 
 interface Entry {
   chain_id: string;
@@ -14,21 +20,37 @@ interface Entry {
 }
 
 export class RecentChains {
-  /** Map order = activity order: the most recently active entry is last. */
+  /** Chains that composed (a hop numbered 2 or more). Map order = activity order: the most recent is last. */
   private chains = new Map<string, Entry>();
+  /** Chains holding only hop 1, oldest first: remembered so their hop 1 is listed once they compose. */
+  private pending = new Map<string, Entry>();
 
   constructor(
     private readonly now: () => number,
     private readonly onChange: () => void = () => {},
     readonly limit = DEFAULT_RECENT_CHAINS_LIMIT,
+    readonly pendingLimit = DEFAULT_PENDING_LIMIT,
   ) {}
 
   /** Record (or replace) one hop of a chain. */
   recordHop(chain_id: string, hop: Omit<ChainHopView, 'at'> & { at?: string }): void {
-    const e = this.touch(chain_id);
     const view: ChainHopView = { ...hop, at: hop.at ?? new Date(this.now()).toISOString() };
     if (view.code === undefined) delete view.code;
     if (view.request_id === undefined) delete view.request_id;
+    const listed = this.chains.has(chain_id);
+    if (!listed && hop.hop < 2) {
+      // Not composed yet: remembered apart, bounded apart, never listed.
+      let e = this.pending.get(chain_id);
+      if (e) this.pending.delete(chain_id);
+      else e = { chain_id, hops: new Map(), last_active: 0 };
+      e.last_active = this.now();
+      e.hops.set(hop.hop, view);
+      this.pending.set(chain_id, e);
+      while (this.pending.size > this.pendingLimit) this.pending.delete(this.pending.keys().next().value!);
+      return;
+    }
+    // A hop numbered 2 or more means the chain composed: it is listed, with its hop 1 if still remembered.
+    const e = this.touch(chain_id);
     e.hops.set(hop.hop, view);
     this.evict();
     this.onChange();
@@ -48,11 +70,10 @@ export class RecentChains {
     return true;
   }
 
-  /** Most recently active first; only chains that composed (more than one recorded hop). */
+  /** Most recently active first; only chains that composed (more than one hop). */
   list(): ChainView[] {
     const out: ChainView[] = [];
     for (const e of [...this.chains.values()].reverse()) {
-      if (e.hops.size < 2) continue;
       const hops = [...e.hops.values()].sort((a, b) => a.hop - b.hop);
       const agents: string[] = [];
       for (const h of hops) if (!agents.includes(h.agent)) agents.push(h.agent);
@@ -63,40 +84,33 @@ export class RecentChains {
 
   /** Forget every chain shown (and the ones not yet shown). Returns how many were listed. */
   clear(): number {
-    const n = this.list().length;
+    const n = this.chains.size;
     this.chains.clear();
+    this.pending.clear();
     this.onChange();
     return n;
   }
 
+  /** Everything remembered: listed chains and hand-offs waiting for their next hop. */
   get size(): number {
-    return this.chains.size;
+    return this.chains.size + this.pending.size;
   }
 
+  /** The chain's entry, now the most recently active; a remembered hop 1 comes with it. */
   private touch(chain_id: string): Entry {
     let e = this.chains.get(chain_id);
     if (e) this.chains.delete(chain_id);
-    else e = { chain_id, hops: new Map(), last_active: 0 };
+    else {
+      e = this.pending.get(chain_id) ?? { chain_id, hops: new Map(), last_active: 0 };
+      this.pending.delete(chain_id);
+    }
     e.last_active = this.now();
     this.chains.set(chain_id, e);
     return e;
   }
 
-  /** Over the bound: drop the least recently active chain, preferring ones that never composed. */
+  /** Over the bound: drop the least recently active listed chain (never the one just touched: it is last). */
   private evict(): void {
-    while (this.chains.size > this.limit) {
-      // Never the entry just touched (the newest): its next hop may be the one that makes it compose.
-      const newest = [...this.chains.keys()].pop();
-      let victim: string | undefined;
-      for (const e of this.chains.values()) {
-        if (e.hops.size < 2 && e.chain_id !== newest) {
-          victim = e.chain_id;
-          break;
-        }
-      }
-      victim ??= this.chains.keys().next().value;
-      if (victim === undefined) return;
-      this.chains.delete(victim);
-    }
+    while (this.chains.size > this.limit) this.chains.delete(this.chains.keys().next().value!);
   }
 }

@@ -12,7 +12,10 @@ import { evaluateHop } from './gate.js';
 import { RecentChains } from './recent-chains.js';
 import { readSetting, readSettings, writeSetting, writeStopAll } from './settings.js';
 import { importEntitlement, loadEntitlementKey, reverifyStoredEntitlement, showEntitlement, type EntitlementKey, type EntitlementView } from './entitlements.js';
-import { answerHold, cancelHold, getHold, pendingHolds, pendingHoldsOfRun, type Hold } from './hold-store.js';
+import { answerHold, cancelHold, expireHold, getHold, holdExpiresAt, pendingHolds, pendingHoldsOfRun, type Hold } from './hold-store.js';
+import { openTaskOfRun } from './task-store.js';
+import { APPROVAL_EXPIRED_TEXT } from '../../shared/types.js';
+import { HoldTimers, waitingOn, type WaitingOn } from './hold-clock.js';
 import type { TurnsPort } from './turns-port.js';
 import { AccountLink } from './account.js';
 
@@ -25,6 +28,10 @@ export class Governance {
   readonly recent: RecentChains;
   /** The account service link: NEXUS_ACCOUNT_URL / NEXUS_ACCOUNT_TOKEN, refresh at start and every 6 h. */
   readonly account: AccountLink;
+  /** Told when a hold expired unanswered (delegation fails the held run's task). */
+  onHoldExpired: (hold: Hold) => void = () => {};
+  /** The expiry timer of each pending hold. */
+  private readonly holdTimers: HoldTimers;
 
   constructor(private readonly nexus: Pick<Nexus, 'db' | 'kernel' | 'clock' | 'env' | 'services' | 'onClose'>) {
     this.db = nexus.db;
@@ -34,6 +41,9 @@ export class Governance {
       () => nexus.clock.now(),
       () => this.kernel.emit({ type: 'chains_changed' }),
     );
+    this.holdTimers = new HoldTimers(nexus.clock, (h) => {
+      if (this.kernel.isOpen) this.expire(h);
+    });
     this.account = new AccountLink({
       env: nexus.env,
       clock: nexus.clock,
@@ -58,7 +68,49 @@ export class Governance {
     await reverifyStoredEntitlement(this.db, this.key, this.now());
     // Not awaited: the app starts with the stored token; the account's answer replaces it when it comes.
     this.nexus.onClose(() => this.account.close());
+    this.nexus.onClose(() => this.holdTimers.clear());
     this.account.start();
+  }
+
+  // ── the hold clock ───────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * After a start (the kernel recovered): a hold whose 24 h passed while NEXUS was closed expires now; the
+   * others get their timer back. Nothing is left waiting on a person for ever.
+   */
+  sweepHolds(): void {
+    for (const h of pendingHolds(this.db)) {
+      if (holdExpiresAt(h) <= this.now()) this.expire(h);
+      else this.holdTimers.arm(h);
+    }
+  }
+
+  /**
+   * Nobody answered within 24 h: the hop is refused with the expiry sentence (its identical retry reads it),
+   * the card closes as expired, the held run's task fails (its delegator gets the failure) and the held agent
+   * is told.
+   */
+  expire(h: Hold): boolean {
+    if (!expireHold(this.db, h.request_id, APPROVAL_EXPIRED_TEXT, this.now())) return false;
+    this.holdTimers.disarm(h.request_id);
+    this.kernel.inbox.resolve(h.request_id, 'expired');
+    this.recent.setVerdict(h.chain_id, h.hop, 'refused');
+    const task = openTaskOfRun(this.db, h.run_id);
+    try {
+      this.onHoldExpired(h);
+    } catch (e) {
+      console.error('nexus: failing the task of an expired hold failed:', e);
+    }
+    this.continueHeldRun(
+      h.run_id,
+      `Nobody answered held hop ${h.hop} (request ${h.request_id}) within 24 hours: ${APPROVAL_EXPIRED_TEXT} Your ${h.tool} call on ${JSON.stringify(h.target)} is refused; do not retry it.${task ? ` Your task ${task.id} from "${task.delegator}" failed and "${task.delegator}" was told.` : ''} Report this in your answer.`,
+    );
+    return true;
+  }
+
+  /** What each run waits on (hold-clock.ts). */
+  waitingOn(): Map<string, WaitingOn[]> {
+    return waitingOn(this.db);
   }
 
   // ── the gate ─────────────────────────────────────────────────────────────────────────────────────────────
@@ -72,7 +124,10 @@ export class Governance {
         recent: this.recent,
         targetOf: (tool, input, workspace) => targetOf(this.kernel.tools.find(call.run.id, { wire_tool: call.wire_tool, tool }), input, workspace),
         onHeld: (h) => this.cardFor(h, call),
-        onHoldCanceled: (h) => this.kernel.inbox.resolve(h.request_id, 'canceled'),
+        onHoldCanceled: (h) => {
+          this.holdTimers.disarm(h.request_id);
+          this.kernel.inbox.resolve(h.request_id, 'canceled');
+        },
       },
       call,
     );
@@ -80,6 +135,10 @@ export class Governance {
 
   /** The inbox card of a hold: the same place as autonomy cards, saying that orchestration is asking. */
   private cardFor(h: Hold, call?: HopGateCall): void {
+    // A delegation waiting on this answer is named on the card: who is kept waiting, and by which task.
+    const task = openTaskOfRun(this.db, h.run_id);
+    const waits = task ? ` The delegated task ${task.id} from "${task.delegator}" waits on this answer.` : '';
+    this.holdTimers.arm(h);
     this.kernel.inbox.add(
       {
         id: h.request_id,
@@ -91,9 +150,10 @@ export class Governance {
         target: h.target,
         hop: h.hop,
         chain_id: h.chain_id,
+        expires_at: holdExpiresAt(h),
         data: {
           asking: 'orchestration',
-          message: `Orchestration per-hop approval: agent "${h.agent}" wants ${h.tool} on ${JSON.stringify(h.target)} — hop ${h.hop} of chain ${h.chain_id}. Not the agent's own autonomy mode: this is a policy about the chain.`,
+          message: `Orchestration per-hop approval: agent "${h.agent}" wants ${h.tool} on ${JSON.stringify(h.target)} — hop ${h.hop} of chain ${h.chain_id}. Not the agent's own autonomy mode: this is a policy about the chain.${waits} Unanswered, it expires in 24 hours and the hop is refused.`,
           input: h.input,
           effect: this.holdEffect(h, call),
           request_id: h.request_id,
@@ -140,6 +200,7 @@ export class Governance {
       return true;
     });
     if (!won) throw new ApiFailure('conflict', `Orchestration hold ${request_id} is no longer waiting (it is ${hold.status}).`);
+    this.holdTimers.disarm(request_id);
     this.kernel.emitInbox({ removed: [{ id: request_id, status: approve ? 'approved' : 'denied' }] });
     this.recent.setVerdict(hold.chain_id, hold.hop, approve ? 'approved' : 'refused');
     const text = approve
@@ -186,6 +247,7 @@ export class Governance {
     // Counted: every run that was in flight (stopping a delegator cascades to the runs it started).
     for (const h of pendingHolds(this.db)) {
       if (cancelHold(this.db, h.request_id, this.now())) {
+        this.holdTimers.disarm(h.request_id);
         this.kernel.inbox.resolve(h.request_id, 'canceled', 'stop_all');
         this.recent.setVerdict(h.chain_id, h.hop, 'denied', 'orchestration_stopped');
       }
@@ -210,8 +272,10 @@ export class Governance {
   cancelHoldsOfRun(run_id: string): void {
     for (const h of pendingHoldsOfRun(this.db, run_id)) {
       if (!cancelHold(this.db, h.request_id, this.now())) continue;
+      this.holdTimers.disarm(h.request_id);
       this.kernel.inbox.resolve(h.request_id, 'canceled');
-      this.recent.setVerdict(h.chain_id, h.hop, 'refused');
+      // Nobody refused it: it ended because its run was stopped.
+      this.recent.setVerdict(h.chain_id, h.hop, 'canceled');
     }
   }
 

@@ -23,13 +23,21 @@ export async function setupGovernance(nexus: Nexus): Promise<void> {
 
   nexus.kernel.setHopGate((call) => gov.gate(call));
   nexus.kernel.inbox.register('orchestration', {
-    // Trust for the session never covers a hold: trust_session is ignored here on purpose.
-    approve: (item, o) => gov.answer(item.id, true, o.by),
+    // Trust for the session never covers a hold: asked for, the approval is refused (nothing is approved), so
+    // nobody believes they granted trust that does not exist.
+    approve: (item, o) => {
+      if (o.trust_session) {
+        throw new ApiFailure('not_supported', 'Trust for this session never covers an orchestration hold: nothing was approved. Approve the hold on its own (without trust for the session).');
+      }
+      return gov.answer(item.id, true, o.by);
+    },
     deny: (item, o) => gov.answer(item.id, false, o.by, o.reason),
   });
   nexus.kernel.registerTool(delegation.delegateTool);
   nexus.kernel.registerTool(new MessageAgent(gov, delegation).tool);
   nexus.probes.stopAll = () => gov.stopAllInEffect();
+  nexus.probes.waitingOn = () => gov.waitingOn();
+  gov.onHoldExpired = (h) => delegation.holdExpired(h);
 
   // A task's run that ends without its task closing (stopped, failed) answers its delegator.
   // A force-stopped run's pending holds are canceled (its cards close; nothing asks about a stopped run).
@@ -42,8 +50,12 @@ export async function setupGovernance(nexus: Nexus): Promise<void> {
   });
   nexus.onClose(off);
   // After crash recovery (kernel.start runs after the setups): tasks whose delegating call was interrupted.
+  // Holds first: one that expired while NEXUS was closed fails its task with the expiry sentence (not as
+  // "interrupted"); the others get their 24 h timer back.
   setImmediate(() => {
-    if (nexus.kernel.isOpen) delegation.recoverTasks();
+    if (!nexus.kernel.isOpen) return;
+    gov.sweepHolds();
+    delegation.recoverTasks();
   });
 
   // Turns are set up before governance (SETUPS order); without them delegation answers "not available".

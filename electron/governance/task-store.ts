@@ -47,6 +47,15 @@ export function getTask(db: Db, id: string): Task | null {
   return (stmt(db, 'SELECT * FROM tasks WHERE id = ?').get(id) as Task | undefined) ?? null;
 }
 
+/** Tasks newest first, each with the exit code of its last acceptance check (null: none ran, or no code). */
+export function listTasks(db: Db, limit: number): Array<Task & { last_check_exit_code: number | null }> {
+  return stmt(
+    db,
+    `SELECT t.*, (SELECT e.exit_code FROM task_evidence e WHERE e.task_id = t.id ORDER BY e.seq DESC LIMIT 1) AS last_check_exit_code
+     FROM tasks t ORDER BY t.created_at DESC, t.rowid DESC LIMIT ?`,
+  ).all(limit) as Array<Task & { last_check_exit_code: number | null }>;
+}
+
 export function openTaskOfRun(db: Db, run_id: string): Task | null {
   return (stmt(db, "SELECT * FROM tasks WHERE run_id = ? AND status = 'open' ORDER BY created_at DESC LIMIT 1").get(run_id) as Task | undefined) ?? null;
 }

@@ -9,6 +9,7 @@ import { createNexus, type Nexus, type NexusSetup } from '../app.js';
 import { dispatch } from '../api/dispatch.js';
 import { PUBLIC_KEY_ENV } from './entitlements.js';
 import type { Governance } from './service.js';
+import type { Clock } from '../kernel/clock.js';
 
 export interface TestAccount {
   privateKey: KeyObject;
@@ -39,11 +40,11 @@ export interface TestNexus {
   reopen(): Promise<TestNexus>;
 }
 
-export async function testNexus(opts: { setups?: NexusSetup[]; account?: TestAccount; dataDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<TestNexus> {
+export async function testNexus(opts: { setups?: NexusSetup[]; account?: TestAccount; dataDir?: string; env?: NodeJS.ProcessEnv; clock?: Clock } = {}): Promise<TestNexus> {
   const account = opts.account ?? testAccount();
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'nexus-gov-'));
   const env = { ...process.env, ...opts.env, [PUBLIC_KEY_ENV]: account.publicPem };
-  const nexus = await createNexus({ dataDir, env, ...(opts.setups ? { setups: opts.setups } : {}) });
+  const nexus = await createNexus({ dataDir, env, ...(opts.setups ? { setups: opts.setups } : {}), ...(opts.clock ? { clock: opts.clock } : {}) });
   const gov = nexus.services.governance as Governance;
   let closed = false;
   const t: TestNexus = {

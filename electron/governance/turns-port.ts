@@ -2,7 +2,9 @@
 import type { Run } from '../kernel/types.js';
 import type { InboxKindHandler } from '../kernel/inbox.js';
 
-export type FinalizerVerdict = { accept: true } | { accept: false; feedback: string } | { fail: string } | undefined;
+/** `wait`: the answer cannot be judged yet (a person is asked something); the run stays running, idle, until a
+ *  continuation re-opens the loop or it is stopped. */
+export type FinalizerVerdict = { accept: true } | { accept: false; feedback: string } | { fail: string } | { wait: string } | undefined;
 export type Finalizer = (run: Run, answer: string) => FinalizerVerdict | Promise<FinalizerVerdict>;
 
 export interface TurnsPort {

@@ -47,9 +47,9 @@ describe('tightened, never loosened', () => {
     expect(stricterMode('rules', 'bypass')).toBe('rules');
     expect(stricterMode('ask', 'bypass')).toBe('ask');
   });
-  it('a stricter requested mode tightens; a looser one is ignored', () => {
+  it('a stricter requested mode tightens; a looser one is refused: a run can only tighten its profile', () => {
     expect(tightenApproval({ mode: 'bypass' }, { mode: 'rules' }).mode).toBe('rules');
-    expect(tightenApproval({ mode: 'rules' }, { mode: 'bypass' }).mode).toBe('rules');
+    expect(() => tightenApproval({ name: 'a', mode: 'rules' }, { mode: 'bypass' })).toThrow("A run can only tighten its profile: agent a's profile mode is rules; --mode bypass would loosen it.");
   });
   it('extra rules may only add deny/ask rules; an allow is refused with its index', () => {
     const t = tightenApproval({ mode: 'bypass', approval_rules: [{ tool: 'read', verdict: 'allow' }] }, { extra_rules: [{ tool: 'bash', verdict: 'deny' }] });

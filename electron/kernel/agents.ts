@@ -114,14 +114,14 @@ export function revokeExecutor(kernel: Kernel, name: string): number {
 }
 
 export interface ApprovalRequest {
-  /** A stricter mode than the profile's tightens; a looser one is ignored (never loosens). */
+  /** A stricter mode than the profile's tightens; a looser one is refused (a run never loosens its profile). */
   mode?: Mode;
   /** Extra rules: deny and ask only (an allow would loosen), appended to the profile's. */
   extra_rules?: unknown;
 }
 
 /** The mode and rules a run of this profile freezes, tightened by the request. */
-export function tightenApproval(profile: Pick<AgentProfile, 'mode' | 'approval_rules'>, request: ApprovalRequest = {}): { mode: Mode; rules: ApprovalRule[]; compiled: CompiledRules } {
+export function tightenApproval(profile: Pick<AgentProfile, 'mode' | 'approval_rules'> & { name?: string }, request: ApprovalRequest = {}): { mode: Mode; rules: ApprovalRule[]; compiled: CompiledRules } {
   const extra = checkedRules(request.extra_rules ?? [], 'extra_rules').rules;
   const loosening = extra.map((r, index) => ({ r, index })).filter(({ r }) => r.verdict === 'allow');
   if (loosening.length) {
@@ -131,9 +131,14 @@ export function tightenApproval(profile: Pick<AgentProfile, 'mode' | 'approval_r
       loosening.map(({ index }) => ({ index, key: 'verdict', message: 'extra rules may only deny or ask' })),
     );
   }
-  const rules = [...(profile.approval_rules ?? []), ...extra];
+  if (request.mode && MODE_STRICTNESS[request.mode] < MODE_STRICTNESS[profile.mode]) {
+    const who = 'name' in profile && typeof profile.name === 'string' ? `agent ${profile.name}'s` : "the agent's";
+    throw new KernelError('invalid_input', `A run can only tighten its profile: ${who} profile mode is ${profile.mode}; --mode ${request.mode} would loosen it.`);
+  }
   const mode = request.mode ? stricterMode(profile.mode, request.mode) : profile.mode;
-  return { mode, rules, compiled: compileRules(rules) };
+  // Each half passed on its own; together they must still fit the one rule envelope (64 KiB).
+  const { rules, compiled } = checkedRules([...(profile.approval_rules ?? []), ...extra], "the profile's approval rules together with the extra rules");
+  return { mode, rules, compiled };
 }
 
 /** Create a run-backed run for an agent (turns' startTurn calls this), approval frozen from its profile. */

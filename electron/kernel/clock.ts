@@ -4,6 +4,8 @@ export type TimerHandle = { readonly id: number } | ReturnType<typeof setTimeout
 
 export interface Clock {
   now(): number;
+  /** Set on a shifted clock only (`offsetClock`): how far ahead of the system clock it reads, in ms. */
+  readonly offsetMs?: number;
   setTimeout(fn: () => void, ms: number): TimerHandle;
   clearTimeout(handle: TimerHandle): void;
 }
@@ -23,6 +25,15 @@ export const systemClock: Clock = {
     clearTimeout(h as ReturnType<typeof setTimeout>);
   },
 };
+
+/**
+ * The system clock read `offsetMs` ahead (or behind): a testing aid for `nexus serve` (NEXUS_CLOCK_OFFSET_MS,
+ * honoured only with NEXUS_TESTING=1). Restarting with a day's offset makes every 24 h deadline that fell
+ * due in that day expire at start, as it would for an app that was closed that long. Timers are not shifted.
+ */
+export function offsetClock(offsetMs: number): Clock {
+  return { ...systemClock, offsetMs, now: () => Date.now() + offsetMs };
+}
 
 interface ManualTimer {
   id: number;

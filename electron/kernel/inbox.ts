@@ -59,13 +59,20 @@ export class InboxKinds {
     return listPendingInbox(this.kernel.db);
   }
 
+  /** The answers a card kind takes, as the commands that give them (the window offers the same as buttons). */
+  private howToAnswer(kind: string): string {
+    const actions = Object.keys(this.handlers.get(kind) ?? {}) as InboxAction[];
+    const command: Record<InboxAction, string> = { approve: '`nexus approve ID`', deny: '`nexus deny ID`', retry: '`nexus retry ID`', abandon: '`nexus abandon ID`', answer: '`nexus answer ID TEXT`' };
+    return actions.length ? `use ${actions.map((a) => command[a]).join(' or ')}` : 'nothing answers it';
+  }
+
   /** A person's answer to a card, routed to the card kind's handler. */
   async act(id: string, action: InboxAction, opts: InboxActOptions): Promise<{ id: string; state: string }> {
     const item = getInboxItem(this.kernel.db, id);
     if (!item) throw notFound('inbox item', id);
     if (item.status !== 'pending') throw conflict(`Inbox item ${id} is no longer pending (it is ${item.status}).`);
     const fn = this.handlers.get(item.kind)?.[action];
-    if (!fn) throw new KernelError('not_supported', `A ${item.kind} card cannot be answered with ${action}.`);
+    if (!fn) throw new KernelError('not_supported', `${/^[aeiou]/.test(item.kind) ? 'An' : 'A'} ${item.kind} card cannot be answered with ${action}: ${this.howToAnswer(item.kind)}.`);
     const out = await fn(item, opts);
     return { id, state: out.state };
   }

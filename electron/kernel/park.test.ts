@@ -218,7 +218,9 @@ describe('Explicit executor revocation', () => {
     expect(after.state).toBe('needs_approval');
     expect(after.addressee).toBeNull();
     expect(k().inbox.get(row.id)!.addressee).toBeNull();
-    expect(events).toContainEqual(expect.objectContaining({ type: 'run_event', run_id: run.id, event: 'task_readdressed' }));
+    // The pushed event carries the same data as the recorded one, detail included.
+    const detail = "executor of alice revoked; the person's door still answers";
+    expect(events).toContainEqual({ type: 'run_event', run_id: run.id, event: 'task_readdressed', data: { row_id: row.id, from: 'executor:alice', to: null, detail } });
     expect(listRunEvents(h.nexus.db, run.id).find((e) => e.type === 'task_readdressed')!.data).toMatchObject({ row_id: row.id, from: 'executor:alice', to: null });
     // Later parks of the revoked executor are addressed to nobody too.
     expect(k().submitRow(run.id, { tool: 'probe', input: {}, origin: 'model' }).addressee).toBeNull();

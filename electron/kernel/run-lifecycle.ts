@@ -114,14 +114,15 @@ export function readdressRows(k: KernelState, agent: string): number {
   const from = `executor:${agent}`;
   const rows = listParkedRowsAddressedTo(k.db, from);
   const now = k.clock.now();
+  const detail = `executor of ${agent} revoked; the person's door still answers`;
   tx(k.db, () => {
     for (const row of rows) {
       patchRow(k.db, row.id, { addressee: null }, now);
       setInboxAddressee(k.db, { row_id: row.id, addressee: null });
-      insertRunEvent(k.db, { run_id: row.run_id, type: 'task_readdressed', data: { row_id: row.id, from, to: null, detail: `executor of ${agent} revoked; the person's door still answers` }, now });
+      insertRunEvent(k.db, { run_id: row.run_id, type: 'task_readdressed', data: { row_id: row.id, from, to: null, detail }, now });
     }
   });
-  for (const row of rows) emit(k, { type: 'run_event', run_id: row.run_id, event: 'task_readdressed', data: { row_id: row.id, from, to: null } });
+  for (const row of rows) emit(k, { type: 'run_event', run_id: row.run_id, event: 'task_readdressed', data: { row_id: row.id, from, to: null, detail } });
   if (rows.length) emitInbox(k);
   return rows.length;
 }

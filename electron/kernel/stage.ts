@@ -108,13 +108,29 @@ function decide(k: KernelState, run: Run, row: Row, rawInput: unknown, after: Af
       const ended = endRow(k, row, ['ready'], 'failed', { tool: decision.tool, matched: decision.matched, error: { code: 'approval_denied', detail }, result: results.deniedByStage(detail) }, undefined, after);
       return ended ?? getRow(k.db, row.id)!;
     }
-    case 'parked':
+    case 'parked': {
+      // A call that can never run is refused now, with the sentence approving it would have produced: nobody
+      // is asked about it, and nothing waits 24 h for an answer that could only fail.
+      const unrunnable = cannotRun(k, run, row);
+      if (unrunnable) {
+        const fields = { tool: decision.tool, matched: decision.matched, error: { code: unrunnable.code, detail: unrunnable.text }, result: results.toolError(unrunnable.text, unrunnable.code) };
+        return endRow(k, row, ['ready'], 'failed', fields, undefined, after) ?? getRow(k.db, row.id)!;
+      }
       // Session trust relaxes this agent's OWN autonomy parks; deny rules were already applied above.
       if (run.agent && k.trusted.has(run.agent)) return grant(k, run, row, 'trust', decision.tool, decision.matched, after);
       return parkRow(k, run, row, decision.tool, decision.matched, after);
+    }
     default:
       throw new Error(`the stage returned an unknown outcome ${JSON.stringify((decision as { outcome: unknown }).outcome)}`);
   }
+}
+
+/** Why a row could never run in this run (the same code and sentence execution would give), or null. */
+function cannotRun(k: KernelState, run: Run, row: Row): { code: string; text: string } | null {
+  const tool = k.tools.find(run.id, row);
+  if (!tool) return { code: 'unknown_tool', text: `No tool named ${row.tool} is available to this run.` };
+  if (tool.kernelOnly && row.origin !== 'kernel') return { code: 'kernel_only', text: `${row.tool} is planted by the kernel; a model cannot call it.` };
+  return null;
 }
 
 function grant(k: KernelState, run: Run, row: Row, by: RowGrantedBy, tool: string, matched: number[], after: After): Row {

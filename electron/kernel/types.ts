@@ -97,6 +97,8 @@ export interface ExecutorTool {
   target?(input: unknown, workspace: string): string;
   /** A unified diff of what the call would change, computed when the row parks (write/edit). */
   preview?(input: unknown, workspace: string): string | undefined;
+  /** Planted by the kernel only (origin kernel): a row of another origin naming it can never run. */
+  kernelOnly?: boolean;
 }
 
 export interface HopGateCall {

@@ -42,6 +42,8 @@ export const RunSummary = z.object({
   pending: z.number().int().optional(),
   /** A connected client's session (Claude Code, Codex): the calls came through its tool hook. */
   client: z.object({ name: z.string(), session_id: z.string() }).optional(),
+  /** Pending orchestration holds this run waits on (its own, or inside the delegation it waits for). */
+  waiting_on: z.array(z.object({ request_id: z.string(), hop: z.number().int(), agent: z.string(), tool: z.string(), target: z.string(), expires_at: z.string() })).optional(),
 });
 export const RunDetail = RunSummary.extend({
   rules: z.array(z.unknown()),
@@ -163,6 +165,8 @@ export const kernelMethods = {
       stop_all: z.boolean(),
       /** Agents trusted for this session ("Trust for this session" on an approval); in memory, by name. */
       trusted_agents: z.array(z.string()).optional(),
+      /** The testing time override of `nexus serve` (NEXUS_CLOCK_OFFSET_MS under NEXUS_TESTING=1), when set. */
+      clock_offset_ms: z.number().int().optional(),
     }),
     'Kernel status.',
   ),

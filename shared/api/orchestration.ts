@@ -44,7 +44,7 @@ export const ChainHop = z.object({
   agent: z.string(),
   action: z.string(),
   target: z.string(),
-  verdict: z.enum(['allowed', 'awaiting_approval', 'approved', 'refused', 'denied']),
+  verdict: z.enum(['allowed', 'awaiting_approval', 'approved', 'refused', 'denied', 'canceled']),
   code: OrchestrationCode.optional(),
   request_id: z.string().optional(),
   at: z.string(),
@@ -72,6 +72,22 @@ export const TaskView = z.object({
   evidence: z.array(Evidence),
 });
 
+/** A pending orchestration hold a run waits on: its own hop, or a hop inside the delegation it waits for. */
+export const WaitingOn = z.object({ request_id: z.string(), hop: z.number().int(), agent: z.string(), tool: z.string(), target: z.string(), expires_at: z.string() });
+export const TaskListItem = z.object({
+  id: Id,
+  delegator: z.string(),
+  recipient: z.string(),
+  task: z.string(),
+  state: z.enum(['open', 'completed', 'failed', 'canceled']),
+  refusals: z.number().int(),
+  /** The exit code of the last acceptance check run (null: none ran yet, or it ended without a code). */
+  last_check_exit_code: z.number().int().nullable(),
+  run_id: z.string().nullable(),
+  created_at: z.string(),
+  waiting_on: z.array(WaitingOn),
+});
+
 export const orchestrationMethods = {
   settingsGet: method(z.object({}).default({}), SettingsView, 'All settings, read fresh from the store.'),
   settingsSet: method(z.object({ key: SettingKey, value: z.unknown() }), SettingsView, 'Change one setting (validated per key).'),
@@ -87,4 +103,9 @@ export const orchestrationMethods = {
   chainsList: method(z.object({}).default({}), z.array(Chain), 'Recent chains, most recently active first.'),
   chainsClear: method(z.object({}).default({}), z.object({ cleared: z.number().int() }), 'Forget the Recent chains list. Stops nothing.'),
   tasksShow: method(z.object({ id: Id }), TaskView, 'A delegated task with its evidence.'),
+  tasksList: method(
+    z.object({ limit: z.number().int().min(1).max(1000).default(200) }).default({ limit: 200 }),
+    z.array(TaskListItem),
+    'Delegated tasks, newest first: who delegated to whom, the state, refusals and the last check\'s exit code.',
+  ),
 };

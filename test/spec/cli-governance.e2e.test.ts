@@ -52,7 +52,7 @@ const agentFile = (name: string) => {
   writeFileSync(file, JSON.stringify({ name, model: { provider: 'chat-completions', baseURL: models[name].baseURL, model: `scripted-${name}` }, mode: 'bypass' }));
   return file;
 };
-type Run = { id: string; agent: string | null; status: string; created_at: string; rows: Array<{ id: string; origin: string; tool: string; state: string; error?: { code: string; detail: string } }> };
+type Run = { id: string; agent: string | null; status: string; created_at: string; waiting_on?: Array<{ request_id: string }>; rows: Array<{ id: string; origin: string; tool: string; state: string; error?: { code: string; detail: string } }> };
 /** An agent's runs, oldest first. */
 const runsOf = async (agent: string) =>
   (await s.json<Run[]>('runs', 'list')).filter((r) => r.agent === agent).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
@@ -168,7 +168,8 @@ describe('an orchestration hold through the command line', () => {
   });
 
   it('approve ID (the request_id) --json: approved; the chain switches at once; the retry proceeds and the task completes', async () => {
-    await s.until('mid to end its turn while it waits', async () => (await runsOf('mid'))[0]?.status === 'succeeded');
+    // mid's turn ended on "waiting": its run stays running (its task is open) and names the hold it waits on.
+    await s.until('mid to end its turn while it waits', async () => models.mid.requests.length >= 2 && (await runsOf('mid'))[0]?.waiting_on?.[0]?.request_id === holdId);
     expect(await s.json('approve', holdId)).toEqual({ id: holdId, state: 'approved' });
     const [c] = await s.json<Array<{ hops: Array<{ verdict: string }> }>>('chains');
     expect(c!.hops[1]!.verdict).toBe('approved');
@@ -201,7 +202,7 @@ describe('an orchestration hold through the command line', () => {
     const before = models.mid.requests.length;
     await start('DELEGATE echo two CHECK true');
     const [card] = await s.until('the second hold', () => cards('orchestration'));
-    await s.until('mid to wait', async () => (await runsOf('mid')).at(-1)?.status === 'succeeded');
+    await s.until('mid to wait', async () => models.mid.requests.length >= before + 2 && (await runsOf('mid')).at(-1)?.waiting_on?.length);
     expect(await s.json('deny', card.id as string, '--reason', 'not today')).toEqual({ id: card.id, state: 'refused' });
     const leadRun = (await runsOf('lead')).at(-1);
     await settled(leadRun!.id);

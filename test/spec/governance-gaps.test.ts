@@ -79,7 +79,7 @@ describe('DESIGN §3 "The identical retry (same chain, agent, resolved tool and 
     await s.open(['lead'], true);
     const run = s.start('lead');
     const card = await waitCard('orchestration');
-    await s.until('mid waiting', () => s!.runsOf('mid')[0]?.status === 'succeeded');
+    await s.until('mid waiting', () => s!.waits('mid') >= 1);
     await s.call('inboxApprove', { id: card.id });
     expect((await s.ended(run.id)).status).toBe('succeeded');
     const rows = s.rowsOf('mid').filter((r) => r.origin === 'model');
@@ -102,7 +102,7 @@ describe('DESIGN §3 "The identical retry (same chain, agent, resolved tool and 
     await s.open(['lead'], true);
     s.start('lead');
     const first = await waitCard('orchestration');
-    await s.until('mid waiting', () => s!.runsOf('mid')[0]?.status === 'succeeded');
+    await s.until('mid waiting', () => s!.waits('mid') >= 1);
     await s.call('inboxApprove', { id: first.id });
     s.start('lead');
     const second = await s.until('the second chain\'s hold', () => s!.nexus.kernel.inbox.pending().find((c) => c.kind === 'orchestration' && c.id !== first.id));
@@ -123,7 +123,7 @@ describe('seed 003 "Nothing is left open waiting on you, so one unanswered quest
     await s.open(['lead', 'boss'], true);
     s.start('lead');
     await waitCard('orchestration');
-    await s.until('mid\'s turn to end', () => s!.runsOf('mid')[0]?.status === 'succeeded');
+    await s.until('mid\'s turn to end', () => s!.waits('mid') >= 1);
     // Per-hop approval off for the next chain only matters for the person; the waiting hold stays.
     await s.call('settingsSet', { key: 'orchestration.perHopApproval', value: false });
     expect((await s.ended(s.start('solo').id)).status).toBe('succeeded');
@@ -247,7 +247,7 @@ describe('seed 003 "closing either one is a real, immediate stop, not a suggesti
       await s.open(['lead'], true);
       s.start('lead');
       const card = await waitCard('orchestration');
-      await s.until('mid waiting', () => s!.runsOf('mid')[0]?.status === 'succeeded');
+      await s.until('mid waiting', () => s!.waits('mid') >= 1);
       await s.call('settingsSet', { key, value });
       await s.call('inboxApprove', { id: card.id });
       await s.until('mid to retry and report', () => s!.requests('mid').length >= 4 && s!.runsOf('mid')[0]?.status !== 'running');
@@ -270,7 +270,7 @@ describe('DESIGN §3 Stop all with a hold waiting', () => {
     await s.open(['lead'], true);
     s.start('lead');
     const card = await waitCard('orchestration');
-    await s.until('mid waiting', () => s!.runsOf('mid')[0]?.status === 'succeeded');
+    await s.until('mid waiting', () => s!.waits('mid') >= 1);
     const asked = s.requests('mid').length;
     await s.call('stopAll');
     expect(await s.call('inboxList')).toEqual([]);
@@ -290,7 +290,7 @@ describe('DESIGN §3 "a further hop (2, 3, …, numbered in the order recorded)"
     });
     await s.open(['lead'], true);
     s.start('lead');
-    await s.until('mid waiting', () => s!.runsOf('mid')[0]?.status === 'succeeded');
+    await s.until('mid waiting', () => s!.waits('mid') >= 1);
     const holds = await cards('orchestration');
     expect(holds.map((c) => [c.hop, c.target])).toEqual([
       [2, 'echo a'],
@@ -345,9 +345,9 @@ describe('seed 003 "An approval covers exactly that hop. It is consumed the mome
     await s.open(['lead'], true);
     s.start('lead');
     const card = await waitCard('orchestration');
-    await s.until('mid waiting', () => s!.runsOf('mid')[0]?.status === 'succeeded');
+    await s.until('mid waiting', () => s!.waits('mid') >= 1);
     await s.call('inboxApprove', { id: card.id });
-    await s.until('mid to retry twice and stop', () => s!.requests('mid').length >= 4 && s!.runsOf('mid')[0]?.status !== 'running');
+    await s.until('mid to retry twice and stop', () => s!.requests('mid').length >= 4 && s!.waits('mid') >= 2);
     const retried = s.rowsOf('mid').filter((r) => r.origin === 'model').slice(1);
     expect(retried.map((r) => r.state).sort()).toEqual(['failed', 'succeeded']);
     expect(retried.find((r) => r.state === 'failed')?.error?.code).toBe('hop_held');

@@ -17,7 +17,8 @@ export interface Served {
   json<T = any>(...args: string[]): Promise<T>; // eslint-disable-line @typescript-eslint/no-explicit-any
   /** Poll `f` until it returns something truthy. */
   until<T>(what: string, f: () => Promise<T | null | undefined | false>, timeoutMs?: number): Promise<T>;
-  stop(): Promise<void>;
+  /** Stop the server; the data dir is removed unless `keepDir` (then serve it again with `{ dir }`). */
+  stop(opts?: { keepDir?: boolean }): Promise<void>;
   /** kill -9 the kernel (nothing cleaned up); `serve(env, { dir })` starts a new one on the same data dir. */
   crash(): Promise<void>;
 }
@@ -68,7 +69,7 @@ export async function serve(env: NodeJS.ProcessEnv = {}, opts: { dir?: string; p
         await new Promise((r) => setTimeout(r, 100));
       }
     },
-    async stop() {
+    async stop({ keepDir = false } = {}) {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
@@ -76,8 +77,10 @@ export async function serve(env: NodeJS.ProcessEnv = {}, opts: { dir?: string; p
         await exited;
         clearTimeout(timer);
       }
-      rmSync(dir, { recursive: true, force: true });
-      rmSync(`${dir}-workspaces`, { recursive: true, force: true });
+      if (!keepDir) {
+        rmSync(dir, { recursive: true, force: true });
+        rmSync(`${dir}-workspaces`, { recursive: true, force: true });
+      }
     },
     async crash() {
       if (child.exitCode !== null || child.signalCode !== null) return;

@@ -8,7 +8,9 @@ import { startScriptedModel, type Script, type ScriptedModel, type ScriptedReply
 import { setupGovernance } from '../setup.js';
 import { openGate, testNexus, type TestNexus } from '../test-harness.js';
 import type { Row, Run } from '../../kernel/types.js';
+import { listRunEvents } from '../../store/queries/events.js';
 import type { Mode } from '../../../shared/types.js';
+import type { Clock } from '../../kernel/clock.js';
 
 export interface Scenario extends TestNexus {
   turns: TurnEngine;
@@ -22,15 +24,17 @@ export interface Scenario extends TestNexus {
   open(allow: string[], perHopApproval?: boolean): Promise<void>;
   /** Everything agent `name`'s model was sent, last request first is `requests.at(-1)`. */
   requests(name: string): ScriptedRequest[];
+  /** How many times the agent's runs went idle waiting on a hold (turn_waiting: the task stays open). */
+  waits(agent: string): number;
   cleanup(): Promise<void>;
 }
 
-export async function scenario(cast: Record<string, Script | { script: Script; mode?: Mode; tools?: string[] }>): Promise<Scenario> {
+export async function scenario(cast: Record<string, Script | { script: Script; mode?: Mode; tools?: string[] }>, opts: { clock?: Clock } = {}): Promise<Scenario> {
   const models: Record<string, ScriptedModel> = {};
   for (const [name, c] of Object.entries(cast)) {
     models[name] = await startScriptedModel({ script: 'script' in c && !Array.isArray(c) && typeof c !== 'function' ? c.script : (c as Script) });
   }
-  const t = await testNexus({ setups: [setupTurns, setupGovernance] });
+  const t = await testNexus({ setups: [setupTurns, setupGovernance], ...(opts.clock ? { clock: opts.clock } : {}) });
   for (const [name, c] of Object.entries(cast)) {
     const o = !Array.isArray(c) && typeof c !== 'function' ? c : { mode: undefined, tools: undefined };
     saveAgent(t.nexus.kernel, { name, mode: o.mode ?? 'bypass', ...(o.tools ? { tools: o.tools } : {}), model: { provider: 'chat-completions', baseURL: models[name].baseURL, model: `scripted-${name}` } });
@@ -61,6 +65,7 @@ export async function scenario(cast: Record<string, Script | { script: Script; m
     rowsOf: (agent) => runsOf(agent).flatMap((r) => t.nexus.kernel.listRows(r.id)),
     open: (allow, perHop = false) => openGate(t, allow, perHop),
     requests: (name) => models[name].requests,
+    waits: (agent) => runsOf(agent).reduce((n, r) => n + listRunEvents(t.gov.db, r.id).filter((e) => e.type === 'turn_waiting').length, 0),
     async cleanup() {
       await t.close();
       for (const m of Object.values(models)) await m.close();

@@ -39,7 +39,7 @@ describe('per-hop approval (on by default)', () => {
     const [c1] = await waitCards(s, 1);
     expect(c1).toMatchObject({ kind: 'orchestration', agent: 'mid', tool: 'bash', target: 'echo one', hop: 2, chain_id: expect.stringMatching(/^chain_/) });
     expect(c1.id).toMatch(/^[0-9a-f]{32}$/);
-    await s.until('mid to end its turn', () => s!.runsOf('mid')[0]?.status === 'succeeded');
+    await s.until('mid to end its turn (waiting: its task is open)', () => s!.waits('mid') >= 1);
     expect(codeOf(s.requests('mid')[1])).toBe('hop_held');
     expect(structuredOf(last(s.requests('mid')[1]))?.request_id).toBe(c1.id);
     // The delegator's row stays running while the recipient works (and waits).
@@ -59,7 +59,7 @@ describe('per-hop approval (on by default)', () => {
     expect(last(s.requests('mid')[3]).split('\n')[0]).toBe('one');
     expect(c2.id).not.toBe(c1.id);
     expect(c2.hop).toBe(3);
-    await s.until('mid to end its second turn', () => s!.requests('mid').length >= 6 && s!.runsOf('mid')[0]?.status === 'succeeded');
+    await s.until('mid to end its second turn', () => s!.requests('mid').length >= 6 && s!.waits('mid') >= 2);
     expect(structuredOf(last(s.requests('mid')[5]))).toMatchObject({ code: 'hop_held', request_id: c2.id });
     expect(await cards(s)).toHaveLength(1); // no second card for the retry
 
@@ -68,7 +68,7 @@ describe('per-hop approval (on by default)', () => {
     expect(s.requests('mid')[6].userText).toMatch(/REFUSED/);
     expect(structuredOf(last(s.requests('mid')[7]))).toMatchObject({ code: 'hop_refused', request_id: c2.id });
     expect(c3).toMatchObject({ target: 'echo changed', hop: 4 });
-    await s.until('mid to end its third turn', () => s!.requests('mid').length >= 9 && s!.runsOf('mid')[0]?.status === 'succeeded');
+    await s.until('mid to end its third turn', () => s!.requests('mid').length >= 9 && s!.waits('mid') >= 3);
     await s.call('inboxApprove', { id: c3.id });
 
     const done = await s.ended(lead.id);
@@ -96,7 +96,7 @@ describe('per-hop approval (on by default)', () => {
     await s.open(['lead'], true);
     s.start('lead');
     const [hold] = await waitCards(s, 1);
-    await s.until('mid waiting', () => s!.runsOf('mid')[0]?.status === 'succeeded');
+    await s.until('mid waiting', () => s!.waits('mid') >= 1);
     await s.call('inboxApprove', { id: hold.id });
     // The retry passed the gate and the hold, then parked at mid's own autonomy stage (mode ask).
     const autonomy = await waitCards(s, 1, 'autonomy');

@@ -26,7 +26,7 @@ describe('Recent chains (seed 003 "Where to see what a chain did")', () => {
     await s.call('settingsSet', { key: 'orchestration.maxDepth', value: 2 });
     const run = s.start('lead');
     const card = await s.until('the hold card', () => s!.nexus.kernel.inbox.pending().find((c) => c.kind === 'orchestration'));
-    await s.until('mid to wait', () => s!.runsOf('mid')[0]?.status === 'succeeded');
+    await s.until('mid to wait', () => s!.waits('mid') >= 1);
     // "A hop that is waiting on you appears there while it waits"
     let [c] = await chains();
     expect(view(c)).toEqual({
@@ -97,7 +97,7 @@ describe('Recent chains (seed 003 "Where to see what a chain did")', () => {
     await s.call('chainsClear');
     expect(s.nexus.kernel.getRun(run.id)?.status).toBe('running');
     expect(s.nexus.kernel.inbox.pending().map((c) => c.id)).toEqual([card.id]);
-    await s.until('mid to wait', () => s!.runsOf('mid')[0]?.status === 'succeeded');
+    await s.until('mid to wait', () => s!.waits('mid') >= 1);
     await s.call('inboxApprove', { id: card.id });
     expect((await s.ended(run.id)).status).toBe('succeeded');
   });
@@ -117,4 +117,21 @@ describe('Recent chains (seed 003 "Where to see what a chain did")', () => {
       await again.close();
     }
   });
+});
+
+describe('Recent chains under a burst (real chains, one model reply fanning out)', () => {
+  it('52 parallel message_agent calls, each recipient making one bash call: the 50 most recent chains are listed, none lost to its own later hop', async () => {
+    const N = 52;
+    s = await scenario({
+      lead: queue([{ toolCalls: Array.from({ length: N }, (_, i) => ({ name: 'message_agent', input: { agent: 'leaf', message: `job ${i}` } })) }, { text: 'lead done' }]),
+      leaf: (req, i) => (req.toolResults.length ? { text: `leaf answered ${i}` } : { toolCalls: [bash('echo leaf')] }),
+    });
+    await s.open(['lead'], false);
+    const run = s.start('lead');
+    expect((await s.ended(run.id, 60_000)).status).toBe('succeeded');
+    expect(s.runsOf('leaf')).toHaveLength(N);
+    const list = await chains();
+    expect(list).toHaveLength(50);
+    for (const c of list) expect(view(c)).toEqual({ agents: ['lead', 'leaf'], hops: [[1, 'lead', 'message_agent', 'leaf', 'allowed', null], [2, 'leaf', 'bash', 'echo leaf', 'allowed', null]] });
+  }, 90_000);
 });

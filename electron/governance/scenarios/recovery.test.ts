@@ -40,7 +40,7 @@ describe('stops and restarts', () => {
     await s.open(['lead'], true);
     s.start('lead');
     const card = await s.until('the hold card', () => s!.nexus.kernel.inbox.pending().find((c) => c.kind === 'orchestration'));
-    const midRun = await s.until('mid waiting', () => s!.runsOf('mid').find((r) => r.status === 'succeeded'));
+    const midRun = await s.until('mid waiting', () => s!.waits('mid') >= 1 && s!.runsOf('mid')[0]);
     after = await s.reopen();
     const cards = await after.call<InboxItem[]>('inboxList');
     expect(cards.map((c) => [c.id, c.kind, c.hop])).toEqual([[card.id, 'orchestration', 2]]);

@@ -59,6 +59,7 @@ export class Questions {
   /** The await the kernel plants: the question card, open until answered or the run stops. */
   readonly awaitTool: ExecutorTool = {
     name: 'ask_await',
+    kernelOnly: true,
     description: "The kernel's wait for a person's answer to an agent's question.",
     inputSchema: { type: 'object', properties: { question: { type: 'string' }, asked_by: { type: 'string' } }, required: ['question'] },
     target: questionOf,

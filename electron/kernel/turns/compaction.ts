@@ -52,6 +52,7 @@ export class Compactor {
 
   readonly tool: ExecutorTool = {
     name: 'summarize',
+    kernelOnly: true,
     description: "Summarize a run's older messages (planted by the kernel when the conversation passes its budget).",
     inputSchema: { type: 'object', properties: { keep_from: { type: 'number' }, messages: { type: 'number' } }, required: ['keep_from'] },
     target: (input) => `messages before #${String((input as { keep_from?: unknown } | null)?.keep_from ?? '?')}`,

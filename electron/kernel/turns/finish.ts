@@ -6,7 +6,9 @@ import type { Run } from '../types.js';
 import { getTurnState, updateTurnState } from './conversation-store.js';
 import type { HookRunner } from './hooks.js';
 
-export type FinalizerVerdict = { accept: true } | { accept: false; feedback: string } | { fail: string } | undefined;
+/** `wait`: the answer cannot be judged yet (a person is asked something); the run stays running, idle, until a
+ *  continuation re-opens the loop or it is stopped. */
+export type FinalizerVerdict = { accept: true } | { accept: false; feedback: string } | { fail: string } | { wait: string } | undefined;
 export type Finalizer = (run: Run, answer: string) => FinalizerVerdict | Promise<FinalizerVerdict>;
 
 export interface FinishContext {
@@ -50,6 +52,10 @@ export async function finishTurn(c: FinishContext, run: Run, answer: string): Pr
     if (!v) continue;
     if ('fail' in v) {
       c.failRun(run.id, v.fail);
+      return 'ended';
+    }
+    if ('wait' in v) {
+      c.event(run.id, 'turn_waiting', { reason: v.wait });
       return 'ended';
     }
     if (v.accept === false) {

@@ -13,6 +13,7 @@ export const notForModels = (name: string) => ({
 
 export const continuationTool: ExecutorTool = {
   name: 'continuation',
+  kernelOnly: true,
   description: 'A message the kernel plants into a run (a person or a module continuing it).',
   inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
   target: (input) => {

@@ -15,6 +15,7 @@ const VERDICT_WORDS: Record<ChainView['hops'][number]['verdict'], string> = {
   approved: 'approved by you',
   refused: 'refused by you',
   denied: 'denied by the gate',
+  canceled: 'canceled (its run was stopped)',
 };
 
 function Hop({ chain, hop }: { chain: ChainView; hop: ChainView['hops'][number] }) {

@@ -150,6 +150,12 @@ export function RunDetailView({ run }: { run: RunFull }) {
               its tool hook, and it ran what NEXUS allowed.
             </p>
           ) : null}
+          {run.waiting_on?.map((w) => (
+            <p key={w.request_id} className="field-warn" role="status">
+              Waiting on orchestration hold <code>{w.request_id}</code> (hop {w.hop}: {w.agent} wants {w.tool} on {w.target}). Answer it in the Inbox; unanswered, it
+              expires {new Date(w.expires_at).toLocaleString()} and the hop is refused.
+            </p>
+          ))}
         </div>
         {run.status === 'running' ? (
           <button

@@ -6,6 +6,7 @@ import { call, messageOf } from '../../api/client.js';
 import { ago, useNow } from '../../components/time.js';
 import { RunDetailView } from './RunDetail.js';
 import { Empty } from '../../components/Empty.js';
+import { TasksList } from './TasksList.js';
 import type { Mode } from '../../../../shared/types.js';
 
 function StartRun() {
@@ -94,18 +95,21 @@ export function RunsView() {
                 <span className="item-top">
                   <strong>{r.agent ?? 'standalone'}</strong>
                   {r.client ? <span className="badge">{r.client.name} session</span> : null}
-                  <span className={`status-pill ${r.status}`}>{r.status}</span>
+                  {/* A run waiting on an orchestration hold is not simply "running": it waits on a person. */}
+                  <span className={`status-pill ${r.waiting_on?.length ? 'waiting' : r.status}`}>{r.waiting_on?.length ? 'waiting' : r.status}</span>
                 </span>
                 <span className="muted clip">{r.prompt ?? r.id}</span>
                 <span className="muted small">
                   {ago(r.created_at, now)}
                   {r.pending ? ` · ${r.pending} waiting` : ''}
+                  {r.waiting_on?.length ? ` · on hold ${r.waiting_on[0]!.request_id.slice(0, 8)} (hop ${r.waiting_on[0]!.hop})` : ''}
                 </span>
               </button>
             </li>
           ))}
           {loaded && runs.length === 0 ? <li className="muted pad">No runs yet.</li> : null}
         </ul>
+        <TasksList />
       </aside>
       <section className="detail-pane" tabIndex={0} aria-label="Run">
         {detail ? (

@@ -10,6 +10,7 @@ const VERDICT_LABEL: Record<ChainView['hops'][number]['verdict'], string> = {
   approved: 'approved',
   refused: 'refused',
   denied: 'denied',
+  canceled: 'canceled (its run was stopped)',
 };
 
 function Chain({ chain, now }: { chain: ChainView; now: number }) {
