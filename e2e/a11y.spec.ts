@@ -65,7 +65,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.getByRole('link', { name: 'Agents' }).click();
       await page.getByRole('button', { name: /builder/ }).first().click();
       await audit(page, testInfo, `${scheme}-agent-editor`);
-      await page.getByRole('banner').getByRole('button', { name: 'Help' }).click();
+      await page.getByRole('banner').getByRole('button', { name: 'Help', exact: true }).click();
       await page.getByRole('button', { name: 'Welcome and the offline demo' }).click();
       await audit(page, testInfo, `${scheme}-welcome-from-help`);
       await page.getByRole('button', { name: 'Close the welcome' }).click();

@@ -24,7 +24,7 @@ async function serve(dataDir: string, home: string): Promise<{ child: ChildProce
   const url = await new Promise<string>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`nexus serve printed no URL: ${out}`)), 20_000);
     child.stdout!.on('data', () => {
-      const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+/.exec(out);
+      const m = /http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+/.exec(out);
       if (m) {
         clearTimeout(t);
         resolve(m[0]);

@@ -3,7 +3,10 @@
 import { test, expect, shot } from './fixtures.js';
 
 test('Help opens the page of the view on screen; keyboard alone; links move between pages', async ({ app: page }, testInfo) => {
+  // Help is a menu in the top bar: its first item is the page of the view on screen.
+  const menu = page.getByRole('banner').getByRole('button', { name: 'Help', exact: true });
   const help = page.getByRole('button', { name: /^Help: / });
+  await menu.click();
   await expect(help).toHaveAccessibleName('Help: Modes and outcomes');
   await help.focus();
   await page.keyboard.press('Enter');
@@ -16,13 +19,16 @@ test('Help opens the page of the view on screen; keyboard alone; links move betw
   await expect(dialog.getByRole('heading', { level: 2 })).toHaveText('Approval rules');
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
-  await expect(help).toBeFocused();
+  await expect(menu).toBeFocused();
 
   await page.getByRole('link', { name: 'Agents' }).click();
+  await menu.click();
   await expect(help).toHaveAccessibleName('Help: The agent file and lifecycle hooks');
   await page.getByRole('link', { name: 'Settings' }).click();
+  await menu.click();
   await expect(help).toHaveAccessibleName('Help: The orchestration gate');
   await page.getByRole('button', { name: 'Models' }).or(page.getByRole('link', { name: 'Models' })).first().click();
+  await menu.click();
   await expect(help).toHaveAccessibleName('Help: Connecting a local model');
   await help.click();
   await expect(dialog.getByRole('heading', { level: 2 })).toHaveText('Connecting a local model');

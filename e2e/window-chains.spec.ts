@@ -27,7 +27,7 @@ test('the Chains view draws each chain as agents and hops, coloured by verdict, 
   // With agents present the first-run welcome is gone from the Inbox; Help brings it back.
   await page.getByRole('link', { name: /^Inbox/ }).click();
   await expect(page.getByRole('heading', { name: 'Welcome to NEXUS' })).toHaveCount(0);
-  await page.getByRole('banner').getByRole('button', { name: 'Help' }).click();
+  await page.getByRole('banner').getByRole('button', { name: 'Help', exact: true }).click();
   await page.getByRole('button', { name: 'Welcome and the offline demo' }).click();
   await expect(page.getByRole('heading', { name: 'Welcome to NEXUS' })).toBeFocused();
   await shot(page, testInfo, 'welcome-from-help');

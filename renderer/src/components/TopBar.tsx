@@ -56,9 +56,6 @@ export function TopBar() {
         ))}
       </nav>
       <div className="topbar-right">
-        <button type="button" className="btn ghost help-link" aria-haspopup="dialog" aria-label={`Help: ${help.title}`} title={`Help: ${help.title}`} onClick={() => setHelping(true)}>
-          Help
-        </button>
         {connection === 'locked' ? (
           // The browser host refused this tab's key or it has none (a reload): it cannot get back in by itself.
           // A status, not an alert: the failed calls' banner already alerts, with the host's exact reason.
@@ -79,7 +76,7 @@ export function TopBar() {
         <span className={`pending-pill ${pending ? 'has' : ''}`} role="status" aria-label={`${pending} pending`} data-testid="pending-count">
           <strong>{pending}</strong> pending
         </span>
-        <HelpMenu />
+        <HelpMenu page={help} onPage={() => setHelping(true)} />
         {/* Always on screen: engaged, the red bar below carries Resume (StopAllBar). */}
         {stopAll ? (
           <span className="stop-engaged" role="status">
