@@ -46,7 +46,7 @@ export const REFERENCE: Record<string, string[]> = {
   serve: ['docs/data-dir.md'],
 };
 
-/** Environment variables NEXUS reads (the first three by the kernel: `nexus serve` or the app). */
+/** Environment variables NEXUS reads, and who reads each (the kernel is `nexus serve` or the app). */
 export const ENVIRONMENT: Array<[name: string, what: string]> = [
   ['NEXUS_DATA_DIR', 'the data dir when --data-dir is not given'],
   ['NEXUS_MODEL_TIMEOUT_S', 'idle timeout of a model call in seconds (default 120; model.timeout_s per agent wins)'],
@@ -54,6 +54,12 @@ export const ENVIRONMENT: Array<[name: string, what: string]> = [
   ['NEXUS_ACCOUNT_URL', 'the account service the entitlement is taken from (https, or http on loopback)'],
   ['NEXUS_ACCOUNT_TOKEN', 'the account credential (bearer token) for NEXUS_ACCOUNT_URL; never stored'],
   ['NEXUS_ENTITLEMENT_PUBLIC_KEY', 'Ed25519 public key (PEM) that verifies entitlements, for self-hosting and tests'],
+  ['NEXUS_WORKSPACES_DIR', "where agents' default workspaces are made (default: the data dir's path + -workspaces)"],
+  ['NEXUS_BASH', "Windows: the bash.exe agents' commands run with (default: Git for Windows' bash, never WSL's)"],
+  ['NEXUS_SKIP_LOGIN_ENV', "desktop app: 1 = do not read the login shell's environment at start"],
+  ['NEXUS_LOADING_LOGIN_ENV', 'set to 1 by NEXUS in the login shell it reads the environment of; not for you to set'],
+  ['NEXUS_CODEX_BIN', 'nexus connect codex without --codex: the codex program asked for the hook\'s trust hash'],
+  ['NEXUS_HOOK_SCRIPT', "nexus connect: the hook script to install instead of this NEXUS's own (for tests)"],
 ];
 
 export const EXIT_CODES = 'exit codes: 0 ok, 1 failure (the reason on stderr), 2 usage error (the usage on stderr)';
