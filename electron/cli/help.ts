@@ -23,7 +23,7 @@ export const SUMMARIES: Record<string, string> = {
   resume: 'lift Stop all',
   entitlements: 'show, import or refresh the nexus.orchestration entitlement',
   chains: 'Recent chains (multi-agent runs) of this app run; clear forgets them',
-  tasks: 'a delegated task and the evidence of its acceptance checks',
+  tasks: 'delegated tasks (who, state, refusals, last check), or one with the evidence of its checks',
   rules: 'validate a rule list, or evaluate one call against a mode and rules (no kernel)',
   // Listed only once the command exists (globalHelp shows the commands main.ts has).
   open: 'print a new one-time address for the browser host',
@@ -59,6 +59,8 @@ export const ENVIRONMENT: Array<[name: string, what: string]> = [
   ['NEXUS_SKIP_LOGIN_ENV', "desktop app: 1 = do not read the login shell's environment at start"],
   ['NEXUS_LOADING_LOGIN_ENV', 'set to 1 by NEXUS in the login shell it reads the environment of; not for you to set'],
   ['NEXUS_CODEX_BIN', 'nexus connect codex without --codex: the codex program asked for the hook\'s trust hash'],
+  ['NEXUS_TESTING', 'nexus serve: 1 lets NEXUS_CLOCK_OFFSET_MS take effect (a testing aid)'],
+  ['NEXUS_CLOCK_OFFSET_MS', 'nexus serve with NEXUS_TESTING=1: read the clock this many ms ahead, to test 24 h deadlines'],
   ['NEXUS_HOOK_SCRIPT', "nexus connect: the hook script to install instead of this NEXUS's own (for tests)"],
 ];
 
