@@ -85,7 +85,7 @@ test('a Claude Code call waits as a card; Approve in the window lets it run', as
   await expect(page.getByRole('list', { name: 'Runs' })).toContainText('claude-code session');
   await page.getByRole('list', { name: 'Runs' }).getByRole('button').first().click();
   await expect(page.locator('.run-detail')).toContainText('its calls came through its tool hook');
-  await expect(page.locator('.rows')).toContainText('approved by you in the window');
+  await expect(page.locator('.rows')).toContainText('approved by you in the browser');
 });
 
 test('Settings ▸ Connections shows the change, then connects and disconnects Claude Code', async ({ page }) => {
