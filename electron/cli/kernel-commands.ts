@@ -8,12 +8,12 @@ import { call, oneLine, parse, printJson, table, timeLeft, usageError, withKerne
 import type { KernelConnection } from './client.js';
 import { blockText, inlineText } from './terminal-text.js';
 import type { NexusEvent } from '../../shared/api/index.js';
-import { decidedBy } from '../../shared/api/doors.js';
+import { grantWords } from '../../shared/api/doors.js';
 
 /** The status line of a time override (a testing aid of `nexus serve`, set only by its environment). */
 export const clockOffsetLine = (ms: number) => `clock offset: ${ms >= 0 ? '+' : ''}${ms} ms (NEXUS_TESTING): expiry deadlines are read on a shifted clock`;
 
-type Row = { id: string; origin: string; tool: string; state: string; approved_by?: string | null; error?: { code: string; detail: string } | null; result?: { content: { text: string }[]; structuredContent?: Record<string, unknown> } | null };
+type Row = { id: string; origin: string; tool: string; state: string; approved_by?: string | null; granted_by?: string | null; error?: { code: string; detail: string } | null; result?: { content: { text: string }[]; structuredContent?: Record<string, unknown> } | null };
 type RunSummary = { id: string; agent: string | null; status: string; mode: string; pending?: number; created_at: string; final_answer?: string | null; error?: string | null; waiting_on?: WaitingOn[] };
 type RunDetail = RunSummary & { rows: Row[]; workspace: string };
 type Inbox = { id: string; kind: string; agent: string | null; tool: string; target: string; run_id: string; hop?: number; chain_id?: string; expires_at?: string; message?: string; effect?: { sandboxed?: boolean } };
@@ -35,7 +35,7 @@ export function rowLine(r: Row): string[] {
     const request = r.result?.structuredContent?.request_id;
     return [r.id, r.origin, r.tool, 'held', `orchestration: awaiting a person's approval${typeof request === 'string' ? `, request ${request}` : ''}`];
   }
-  const approved = r.approved_by ? `approved by ${decidedBy(r.approved_by)}` : '';
+  const approved = r.approved_by ? grantWords(r) : '';
   return [r.id, r.origin, r.tool, r.state, r.error ? `${r.error.code}: ${oneLine(r.error.detail, 80)}${approved ? `; ${approved}` : ''}` : approved];
 }
 

@@ -73,7 +73,8 @@ export function evaluateHop(d: GateDeps, call: HopGateCall): HopGateDecision {
       if (!consumeHold(d.db, existing.request_id, now)) throw new Error('the approval could not be consumed');
       admit(d, chain.id, recipient, now);
       record(d, chain.id, { ...base, verdict: 'approved', request_id: existing.request_id });
-      return PROCEED;
+      // The row says who let this hop through: the person who approved the hold, whatever the stage then says.
+      return existing.answered_by ? { proceed: true, approved_by: existing.answered_by } : PROCEED;
     }
     const hold: Hold = {
       request_id: newRequestId(),

@@ -85,6 +85,7 @@ function cross(k: KernelState, run: Run, row: Row, rawInput: unknown, after: Aft
 }
 
 function decide(k: KernelState, run: Run, row: Row, rawInput: unknown, after: After): Row {
+  let hopApprovedBy: string | undefined;
   if (row.origin === 'model') {
     const call = { run, row_id: row.id, wire_tool: row.wire_tool, tool: row.tool, runner: row.runner, input: row.input, origin: row.origin };
     const d = k.hopGate === PROCEED ? PROCEED(call) : tx(k.db, () => k.hopGate(call));
@@ -97,12 +98,13 @@ function decide(k: KernelState, run: Run, row: Row, rawInput: unknown, after: Af
       return ended ?? getRow(k.db, row.id)!;
     }
     if (d.proceed !== true) throw new Error('the hop gate decision is neither proceed: true nor proceed: false');
+    hopApprovedBy = typeof d.approved_by === 'string' ? d.approved_by : undefined;
   }
   const decision = evaluateCall(compiledFor(k, run), run.mode, { tool: row.wire_tool, input: rawInput, origin: row.origin });
   if (!decision || typeof decision.tool !== 'string' || !Array.isArray(decision.matched)) throw new Error('the stage returned no decision');
   switch (decision.outcome) {
     case 'granted':
-      return grant(k, run, row, decision.granted_by, decision.tool, decision.matched, after);
+      return grant(k, run, row, decision.granted_by, decision.tool, decision.matched, after, hopApprovedBy);
     case 'failed': {
       const detail = decision.error.detail;
       const ended = endRow(k, row, ['ready'], 'failed', { tool: decision.tool, matched: decision.matched, error: { code: 'approval_denied', detail }, result: results.deniedByStage(detail) }, undefined, after);
@@ -117,7 +119,7 @@ function decide(k: KernelState, run: Run, row: Row, rawInput: unknown, after: Af
         return endRow(k, row, ['ready'], 'failed', fields, undefined, after) ?? getRow(k.db, row.id)!;
       }
       // Session trust relaxes this agent's OWN autonomy parks; deny rules were already applied above.
-      if (run.agent && k.trusted.has(run.agent)) return grant(k, run, row, 'trust', decision.tool, decision.matched, after);
+      if (run.agent && k.trusted.has(run.agent)) return grant(k, run, row, 'trust', decision.tool, decision.matched, after, hopApprovedBy);
       return parkRow(k, run, row, decision.tool, decision.matched, after);
     }
     default:
@@ -133,9 +135,9 @@ function cannotRun(k: KernelState, run: Run, row: Row): { code: string; text: st
   return null;
 }
 
-function grant(k: KernelState, run: Run, row: Row, by: RowGrantedBy, tool: string, matched: number[], after: After): Row {
+function grant(k: KernelState, run: Run, row: Row, by: RowGrantedBy, tool: string, matched: number[], after: After, hopApprovedBy?: string): Row {
   const now = k.clock.now();
-  const patch: RowPatch = { granted_by: by, tool, matched, started_at: now };
+  const patch: RowPatch = { granted_by: by, tool, matched, started_at: now, ...(hopApprovedBy ? { approved_by: hopApprovedBy } : {}) };
   if (!transitionRow(k.db, row.id, ['ready'], 'running', patch, now)) return getRow(k.db, row.id)!;
   const running = patchedRow(row, 'running', patch, now);
   after.push(() => {

@@ -110,7 +110,8 @@ export interface HopGateCall {
   input: unknown;
   origin: Origin;
 }
-export type HopGateDecision = { proceed: true } | { proceed: false; result: ToolResult };
+/** `approved_by`: the person who approved this hop at its orchestration hold (`person:<door>`), recorded on the row. */
+export type HopGateDecision = { proceed: true; approved_by?: string } | { proceed: false; result: ToolResult };
 /** Called for every model row before the approval stage; GOVERNANCE installs the orchestration gate here. */
 export type HopGate = (call: HopGateCall) => HopGateDecision;
 

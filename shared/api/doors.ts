@@ -18,3 +18,16 @@ export function decidedBy(by: string): string {
   if (!m) return by;
   return `you ${DOOR_WORDS[m[1]!] ?? `(${m[1]})`}`;
 }
+
+const STAGE_WORDS: Record<string, string> = { mode: 'granted by the mode', rule: 'granted by a rule', origin: 'granted by origin', trust: 'granted by session trust' };
+
+/**
+ * Who let a row through, in words. A row a person approved at its park reads "approved by you …"; a hop a
+ * person approved at its orchestration hold, then granted by the stage, says both.
+ */
+export function grantWords(r: { approved_by?: string | null; granted_by?: string | null }): string {
+  const stage = r.granted_by ? STAGE_WORDS[r.granted_by] : undefined;
+  if (r.approved_by) return stage ? `hop approved by ${decidedBy(r.approved_by)}; ${stage}` : `approved by ${decidedBy(r.approved_by)}`;
+  if (r.granted_by === 'person') return 'approved by you';
+  return stage ?? '';
+}

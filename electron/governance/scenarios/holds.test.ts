@@ -57,6 +57,9 @@ describe('per-hop approval (on by default)', () => {
     expect(s.requests('mid')[2].userText).toMatch(/APPROVED/);
     expect(s.requests('mid')[2].userText).toContain(c1.id);
     expect(last(s.requests('mid')[3]).split('\n')[0]).toBe('one');
+    // The retry that ran says who let the hop through: the person who approved the hold, then the stage's grant.
+    const ran = s.rowsOf('mid').find((r) => r.tool === 'bash' && r.state === 'succeeded')!;
+    expect(ran).toMatchObject({ granted_by: 'mode', approved_by: expect.stringMatching(/^person:/) });
     expect(c2.id).not.toBe(c1.id);
     expect(c2.hop).toBe(3);
     await s.until('mid to end its second turn', () => s!.requests('mid').length >= 6 && s!.waits('mid') >= 2);

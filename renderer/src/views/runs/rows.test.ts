@@ -12,6 +12,9 @@ describe('a run\'s rows in the Runs view', () => {
     expect(grantLine({ approved_by: 'person:web', granted_by: 'person' })).toBe('approved by you in the browser');
     expect(grantLine({ approved_by: 'person:ipc', granted_by: 'person' })).toBe('approved by you in the app window');
     expect(grantLine({ approved_by: 'person:socket', granted_by: 'person' })).toBe('approved by you with the nexus command');
+    // A hop a person approved at its orchestration hold, then granted by the stage: both are said.
+    expect(grantLine({ approved_by: 'person:browser', granted_by: 'mode' })).toBe('hop approved by you in the browser; granted by the mode');
+    expect(grantLine({ approved_by: null, granted_by: 'mode' })).toBe('granted by the mode');
     expect(grantLine({ approved_by: null, granted_by: 'trust' })).toBe('granted by session trust');
     expect(grantLine({ approved_by: null, granted_by: 'origin' })).toBe('granted by origin');
     expect(grantLine({ approved_by: null, granted_by: null })).toBe('');

@@ -1,21 +1,12 @@
 // What the Runs view says about a run's rows, as plain functions (unit-tested): who let a row through, how rows
 // group in the order they happened, and what a row's state reads as.
 import type { RunFull } from '../../stores/runs.js';
-import { decidedBy } from '../../../../shared/api/doors.js';
+import { grantWords } from '../../../../shared/api/doors.js';
 
 export type Row = RunFull['rows'][number];
 
 export function grantLine(r: Pick<Row, 'approved_by' | 'granted_by'>): string {
-  const by = r.approved_by ?? null;
-  if (by) {
-    return `approved by ${decidedBy(by)}`;
-  }
-  if (r.granted_by === 'person') return 'approved by you';
-  if (r.granted_by === 'trust') return 'granted by session trust';
-  if (r.granted_by === 'origin') return 'granted by origin';
-  if (r.granted_by === 'mode') return 'granted by the mode';
-  if (r.granted_by === 'rule') return 'granted by a rule';
-  return '';
+  return grantWords(r);
 }
 
 /**
