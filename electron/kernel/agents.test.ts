@@ -68,3 +68,20 @@ describe('tightened, never loosened', () => {
     expect(row.error?.detail).toBe('no approval rule allows write');
   });
 });
+
+describe('agentsRemove', () => {
+  it("closes the agent's cards the stop path does not reach (an attention card on an ended run); other agents' stay", async () => {
+    const { removeAgent } = await import('./agents.js');
+    saveAgent(h.nexus.kernel, profile());
+    saveAgent(h.nexus.kernel, profile({ name: 'bob' }));
+    const run = createAgentRun(h.nexus.kernel, { agent: 'alice' });
+    const other = createAgentRun(h.nexus.kernel, { agent: 'bob' });
+    h.nexus.kernel.stopRun(run.id, { reason: 'ended before the removal' });
+    h.nexus.kernel.inbox.add({ id: 'att_alice', kind: 'attention', run_id: run.id, agent: 'alice', tool: 'bash', target: 'a failed hook' });
+    h.nexus.kernel.inbox.add({ id: 'att_bob', kind: 'attention', run_id: other.id, agent: 'bob', tool: 'bash', target: 'a failed hook' });
+    removeAgent(h.nexus.kernel, 'alice');
+    for (let i = 0; i < 50 && h.nexus.kernel.inbox.get('att_alice')?.status === 'pending'; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(h.nexus.kernel.inbox.get('att_alice')).toMatchObject({ status: 'canceled' });
+    expect(h.nexus.kernel.inbox.pending().map((i) => i.id)).toEqual(['att_bob']);
+  });
+});

@@ -101,6 +101,10 @@ export function removeAgent(kernel: Kernel, name: string): { removed: boolean; r
         console.error(`nexus: stopping run ${r.id} of removed agent ${name} failed:`, e);
       }
     }
+    // What the stops did not close (a failed hook's attention card, a question on an ended run) closes with
+    // its agent: nothing is left in the inbox that nobody can act for.
+    if (!kernel.isOpen) return;
+    for (const item of kernel.inbox.pending()) if (item.agent === name) kernel.inbox.resolve(item.id, 'canceled', `agent ${name} was removed`);
   });
   kernel.emit({ type: 'agents_changed' });
   return { removed: true, runs_stopped: runs.length };
