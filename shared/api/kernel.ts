@@ -85,6 +85,16 @@ export const EnvName = z
 export const SecretSet = z.object({ set: z.literal(true) }).strict();
 /** An MCP `env` value or header: the value itself (stored outside the database), or SecretSet to keep it. */
 const SecretValue = z.union([z.string(), SecretSet]);
+/** An MCP server as the ecosystem's `mcpServers` JSON has it; `secret` is what an `env` value or header may be. */
+const mcpServer = <S extends z.ZodType>(secret: S) =>
+  z.object({
+    command: z.string().optional(),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), secret).optional(),
+    url: z.string().url().optional(),
+    headers: z.record(z.string(), secret).optional(),
+    network: NetworkPolicy.optional(),
+  });
 /** Narrows the pending cards (AND of the fields given). */
 export const InboxFilter = z.object({
   agent: z.string().max(200).nullable().optional(),
@@ -117,19 +127,7 @@ export const AgentProfileInput = z.object({
   workspace: z.string().optional(),
   /** A connected client for one project (its runs start when the client calls a tool). */
   external: z.object({ client: z.enum(['claude-code', 'codex']), project: z.string().min(1).max(4096) }).optional(),
-  mcpServers: z
-    .record(
-      z.string(),
-      z.object({
-        command: z.string().optional(),
-        args: z.array(z.string()).optional(),
-        env: z.record(z.string(), SecretValue).optional(),
-        url: z.string().url().optional(),
-        headers: z.record(z.string(), SecretValue).optional(),
-        network: NetworkPolicy.optional(),
-      }),
-    )
-    .optional(),
+  mcpServers: z.record(z.string(), mcpServer(SecretValue)).optional(),
   /** false turns the OS sandbox off for this agent: its commands see and may change everything the user may. */
   sandbox: z.boolean().optional(),
   network: NetworkPolicy.optional(),
@@ -137,18 +135,7 @@ export const AgentProfileInput = z.object({
 });
 export const AgentView = AgentProfileInput.extend({
   /** Secrets are never listed: each `env` value and header reads { "set": true }. */
-  mcpServers: z
-    .record(
-      z.string(),
-      z.object({
-        command: z.string().optional(),
-        args: z.array(z.string()).optional(),
-        env: z.record(z.string(), SecretSet).optional(),
-        url: z.string().url().optional(),
-        headers: z.record(z.string(), SecretSet).optional(),
-      }),
-    )
-    .optional(),
+  mcpServers: z.record(z.string(), mcpServer(SecretSet)).optional(),
   status: z.enum(['active', 'removed']),
   created_at: z.string(),
   updated_at: z.string(),
