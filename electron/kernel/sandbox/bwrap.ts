@@ -19,9 +19,12 @@ export const within = (p: string, dir: string): boolean => {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 };
 
-export function bwrapArgs(policy: SandboxPolicy, o: { proxyDir?: string } = {}): string[] {
+/** `readOnly`: folders to keep readable although they lie under /tmp (NEXUS's own files, run from a checkout
+ *  there): the private /tmp would hide them, and with them the MCP servers and tools NEXUS ships. */
+export function bwrapArgs(policy: SandboxPolicy, o: { proxyDir?: string; readOnly?: readonly string[] } = {}): string[] {
   const ws = policy.workspace;
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  for (const p of o.readOnly ?? []) if (within(p, '/tmp') && p !== '/tmp') args.push('--ro-bind', p, p);
   // A hidden folder holding the workspace is covered first, then the workspace bound back on top;
   // one inside the workspace (or anywhere else) is covered after the bind, so it stays hidden.
   const holding = policy.hidden.filter((h) => within(ws, h) && ws !== h);

@@ -6,15 +6,25 @@
 // proxy's unix socket, when the policy allows hosts) and the GATE: the command waits for one line "go" on
 // its stdin, which the kernel writes only after the process group is recorded in the store. A kernel that
 // dies before that closes the pipe, and the gate exits without running anything.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { bwrapArgs, PROXY_DIR_INSIDE, PROXY_PORT_INSIDE } from './bwrap.js';
 import { sandboxAvailability } from './detect.js';
 import { childEnv } from './env.js';
 import type { SandboxPolicy } from './policy.js';
 import { startProxy, type NetProxy } from './proxy.js';
 import { seatbeltProfile } from './seatbelt.js';
+
+/** The folder NEXUS runs from (its package root): kept readable inside the sandbox wherever it lies. */
+let root: string | null = null;
+function installRoot(): string {
+  if (root) return root;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6 && !existsSync(join(dir, 'package.json')); i++) dir = dirname(dir);
+  return (root = dir);
+}
 
 export interface Launch {
   file: string;
@@ -73,7 +83,7 @@ export async function prepareLaunch(
       }
       const script = `${net ? bridge(`${PROXY_DIR_INSIDE}/proxy.sock`) : ''}${body}`;
       const set: Record<string, string> = { TMPDIR: '/tmp', ...(net ? proxyEnv(`http://127.0.0.1:${PROXY_PORT_INSIDE}`) : {}) };
-      const args = [...bwrapArgs(policy, dir ? { proxyDir: dir } : {}), 'bash', '--norc', '--noprofile', '-c', script, 'nexus', ...rest];
+      const args = [...bwrapArgs(policy, { readOnly: [installRoot()], ...(dir ? { proxyDir: dir } : {}) }), 'bash', '--norc', '--noprofile', '-c', script, 'nexus', ...rest];
       const launch: Launch = { file: 'bwrap', args, env: env(set), cwd: policy.workspace, sandboxed: true, refusedHosts: () => [...(proxy?.refused ?? [])], close };
       return { ok: true, launch };
     }

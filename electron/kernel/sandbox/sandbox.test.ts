@@ -37,6 +37,12 @@ describe('bwrap command line', () => {
   });
   it('the proxy socket folder is bound in when hosts are allowed', () => {
     expect(bwrapArgs(policy(), { proxyDir: '/tmp/nexus-net-1' }).join(' ')).toContain('--bind /tmp/nexus-net-1 /tmp/.nexus-net');
+    // NEXUS's own files stay readable when it runs from a checkout under /tmp (after the private /tmp, before
+    // the data dir is covered); a folder elsewhere is already readable and is not bound again.
+    const a = bwrapArgs(policy({ hidden: ['/tmp/ci/data'] }), { readOnly: ['/tmp/ci', '/opt/nexus'] }).join(' ');
+    expect(a).toContain('--tmpfs /tmp --ro-bind /tmp/ci /tmp/ci');
+    expect(a.indexOf('--ro-bind /tmp/ci /tmp/ci')).toBeLessThan(a.indexOf('--tmpfs /tmp/ci/data'));
+    expect(a).not.toContain('/opt/nexus');
   });
 });
 
