@@ -40,9 +40,11 @@ describe('opening the window from the Dock, the tray or a second launch', () => 
 
   it('main.ts routes the Dock, the tray, a second launch and notifications through it', () => {
     const main = readFileSync(join(import.meta.dirname, '..', 'main.ts'), 'utf8');
-    for (const wiring of ["app.on('activate', showWindow)", "app.on('second-instance', showWindow)", "{ label: 'Open NEXUS', click: showWindow }", "tray.on('click', showWindow)", 'showWindow).show()']) {
+    for (const wiring of ["app.on('activate', showWindow)", "app.on('second-instance', showWindow)", "{ label: 'Open NEXUS', click: showWindow }", "tray.on('click', showWindow)", 'held.keep(note, () => act(null)).show()']) {
       expect(main, wiring).toContain(wiring);
     }
+    // A notification's click (and Deny) opens its card through the same opener.
+    expect(/function openCard\(id: string\) \{\n  showWindow\(\);/.test(main)).toBe(true);
     expect(main).not.toMatch(/focusWindow/);
   });
 });
