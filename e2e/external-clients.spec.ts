@@ -22,7 +22,10 @@ async function serve(dataDir: string, home: string): Promise<{ child: ChildProce
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const url = await new Promise<string>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`nexus serve printed no URL: ${out}`)), 20_000);
+    const t = setTimeout(() => {
+      child.kill('SIGKILL'); // a server that never came up must not outlive the test
+      reject(new Error(`nexus serve printed no URL: ${out}`));
+    }, 20_000);
     child.stdout!.on('data', () => {
       const m = /http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+/.exec(out);
       if (m) {
