@@ -26,6 +26,7 @@ import { buildHandlers } from './api/index.js';
 import type { Handlers } from './api/dispatch.js';
 import type { ApiHost } from './doors/host.js';
 import type { NexusEvent } from '../shared/api/index.js';
+import type { WaitingOn } from './governance/hold-clock.js';
 
 export type NexusSetup = (nexus: Nexus) => void | Promise<void>;
 
@@ -50,21 +51,11 @@ export interface Nexus extends ApiHost {
   handlers: Partial<Handlers>;
   services: NexusServices & Record<string, unknown>;
   /** Small read-only answers other modules own (status shows them). */
-  probes: { stopAll: () => boolean; waitingOn?: () => Map<string, WaitingOnView[]> };
+  probes: { stopAll: () => boolean; waitingOn?: () => Map<string, WaitingOn[]> };
   recovery: RecoveryReport;
   onEvent(listener: (event: NexusEvent) => void): () => void;
   onClose(fn: () => void | Promise<void>): void;
   close(): Promise<void>;
-}
-
-/** A pending orchestration hold a run waits on (governance answers it; runs show it). */
-export interface WaitingOnView {
-  request_id: string;
-  hop: number;
-  agent: string;
-  tool: string;
-  target: string;
-  expires_at: string;
 }
 
 export interface CreateNexusOptions {

@@ -9,6 +9,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { startScriptedModel, type ScriptedModel, type ScriptedReply, type ScriptedRequest } from '../fixtures/scripted-model.js';
 import { build, ROOT, serve, type Served } from './serve.js';
+import { last, structuredOf } from '../../electron/governance/scenarios/harness.js';
 
 // Each `nexus` command is its own process (about a second each on a busy machine): generous time limits.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 240_000 });
@@ -18,17 +19,6 @@ const KEY_ENV = { NEXUS_ENTITLEMENT_PUBLIC_KEY: publicKey.export({ type: 'spki',
 const models: Record<string, ScriptedModel> = {};
 let s: Served;
 
-const structured = (text: string): Record<string, unknown> | null => {
-  for (const l of text.split('\n').reverse()) {
-    try {
-      if (l.trim().startsWith('{')) return JSON.parse(l) as Record<string, unknown>;
-    } catch {
-      /* not the JSON line */
-    }
-  }
-  return null;
-};
-const last = (r: ScriptedRequest) => r.toolResults.at(-1)?.text ?? '';
 
 // lead: `DELEGATE <command> CHECK <check>` hands `RUN: <command>` to mid with that check.
 const lead = (req: ScriptedRequest): ScriptedReply => {
@@ -41,12 +31,12 @@ const mid = (req: ScriptedRequest): ScriptedReply => {
   const command = /RUN: ([^\n"]+)/.exec(req.transcript)?.[1] ?? 'true';
   if (/APPROVED/.test(req.userText)) return { toolCalls: [{ name: 'bash', input: { command } }] };
   if (/expired|REFUSED/i.test(req.userText)) return { text: `mid was told: ${req.userText.split('\n')[0]}` };
-  if (req.toolResults.length) return { text: structured(last(req))?.code === 'hop_held' ? 'waiting for a person' : `mid done: ${last(req).split('\n')[0]}` };
+  if (req.toolResults.length) return { text: structuredOf(last(req))?.code === 'hop_held' ? 'waiting for a person' : `mid done: ${last(req).split('\n')[0]}` };
   return { toolCalls: [{ name: 'bash', input: { command } }] };
 };
 // asker (mode ask, tools bash and read): calls what its prompt names, then reports what it read.
 const asker = (req: ScriptedRequest): ScriptedReply => {
-  if (req.toolResults.length) return { text: `asker read: ${String(structured(last(req))?.code ?? last(req))}` };
+  if (req.toolResults.length) return { text: `asker read: ${String(structuredOf(last(req))?.code ?? last(req))}` };
   if (/UNKNOWN/.test(req.userText)) return { toolCalls: [{ name: 'frobnicate', input: {} }] };
   if (/OUTSIDE/.test(req.userText)) return { toolCalls: [{ name: 'write', input: { path: 'x.txt', content: 'y' } }] };
   if (/SUMMARIZE/.test(req.userText)) return { toolCalls: [{ name: 'summarize', input: { keep_from: 0 } }] };
