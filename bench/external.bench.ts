@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createNexus } from '../electron/app.js';
 import { startSocketDoor } from '../electron/doors/socket.js';
-import { setupExternal } from '../electron/external/setup.js';
 import { saveAgent } from '../electron/kernel/agents.js';
 import { dispatch } from '../electron/api/dispatch.js';
 import { line, now, pct } from './report.js';
@@ -36,7 +35,7 @@ export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'nexus-bench-ext-'));
   const project = join(dir, 'proj');
   mkdirSync(project);
-  const nexus = await createNexus({ dataDir: join(dir, 'data'), setups: [setupExternal] });
+  const nexus = await createNexus({ dataDir: join(dir, 'data'), modules: { external: true } });
   const door = await startSocketDoor(nexus);
   try {
     saveAgent(nexus.kernel, { name: 'claude-code-proj', mode: 'ask', approval_rules: [{ tool: 'bash', verdict: 'allow' }], model: { provider: 'anthropic', baseURL: 'http://127.0.0.1:9', model: 'x' }, external: { client: 'claude-code', project } });

@@ -11,7 +11,6 @@ import { SignJWT } from 'jose';
 import { createNexus, type Nexus } from '../electron/app.js';
 import { saveAgent } from '../electron/kernel/agents.js';
 import type { ExecutorTool, Run } from '../electron/kernel/types.js';
-import { setupGovernance } from '../electron/governance/setup.js';
 import type { Governance } from '../electron/governance/service.js';
 import { addMember, beginChain, bindMemberRun, placeOf } from '../electron/governance/chain-store.js';
 import { readSettings } from '../electron/governance/settings.js';
@@ -26,9 +25,9 @@ async function withNexus<T>(fn: (n: Nexus, gov: Governance) => Promise<T>): Prom
   const dir = mkdtempSync(join(tmpdir(), 'nexus-bench-gov-'));
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const env = { ...process.env, [PUBLIC_KEY_ENV]: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
-  const nexus = await createNexus({ dataDir: dir, env, setups: [setupGovernance] });
+  const nexus = await createNexus({ dataDir: dir, env, modules: { governance: true } });
   try {
-    const gov = nexus.services.governance as Governance;
+    const gov = nexus.governance!;
     const token = await new SignJWT({ ent: ['nexus.orchestration'], exp: Math.floor(Date.now() / 1000) + 3600 }).setProtectedHeader({ alg: 'EdDSA' }).sign(privateKey);
     await gov.importEntitlement(token);
     gov.setSetting('orchestration.enabled', true);

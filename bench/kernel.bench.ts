@@ -16,7 +16,7 @@ import { line, now, pct } from './report.js';
 async function withNexus<T>(fn: (n: Nexus) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'nexus-bench-'));
   // Only the kernel: no turns or governance setups (their gates are benched by their owners).
-  const nexus = await createNexus({ dataDir: dir, setups: [] });
+  const nexus = await createNexus({ dataDir: dir, modules: {} });
   try {
     return await fn(nexus);
   } finally {

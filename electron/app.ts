@@ -1,17 +1,16 @@
-// The composition root: `createNexus({ dataDir })` opens the store, builds the kernel, lets every module set
-// itself up, builds the one handler table, then runs crash recovery and starts the kernel.
+// The composition root: `createNexus({ dataDir })` opens the store, builds the kernel, then constructs each
+// module explicitly and hands it the typed ports it declares: the turn engine (kernel/turns/setup.ts TurnsPorts),
+// governance and delegation (governance/ports.ts), the offline demo (demo/setup.ts DemoPorts), connected clients
+// (external/setup.ts ExternalPorts) and the API's handlers (api/). It composes the one handler table, which
+// `satisfies Handlers`, then runs crash recovery and starts the kernel.
 //
-// HOW LATER MODULES PLUG IN (turns, runners, governance, ...):
-//   1. Export `setupX(nexus: Nexus): void | Promise<void>` from your module. In it: register tools
-//      (nexus.kernel.registerTool), the hop gate (nexus.kernel.setHopGate), inbox kinds
-//      (nexus.kernel.inbox.register), event listeners (nexus.kernel.on), probes (nexus.probes.stopAll),
-//      handlers (Object.assign(nexus.handlers, {...})), services other modules use (nexus.services.x = ...),
-//      and cleanups (nexus.onClose(fn), run in reverse order before the kernel closes).
-//   2. Add ONE line to SETUPS below. Setups run in the listed order, after the kernel exists and BEFORE
-//      kernel.start(), so their listeners, tools and gates are in place when recovery expires or interrupts
-//      rows.
+// ADDING A MODULE: construct it in createNexus after what it needs, hand it what it needs as typed values (an
+// interface the module declares), and add its handlers to the table: until every method of the contract has a
+// handler, the type check fails. Modules are constructed BEFORE kernel.start(), so their listeners, tools and
+// gates are in place when recovery expires or interrupts rows; what they do after recovery they schedule with
+// setImmediate. Cleanups go to onClose (run in reverse order before the kernel closes).
 import { mkdirSync } from 'node:fs';
-import { canonicalDataDir } from './cli/data-dir.js';
+import { canonicalDataDir } from './store/data-dir.js';
 import { workspacesRoot } from './kernel/workspaces-root.js';
 import { join, resolve } from 'node:path';
 import { openDatabase, type Db } from './store/db.js';
@@ -22,36 +21,52 @@ import { moveClearSecretsOutOfDb } from './kernel/secret-migration.js';
 import { Kernel, type RecoveryReport } from './kernel/kernel.js';
 import { EventBus } from './kernel/events.js';
 import { systemClock, type Clock } from './kernel/clock.js';
-import { buildHandlers } from './api/index.js';
-import type { Handlers } from './api/dispatch.js';
-import type { ApiHost } from './doors/host.js';
-import type { NexusEvent } from '../shared/api/index.js';
-import type { WaitingOn } from './governance/hold-clock.js';
+import { NO_KEYS, type KeyStore } from './providers/keys.js';
+import { createTurns } from './kernel/turns/setup.js';
+import type { TurnEngine } from './kernel/turns/engine.js';
+import { readSetting } from './governance/settings.js';
+import { createGovernance } from './governance/setup.js';
+import type { Governance } from './governance/service.js';
+import type { Delegation } from './governance/delegation.js';
+import { createDemo, type Demo, type InternalCall } from './demo/setup.js';
+import { createExternal, EXTERNAL_METHODS } from './external/setup.js';
+import type { ExternalService } from './external/service.js';
+import { agentsHandlers, ApiFailure, dispatch, GOVERNANCE_METHODS, kernelHandlers, modelsHandlers, orchestrationHandlers, rulesHandlers, TURNS_METHODS, unavailable, type Handlers } from './api/index.js';
+import type { InputOf, MethodName, Methods, NexusEvent, OutputOf } from '../shared/api/index.js';
 
-export type NexusSetup = (nexus: Nexus) => void | Promise<void>;
+/** The modules a NEXUS is built with: all of them, unless a test asks for fewer. */
+export interface NexusModules {
+  turns: boolean;
+  governance: boolean;
+  demo: boolean;
+  external: boolean;
+}
+const ALL_MODULES: NexusModules = { turns: true, governance: true, demo: true, external: true };
 
-const SETUPS: Array<() => Promise<NexusSetup>> = [
-  async () => (await import('./kernel/turns/setup.js')).setupTurns,
-  async () => (await import('./governance/setup.js')).setupGovernance,
-  async () => (await import('./demo/setup.js')).setupDemo,
-  async () => (await import('./external/setup.js')).setupExternal,
-];
+const KEYS_METHODS = ['keysStatus', 'keysSet'] as const;
+type KeysMethods = (typeof KEYS_METHODS)[number];
 
-/** Services modules publish for each other (augment with `declare module` for types). */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface NexusServices {}
+/** Provider keys the desktop app keeps in the OS keychain (electron/shell/key-file.ts). Headless NEXUS has none. */
+export interface KeysModule {
+  store: KeyStore;
+  /** keysStatus / keysSet over that store; `exists` says whether an agent of that name exists. */
+  handlers(exists: (agent: string) => Promise<boolean>): Pick<Handlers, KeysMethods>;
+}
 
-export interface Nexus extends ApiHost {
+export interface Nexus {
   dataDir: string;
   db: Db;
   kernel: Kernel;
   events: EventBus;
   clock: Clock;
   env: NodeJS.ProcessEnv;
-  handlers: Partial<Handlers>;
-  services: NexusServices & Record<string, unknown>;
-  /** Small read-only answers other modules own (status shows them). */
-  probes: { stopAll: () => boolean; waitingOn?: () => Map<string, WaitingOn[]> };
+  /** The one handler table: every method of the contract (shared/api) has its handler. */
+  handlers: Handlers;
+  /** The modules constructed; null only when a test built NEXUS without that module. */
+  turns: TurnEngine | null;
+  governance: Governance | null;
+  delegation: Delegation | null;
+  external: ExternalService | null;
   recovery: RecoveryReport;
   onEvent(listener: (event: NexusEvent) => void): () => void;
   onClose(fn: () => void | Promise<void>): void;
@@ -62,8 +77,11 @@ export interface CreateNexusOptions {
   dataDir: string;
   clock?: Clock;
   env?: NodeJS.ProcessEnv;
-  /** Replaces the registered SETUPS (tests: `[]` for a bare kernel). */
-  setups?: NexusSetup[];
+  /**
+   * Which modules to build. Absent: all. Given: only those set to true (tests: `{}` for a bare kernel,
+   * `{ turns: true }` for the turn engine alone). A method of a module not built answers `not_available`.
+   */
+  modules?: Partial<NexusModules>;
   /** Take the data dir's single-kernel lock (default true). */
   lock?: boolean;
   /**
@@ -73,9 +91,14 @@ export interface CreateNexusOptions {
   workspacesDir?: string;
   /** The desktop app's OS keychain: encrypts MCP secrets at rest (headless: a 0600 file in clear). */
   secretCipher?: SecretCipher;
+  /** The desktop app's provider keys, made for the canonical data dir (headless: none; keysStatus says so). */
+  keys?: (dataDir: string) => KeysModule;
   /** Start-up warnings (loose permissions, secrets moved); default stderr. */
   warn?: (line: string) => void;
 }
+
+const NO_KEYCHAIN =
+  'This NEXUS runs without the desktop app, so there is no keychain: an agent reads its provider key from the environment variable its profile names.';
 
 export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
@@ -106,42 +129,80 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
     throw e;
   }
   const closers: Array<() => void | Promise<void>> = [];
+  const onClose = (fn: () => void | Promise<void>) => void closers.push(fn);
   let closing: Promise<void> | null = null;
-  const nexus: Nexus = {
-    dataDir,
-    db,
-    kernel,
-    events,
-    clock,
-    env,
-    handlers: {},
-    services: {},
-    probes: { stopAll: () => false },
-    recovery: { interrupted: [], expired: [], parked: [], killed: [] },
-    onEvent: (listener) => events.on(listener),
-    onClose: (fn) => void closers.push(fn),
-    close: () =>
-      (closing ??= (async () => {
-        for (const fn of closers.reverse()) {
-          try {
-            await fn();
-          } catch (e) {
-            console.error('nexus: a close hook failed:', e);
-          }
+  const close = () =>
+    (closing ??= (async () => {
+      for (const fn of closers.reverse()) {
+        try {
+          await fn();
+        } catch (e) {
+          console.error('nexus: a close hook failed:', e);
         }
-        await kernel.close();
-        db.close();
-        release();
-      })()),
-  };
+      }
+      await kernel.close();
+      db.close();
+      release();
+    })());
+
   try {
-    const setups = opts.setups ?? (await Promise.all(SETUPS.map((load) => load())));
-    for (const setup of setups) await setup(nexus);
-    Object.assign(nexus.handlers, { ...buildHandlers(nexus), ...nexus.handlers });
-    nexus.recovery = kernel.start();
+    const want: NexusModules = opts.modules ? { turns: false, governance: false, demo: false, external: false, ...opts.modules } : ALL_MODULES;
+    const keys = opts.keys?.(dataDir) ?? null;
+    const keyStore = keys?.store ?? NO_KEYS;
+
+    const turns = want.turns ? createTurns({ kernel, env, keyStore, stopHookCap: () => readSetting(db, 'approval.stopHookCap'), onClose }) : null;
+    const gov = want.governance ? await createGovernance({ db, kernel, clock, env, onClose, turns }) : null;
+    const governance = gov?.governance ?? null;
+    // What governance answers for the rest (false / nothing waits when it is not built).
+    const stopAll = governance ? () => governance.stopAllInEffect() : () => false;
+    const waitingOn = governance ? () => governance.waitingOn() : () => new Map();
+
+    // The demo acts as a person would: through the API (validated like any door's call).
+    const call: InternalCall = async <K extends MethodName>(name: K, input: InputOf<Methods[K]>) => {
+      const r = await dispatch(handlers, name, input, { door: 'internal' });
+      if (!r.ok) throw new ApiFailure(r.error.code, r.error.message);
+      return r.value as OutputOf<Methods[K]>; // the handler's own output, typed by the contract
+    };
+    const demo: Demo | null = want.demo ? createDemo({ call, onClose }) : null;
+    const external = want.external ? createExternal({ db, kernel, clock, dataDir, env, stopAll }) : null;
+
+    const notBuilt = (what: string) => `${what} are not available in this build of NEXUS.`;
+    const exists = (agent: string): Promise<boolean> =>
+      Promise.resolve()
+        .then(() => handlers.agentsGet({ name: agent }, { door: 'internal' }))
+        .then((a) => Boolean(a), () => false);
+    const handlers = {
+      ...rulesHandlers,
+      ...kernelHandlers({ dataDir, db, kernel, clock, stopAll, waitingOn }),
+      ...(turns ? agentsHandlers(turns) : unavailable(TURNS_METHODS, 'not_available', notBuilt('Agent turns'))),
+      ...(governance ? orchestrationHandlers(governance) : unavailable(GOVERNANCE_METHODS, 'not_available', notBuilt('Orchestration governance and its settings'))),
+      ...modelsHandlers({ keyStore }),
+      demoStart: demo ? () => demo.start() : unavailable(['demoStart'], 'not_available', notBuilt('The offline demo')).demoStart,
+      ...(external ? external.handlers : unavailable(EXTERNAL_METHODS, 'not_available', notBuilt('Connected clients'))),
+      // The window reads not_implemented as "no keychain here" (it then names the environment variable).
+      ...(keys ? keys.handlers(exists) : unavailable(KEYS_METHODS, 'not_implemented', NO_KEYCHAIN)),
+    } satisfies Handlers;
+
+    const nexus: Nexus = {
+      dataDir,
+      db,
+      kernel,
+      events,
+      clock,
+      env,
+      handlers,
+      turns,
+      governance,
+      delegation: gov?.delegation ?? null,
+      external: external?.service ?? null,
+      recovery: kernel.start(),
+      onEvent: (listener) => events.on(listener),
+      onClose,
+      close,
+    };
+    return nexus;
   } catch (e) {
-    await nexus.close();
+    await close();
     throw e;
   }
-  return nexus;
 }

@@ -3,7 +3,7 @@
 import { app, BrowserWindow, Menu, dialog, Notification, Tray, nativeImage, protocol, safeStorage, session, shell, type WebContents } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createNexus, type Nexus } from './app.js';
+import { createNexus, type KeysModule, type Nexus } from './app.js';
 import { startIpcDoor } from './doors/ipc.js';
 import { startSocketDoor } from './doors/socket.js';
 import { createKeyFileStore, keychainState, keysHandlers, type Cipher } from './shell/key-file.js';
@@ -14,7 +14,7 @@ import { appMenuTemplate, isBlockedShortcut } from './shell/app-menu.js';
 import { chromiumProfileDir } from './shell/chromium-profile.js';
 import { loginShell, mergeLoginEnv, readLoginShellEnv, shouldLoadLoginEnv } from './shell/login-env.js';
 import { windowOpener } from './shell/window-opener.js';
-import { resolveDataDir } from './cli/data-dir.js';
+import { resolveDataDir } from './store/data-dir.js';
 
 // Bundled to dist/electron/main.cjs: the renderer is dist/renderer, the preload sits beside this file.
 const RENDERER_DIR = join(__dirname, '..', 'renderer');
@@ -150,7 +150,7 @@ function setupBadge(nexus: Nexus) {
     tray?.setToolTip(trayTooltip(pending, stopAll));
   };
   show(0);
-  void Promise.resolve(nexus.handlers.status?.({}, { door: 'internal' })).then((s) => {
+  void Promise.resolve(nexus.handlers.status({}, { door: 'internal' })).then((s) => {
     if (!s) return;
     stopAll = s.stop_all;
     show(s.pending);
@@ -158,7 +158,7 @@ function setupBadge(nexus: Nexus) {
   nexus.onEvent((e) => {
     if (e.type === 'inbox_changed') show(e.pending);
     if (e.type === 'settings_changed') {
-      void Promise.resolve(nexus.handlers.status?.({}, { door: 'internal' })).then((s) => {
+      void Promise.resolve(nexus.handlers.status({}, { door: 'internal' })).then((s) => {
         if (!s) return;
         stopAll = s.stop_all;
         show(s.pending);
@@ -187,7 +187,7 @@ function setupNotifications(nexus: Nexus) {
     const act = (index: number | null) => {
       const o = outcomeOf(n.id, n.kind, process.platform, index);
       if (o.do === 'approve') {
-        void Promise.resolve(nexus.handlers.inboxApprove?.({ id: o.id, trust_session: false }, { door: 'ipc' })).catch(() => openCard(o.id));
+        void Promise.resolve(nexus.handlers.inboxApprove({ id: o.id, trust_session: false }, { door: 'ipc' })).catch(() => openCard(o.id));
         return;
       }
       openCard(o.id);
@@ -206,18 +206,13 @@ const keychainCipher = (): Cipher => ({
   backend: process.platform === 'linux' ? () => safeStorage.getSelectedStorageBackend() : undefined,
 });
 
-/** Provider keys through the OS keychain (safeStorage), for the KeyStore AGENTS' providers read. */
-function setupKeys(nexus: Nexus) {
+/** Provider keys through the OS keychain (safeStorage): the KeyStore AGENTS' providers read, and keysStatus/keysSet. */
+function desktopKeys(dataDir: string): KeysModule {
   const cipher = keychainCipher();
-  const store = createKeyFileStore(nexus.dataDir, cipher);
-  const keychain = () => keychainState(cipher, nexus.dataDir);
+  const store = createKeyFileStore(dataDir, cipher);
+  const keychain = () => keychainState(cipher, dataDir);
   if (!keychain().available) console.warn(`nexus: ${keychain().note}`);
-  nexus.services.keyStore = store;
-  const exists = (agent: string) =>
-    Promise.resolve()
-      .then(() => nexus.handlers.agentsGet?.({ name: agent }, { door: 'internal' }))
-      .then((a) => Boolean(a), () => false);
-  Object.assign(nexus.handlers, keysHandlers(store, keychain, exists));
+  return { store, handlers: (exists) => keysHandlers(store, keychain, exists) };
 }
 
 async function start() {
@@ -236,13 +231,12 @@ async function start() {
   const dataDir = resolveDataDir(flag > 0 ? process.argv[flag + 1] : undefined);
   let nexus: Nexus;
   try {
-    nexus = await createNexus({ dataDir, secretCipher: keychainCipher() });
+    nexus = await createNexus({ dataDir, secretCipher: keychainCipher(), keys: desktopKeys });
   } catch (e) {
     dialog.showErrorBox('NEXUS could not start', e instanceof Error ? e.message : String(e));
     app.exit(1);
     return;
   }
-  setupKeys(nexus);
   const closeIpc = setupIpc(nexus);
   // The `nexus` command reaches this kernel through the control socket in the data dir, as with `nexus serve`.
   const socket = await startSocketDoor(nexus).catch((e) => {

@@ -8,17 +8,22 @@ const ROOT = resolve(import.meta.dirname, '..');
 /** Layers, lowest first: [name, test on the repo-relative path, the layers it may import]. */
 export const LAYERS = [
   ['shared', (p) => p.startsWith('shared/'), []],
-  ['store', (p) => p.startsWith('electron/store/'), ['shared']],
+  // Where NEXUS's data lives (node:fs/os/path, nothing of the project) is known before any store opens: the CLI
+  // and the shells resolve it too, so this one file sits below the store and every node-side layer may import it.
+  ['data-dir', (p) => p === 'electron/store/data-dir.ts', []],
+  ['store', (p) => p.startsWith('electron/store/'), ['shared', 'data-dir']],
   ['providers', (p) => p.startsWith('electron/providers/'), ['shared']],
   ['runners', (p) => p.startsWith('electron/runners/'), ['shared']],
-  ['kernel', (p) => p.startsWith('electron/kernel/'), ['shared', 'store', 'providers', 'runners']],
-  ['governance', (p) => p.startsWith('electron/governance/'), ['shared', 'store', 'providers', 'runners', 'kernel']],
-  ['demo', (p) => p.startsWith('electron/demo/'), ['shared', 'store', 'providers', 'runners', 'kernel', 'governance']],
-  ['api', (p) => p.startsWith('electron/api/'), ['shared', 'store', 'providers', 'runners', 'kernel', 'governance', 'demo']],
-  ['app', (p) => p === 'electron/app.ts', ['shared', 'store', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api']],
-  ['doors', (p) => p.startsWith('electron/doors/'), ['shared', 'api']],
-  ['cli', (p) => p.startsWith('electron/cli/'), ['shared', 'api', 'doors']],
-  ['shell', (p) => p.startsWith('electron/'), ['shared', 'store', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api', 'app', 'doors']],
+  ['kernel', (p) => p.startsWith('electron/kernel/'), ['shared', 'data-dir', 'store', 'providers', 'runners']],
+  ['governance', (p) => p.startsWith('electron/governance/'), ['shared', 'data-dir', 'store', 'providers', 'runners', 'kernel']],
+  ['demo', (p) => p.startsWith('electron/demo/'), ['shared', 'data-dir', 'store', 'providers', 'runners', 'kernel', 'governance']],
+  ['api', (p) => p.startsWith('electron/api/'), ['shared', 'data-dir', 'store', 'providers', 'runners', 'kernel', 'governance', 'demo']],
+  // Connected clients (Claude Code, Codex): a module app.ts constructs, whose handlers are typed by api/.
+  ['external', (p) => p.startsWith('electron/external/'), ['shared', 'data-dir', 'store', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api']],
+  ['app', (p) => p === 'electron/app.ts', ['shared', 'data-dir', 'store', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api', 'external']],
+  ['doors', (p) => p.startsWith('electron/doors/'), ['shared', 'data-dir', 'api']],
+  ['cli', (p) => p.startsWith('electron/cli/'), ['shared', 'data-dir', 'api', 'doors']],
+  ['shell', (p) => p.startsWith('electron/'), ['shared', 'data-dir', 'store', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api', 'external', 'app', 'doors']],
   ['renderer', (p) => p.startsWith('renderer/'), ['shared']],
 ];
 

@@ -1,21 +1,10 @@
-// The one handler table (DESIGN §1): every module's handler object merged. Doors carry it via dispatch().
-// Adding a module's handlers is ONE line in FACTORIES (or Object.assign(nexus.handlers, …) in its setup).
-import type { Handlers } from './dispatch.js';
-import type { Nexus } from '../app.js';
-import { rulesHandlers } from './rules-handlers.js';
-import { kernelHandlers } from './kernel-handlers.js';
-import { agentsHandlers } from './agents-handlers.js';
-import { orchestrationHandlers } from './orchestration-handlers.js';
-import { modelsHandlers } from './models-handlers.js';
-
-const FACTORIES: Array<(nexus: Nexus) => Partial<Handlers>> = [
-  () => rulesHandlers,
-  (nexus) => kernelHandlers(nexus),
-  (nexus) => agentsHandlers(nexus),
-  (nexus) => orchestrationHandlers(nexus),
-  (nexus) => modelsHandlers(nexus),
-];
-
-export function buildHandlers(nexus: Nexus): Partial<Handlers> {
-  return Object.assign({}, ...FACTORIES.map((f) => f(nexus))) as Partial<Handlers>;
-}
+// The API's handlers, one factory per area, each handed what it needs. electron/app.ts composes them (with the
+// demo's, connected clients' and the keychain's) into the one handler table that `satisfies Handlers`: a method
+// without a handler fails the type check. Doors carry the table via dispatch().
+export { dispatch, personBy, ApiFailure, type Handlers, type CallContext } from './dispatch.js';
+export { rulesHandlers } from './rules-handlers.js';
+export { kernelHandlers, type KernelApiPorts } from './kernel-handlers.js';
+export { agentsHandlers, TURNS_METHODS, type StartTurnPort } from './agents-handlers.js';
+export { orchestrationHandlers, GOVERNANCE_METHODS } from './orchestration-handlers.js';
+export { modelsHandlers } from './models-handlers.js';
+export { unavailable } from './unavailable.js';

@@ -1,16 +1,20 @@
-// The kernel's methods of the API (shared/api/kernel.ts), except runsStart (turns provide it).
+// The kernel's methods of the API (shared/api/kernel.ts), except runsStart (turns provide it). runsShow carries
+// the run's conversation (what the model read and said) as well as its rows and events.
 import { isAbsolute } from 'node:path';
 import type { z } from 'zod';
 import type { Handlers } from './dispatch.js';
 import { ApiFailure, personBy } from './dispatch.js';
-import type { Nexus } from '../app.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Db } from '../store/db.js';
+import type { WaitingOn } from '../governance/hold-clock.js';
 import type { AgentView, InboxFilter, InboxItem, RowView, RunDetail, RunSummary } from '../../shared/api/kernel.js';
 import { validateRules } from '../../shared/rules/index.js';
 import { countRunsInFlight, listRuns } from '../store/queries/runs.js';
 import { countParkedByRun } from '../store/queries/rows.js';
 import { listRunEvents } from '../store/queries/events.js';
 import { inboxWire, listPendingInboxPage, pendingInboxIds, summarizePendingInbox, type InboxEntry, type InboxFilter as InboxQueryFilter } from '../store/queries/inbox.js';
-import { assistantTextOfRound } from '../kernel/turns/conversation-store.js';
+import { allMessages, assistantTextOfRound } from '../kernel/turns/conversation-store.js';
 import type { AgentRow } from '../store/queries/agents.js';
 import { getAgentProfile, listAgentProfiles, removeAgent, revokeExecutor, saveAgent } from '../kernel/agents.js';
 import type { Row, Run } from '../kernel/types.js';
@@ -88,8 +92,8 @@ const clientOf = (createdBy: string) => {
 };
 
 /** A run waiting on an orchestration hold says which (request id, hop): it does not read as done. */
-const withWaiting = (s: z.infer<typeof RunSummary>, waiting: Map<string, z.infer<typeof RunSummary>['waiting_on'] & object> | undefined) => {
-  const w = waiting?.get(s.id);
+const withWaiting = (s: z.infer<typeof RunSummary>, waiting: Map<string, z.infer<typeof RunSummary>['waiting_on'] & object>) => {
+  const w = waiting.get(s.id);
   return w?.length ? { ...s, waiting_on: w } : s;
 };
 
@@ -109,7 +113,19 @@ const filterOf = (f: z.infer<typeof InboxFilter>): InboxQueryFilter => {
 const agentView = (a: AgentRow): z.infer<typeof AgentView> => a as unknown as z.infer<typeof AgentView>;
 const by = personBy;
 
-export function kernelHandlers(nexus: Nexus): Pick<Handlers, KernelMethods> {
+/** What the kernel's handlers are handed by electron/app.ts. */
+export interface KernelApiPorts {
+  dataDir: string;
+  db: Db;
+  kernel: Kernel;
+  clock: Clock;
+  /** Whether Stop all is engaged (governance; false without it). */
+  stopAll(): boolean;
+  /** What each run waits on: its orchestration holds (governance; empty without it). */
+  waitingOn(): Map<string, WaitingOn[]>;
+}
+
+export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMethods> {
   const { kernel, db } = nexus;
   return {
     status: () => ({
@@ -117,7 +133,7 @@ export function kernelHandlers(nexus: Nexus): Pick<Handlers, KernelMethods> {
       data_dir: nexus.dataDir,
       pending: kernel.pendingCount(),
       runs_in_flight: countRunsInFlight(db),
-      stop_all: nexus.probes.stopAll(),
+      stop_all: nexus.stopAll(),
       trusted_agents: kernel.trustedAgents(),
       ...(nexus.clock.offsetMs !== undefined ? { clock_offset_ms: nexus.clock.offsetMs } : {}),
     }),
@@ -133,7 +149,7 @@ export function kernelHandlers(nexus: Nexus): Pick<Handlers, KernelMethods> {
 
     runsList: ({ limit }) => {
       const parked = countParkedByRun(db);
-      const waiting = nexus.probes.waitingOn?.();
+      const waiting = nexus.waitingOn();
       return listRuns(db, { limit }).map((r) => withWaiting(runSummary(r, parked.get(r.id) ?? 0), waiting));
     },
     runsShow: ({ id }) => {
@@ -141,13 +157,14 @@ export function kernelHandlers(nexus: Nexus): Pick<Handlers, KernelMethods> {
       if (!run) throw new ApiFailure('not_found', `No run ${JSON.stringify(id)}.`);
       const rows = kernel.listRows(id);
       const detail: z.infer<typeof RunDetail> = {
-        ...withWaiting(runSummary(run, rows.filter((r) => r.state === 'needs_approval').length), nexus.probes.waitingOn?.()),
+        ...withWaiting(runSummary(run, rows.filter((r) => r.state === 'needs_approval').length), nexus.waitingOn()),
         rules: run.rules,
         workspace: run.workspace,
         rows: rows.map(rowView),
         events: listRunEvents(db, id),
       };
-      return detail;
+      const messages = allMessages(db, id).map((m) => ({ id: m.id, turn: m.turn, round: m.round, kind: m.kind, compacted: m.compacted, at: m.created_at, ...m.message }));
+      return { ...detail, messages };
     },
     runsCreate: ({ mode, rules, workspace }, ctx) => {
       const v = validateRules(rules ?? []);

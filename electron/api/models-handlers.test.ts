@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedModel, type ScriptedModel } from '../../test/fixtures/scripted-model.js';
 import { modelsHandlers } from './models-handlers.js';
-import type { Nexus } from '../app.js';
+import { NO_KEYS } from '../providers/keys.js';
 
 let model: ScriptedModel | null = null;
 afterEach(async () => {
@@ -11,7 +11,7 @@ afterEach(async () => {
   model = null;
 });
 const ctx = { door: 'internal' as const };
-const handlers = (env: NodeJS.ProcessEnv = {}) => modelsHandlers({ services: {} } as unknown as Nexus, env);
+const handlers = (env: NodeJS.ProcessEnv = {}) => modelsHandlers({ keyStore: NO_KEYS }, env);
 
 describe('modelsTest', () => {
   it('sends one request and shows what the model answered; a typed key goes as the credential and comes back nowhere', async () => {

@@ -1,18 +1,18 @@
 // modelsTest: one short real request through the same providers agents use (electron/providers), so a person
 // sees whether a base URL, model and key work before any agent depends on them.
 import type { Handlers } from './dispatch.js';
-import type { Nexus } from '../app.js';
 import { createProvider, ProviderError, type KeyStore } from '../providers/index.js';
 
 const TEST_TIMEOUT_MS = 20_000;
 
-export function modelsHandlers(nexus: Nexus, env: NodeJS.ProcessEnv = process.env): Pick<Handlers, 'modelsTest'> {
+/** keyStore: the provider keys agents use (the desktop app's keychain; headless: none). */
+export function modelsHandlers(ports: { keyStore: KeyStore }, env: NodeJS.ProcessEnv = process.env): Pick<Handlers, 'modelsTest'> {
   return {
     modelsTest: async ({ provider, baseURL, model, key, apiKeyEnv }) => {
       const started = Date.now();
       // A typed key stands in for the environment for this one request; nothing is kept.
       const oneKey: KeyStore = { get: () => (key?.trim() ? key.trim() : undefined) };
-      const keyStore = key?.trim() ? oneKey : ((nexus.services.keyStore as KeyStore | undefined) ?? oneKey);
+      const keyStore = key?.trim() ? oneKey : ports.keyStore;
       try {
         const p = await createProvider({ provider, baseURL, model, ...(apiKeyEnv && !key?.trim() ? { apiKeyEnv } : {}), stream: false }, key?.trim() ? 'test' : null, {
           keyStore,

@@ -1,28 +1,27 @@
 // The governance methods of the API (shared/api/orchestration.ts): settings, Stop all / Resume, the
-// entitlement, Recent chains, delegated tasks. Empty when governance is not set up (a bare kernel).
+// entitlement, Recent chains, delegated tasks, over the governance service electron/app.ts hands over.
 import type { Handlers } from './dispatch.js';
 import { ApiFailure } from './dispatch.js';
-import type { Nexus } from '../app.js';
 import type { Governance } from '../governance/service.js';
 import { getTask, listEvidence, listTasks } from '../governance/task-store.js';
 import { evidenceView } from '../governance/delegation.js';
 
-type GovernanceMethods =
-  | 'settingsGet'
-  | 'settingsSet'
-  | 'stopAll'
-  | 'resume'
-  | 'entitlementsImport'
-  | 'entitlementsShow'
-  | 'entitlementsRefresh'
-  | 'chainsList'
-  | 'chainsClear'
-  | 'tasksShow'
-  | 'tasksList';
+export const GOVERNANCE_METHODS = [
+  'settingsGet',
+  'settingsSet',
+  'stopAll',
+  'resume',
+  'entitlementsImport',
+  'entitlementsShow',
+  'entitlementsRefresh',
+  'chainsList',
+  'chainsClear',
+  'tasksShow',
+  'tasksList',
+] as const;
+type GovernanceMethods = (typeof GOVERNANCE_METHODS)[number];
 
-export function orchestrationHandlers(nexus: Pick<Nexus, 'services'>): Partial<Pick<Handlers, GovernanceMethods>> {
-  const gov = nexus.services.governance as Governance | undefined;
-  if (!gov) return {};
+export function orchestrationHandlers(gov: Governance): Pick<Handlers, GovernanceMethods> {
   return {
     settingsGet: () => gov.settings(),
     settingsSet: ({ key, value }) => gov.setSetting(key, value),

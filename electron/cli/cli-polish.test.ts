@@ -148,7 +148,7 @@ describe('serve --port on a port in use', () => {
       expect(r.code).toBe(1);
       expect(r.err).toBe(`nexus: port ${port} is in use: pick another --port, or --port 0 for any free one\n`);
       // The kernel it opened was closed: the lock is released, so another kernel can take the data dir.
-      const again = await createNexus({ dataDir: d, setups: [] });
+      const again = await createNexus({ dataDir: d, modules: {} });
       await again.close();
     } finally {
       await new Promise((r) => blocker.close(r));

@@ -5,7 +5,7 @@ import { createConnection, type Socket } from 'node:net';
 import type { NexusEvent, Result } from '../../shared/api/index.js';
 import { socketPath } from '../doors/socket-path.js';
 import { credentialPath, readCredential } from '../doors/credential.js';
-import { canonicalDataDir } from './data-dir.js';
+import { canonicalDataDir } from '../store/data-dir.js';
 
 export class NoKernelError extends Error {
   readonly code = 'no_kernel';

@@ -3,7 +3,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CliIo } from './io.js';
 import { connectKernel, NoKernelError, NotAuthenticatedError, type KernelConnection } from './client.js';
-import { resolveDataDir } from './data-dir.js';
+import { resolveDataDir } from '../store/data-dir.js';
 import { blockText, inlineText } from './terminal-text.js';
 
 export const COMMON_OPTIONS = {

@@ -5,7 +5,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CliCommand, CliIo } from './io.js';
 import { parse, usageError } from './common.js';
-import { resolveDataDir } from './data-dir.js';
+import { resolveDataDir } from '../store/data-dir.js';
 
 const USAGE = `usage: nexus connect claude-code [--user | --project DIR] [--timeout SECONDS] [--when-down deny|ask] [--dry-run]
        nexus connect codex [--timeout SECONDS] [--when-down deny|ask] [--codex PATH] [--dry-run]

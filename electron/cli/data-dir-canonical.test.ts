@@ -3,7 +3,7 @@ import { describe, expect, it, afterEach } from 'vitest';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canonicalDataDir } from './data-dir.js';
+import { canonicalDataDir } from '../store/data-dir.js';
 import { socketPath } from '../doors/socket.js';
 import { createNexus } from '../app.js';
 import { workspacesRoot } from '../kernel/workspaces-root.js';
@@ -19,7 +19,7 @@ describe('one data dir resolver for the kernel and the CLI', () => {
     mkdirSync(real);
     const link = join(base, 'link');
     symlinkSync(real, link);
-    const nexus = await createNexus({ dataDir: join(link, '.', 'sub', '..'), setups: [] });
+    const nexus = await createNexus({ dataDir: join(link, '.', 'sub', '..'), modules: {} });
     try {
       // The kernel opened its real path; the CLI given the link computes the same pipe.
       expect(nexus.dataDir).toBe(realpathSync(real));

@@ -3,7 +3,7 @@
 // long form; test/docs/cli-doc.test.ts keeps the two in step.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defaultDataDir } from './data-dir.js';
+import { defaultDataDir } from '../store/data-dir.js';
 import { NEXUS_VERSION } from '../../shared/version.js';
 
 /** One line per command, in the order `nexus --help` lists them. A command missing here is listed last. */

@@ -2,7 +2,7 @@
 // Prints the URL line, runs until SIGINT/SIGTERM, then closes everything cleanly.
 import type { CliCommand } from './io.js';
 import { parse, usageError } from './common.js';
-import { resolveDataDir } from './data-dir.js';
+import { resolveDataDir } from '../store/data-dir.js';
 import { createNexus } from '../app.js';
 import { offsetClock, systemClock, type Clock } from '../kernel/clock.js';
 import { clockOffsetLine } from './kernel-commands.js';

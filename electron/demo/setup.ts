@@ -9,16 +9,23 @@
 // sentence that says how to fix it); with the entitlement, the switch on and demo-planner allowlisted, hop 2
 // is held for approval (an orchestration card), then parks at demo-builder's own ask mode (an autonomy card).
 // demoStart tells the window which of these will happen before it does.
-import type { Nexus } from '../app.js';
-import { dispatch, ApiFailure, type Handlers } from '../api/dispatch.js';
+import type { InputOf, MethodName, Methods, OutputOf } from '../../shared/api/index.js';
 import { startDemoModel, DEMO_BUILDER, DEMO_PLANNER, DEMO_MODEL_PREFIX, type DemoModel } from './demo-model.js';
 
 const INSTRUCTIONS = 'You are part of the NEXUS offline demo. If a tool call is denied, report the reason instead of retrying.';
 
-async function call<T>(nexus: Nexus, name: string, input: unknown): Promise<T> {
-  const r = await dispatch(nexus.handlers, name, input, { door: 'internal' });
-  if (!r.ok) throw new ApiFailure(r.error.code, r.error.message);
-  return r.value as T;
+/** The API as NEXUS itself calls it: validated like any door's call (door `internal`); a failure throws. */
+export type InternalCall = <K extends MethodName>(name: K, input: InputOf<Methods[K]>) => Promise<OutputOf<Methods[K]>>;
+
+/** What the demo is handed by electron/app.ts: the API (it acts as a person would) and where to register cleanups. */
+export interface DemoPorts {
+  call: InternalCall;
+  onClose(fn: () => void | Promise<void>): void;
+}
+
+export interface Demo {
+  /** demoStart: saves the demo agents on the demo model and starts demo-planner's turn. */
+  start(): Promise<OutputOf<Methods['demoStart']>>;
 }
 
 export function expectation(gate: { entitled: boolean; enabled: boolean; allowlisted: boolean; per_hop_approval: boolean; stop_all: boolean }): string {
@@ -41,12 +48,12 @@ export function expectation(gate: { entitled: boolean; enabled: boolean; allowli
   return `${first} ${hop2} ${then}${end}`;
 }
 
-export function setupDemo(nexus: Nexus): void {
+export function createDemo({ call, onClose }: DemoPorts): Demo {
   let model: DemoModel | null = null;
   let starting: Promise<DemoModel> | null = null;
   let closed = false;
   const ensureModel = () => (starting ??= startDemoModel().then((m) => (model = m)));
-  nexus.onClose(async () => {
+  onClose(async () => {
     closed = true;
     await model?.close();
   });
@@ -56,7 +63,7 @@ export function setupDemo(nexus: Nexus): void {
       [DEMO_PLANNER, 'planner'],
       [DEMO_BUILDER, 'builder'],
     ] as const) {
-      await call(nexus, 'agentsSave', { name, mode: 'ask', instructions: INSTRUCTIONS, model: { provider: 'chat-completions', baseURL, model: `${DEMO_MODEL_PREFIX}-${role}` } });
+      await call('agentsSave', { name, mode: 'ask', instructions: INSTRUCTIONS, model: { provider: 'chat-completions', baseURL, model: `${DEMO_MODEL_PREFIX}-${role}` } });
     }
   };
 
@@ -64,7 +71,7 @@ export function setupDemo(nexus: Nexus): void {
   setImmediate(async () => {
     try {
       if (closed) return;
-      const agents = await call<{ name: string; status: string; model: { model: string } }[]>(nexus, 'agentsList', {});
+      const agents = await call('agentsList', {});
       if (!agents.some((a) => a.status === 'active' && a.model.model.startsWith(DEMO_MODEL_PREFIX))) return;
       const m = await ensureModel();
       if (!closed) await saveAgents(m.baseURL);
@@ -73,11 +80,11 @@ export function setupDemo(nexus: Nexus): void {
     }
   });
 
-  const demoStart: Handlers['demoStart'] = async () => {
+  const start: Demo['start'] = async () => {
     const m = await ensureModel();
     await saveAgents(m.baseURL);
-    const settings = await call<Record<string, unknown>>(nexus, 'settingsGet', {});
-    const entitlement = await call<{ entitled: boolean }>(nexus, 'entitlementsShow', {});
+    const settings = await call('settingsGet', {});
+    const entitlement = await call('entitlementsShow', {});
     const gate = {
       entitled: entitlement.entitled,
       enabled: settings['orchestration.enabled'] === true,
@@ -85,8 +92,8 @@ export function setupDemo(nexus: Nexus): void {
       per_hop_approval: settings['orchestration.perHopApproval'] === true,
       stop_all: settings['orchestration.stopAll'] === true,
     };
-    const run = await call<{ id: string }>(nexus, 'runsStart', { agent: DEMO_PLANNER, prompt: 'Demo: get hello.md written by demo-builder, then tell me what happened.' });
+    const run = await call('runsStart', { agent: DEMO_PLANNER, prompt: 'Demo: get hello.md written by demo-builder, then tell me what happened.' });
     return { run_id: run.id, agents: [DEMO_PLANNER, DEMO_BUILDER], gate, expect: expectation(gate) };
   };
-  Object.assign(nexus.handlers, { demoStart });
+  return { start };
 }

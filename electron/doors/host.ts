@@ -4,7 +4,8 @@ import type { Handlers } from '../api/dispatch.js';
 import type { NexusEvent } from '../../shared/api/index.js';
 
 export interface ApiHost {
-  handlers: Partial<Handlers>;
+  /** Complete: every method of the contract has its handler. */
+  handlers: Handlers;
   /** Subscribe to every event the kernel pushes; returns the unsubscribe function. */
   onEvent(listener: (event: NexusEvent) => void): () => void;
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { socketPath, startSocketDoor } from './socket.js';
 import { callKernel, connectKernel, NoKernelError } from '../cli/client.js';
 import { harness, type Harness } from '../kernel/testing/harness.js';
+import type { Handlers } from '../api/dispatch.js';
 
 let h: Harness | null = null;
 afterEach(async () => {
@@ -56,7 +57,7 @@ describe('socket door', () => {
     const deep = join(base, 'x'.repeat(60), 'y'.repeat(60));
     mkdirSync(deep, { recursive: true });
     try {
-      await expect(startSocketDoor({ dataDir: deep, handlers: {}, onEvent: () => () => {} })).rejects.toThrow(/too long for a Unix socket/);
+      await expect(startSocketDoor({ dataDir: deep, handlers: {} as Handlers, onEvent: () => () => {} })).rejects.toThrow(/too long for a Unix socket/);
     } finally {
       rmSync(base, { recursive: true, force: true });
     }

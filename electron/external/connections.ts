@@ -1,7 +1,6 @@
 // Settings ▸ Connections: the API handlers over connect/plan.ts. The kernel's process edits the person's client
 // settings (the window has no file access); a plan is always shown before apply writes.
-import type { Nexus } from '../app.js';
-import { ApiFailure } from '../api/dispatch.js';
+import { ApiFailure, type Handlers } from '../api/dispatch.js';
 import { apply, plan, status, type Client, type Scope } from './connect/plan.js';
 
 interface Target {
@@ -19,7 +18,13 @@ const failing = async <T>(f: () => T | Promise<T>): Promise<T> => {
   }
 };
 
-export function connectionHandlers(nexus: Nexus) {
+/** Where this NEXUS keeps its data (the hook command names it) and the environment that finds the clients. */
+export interface ConnectionPorts {
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export function connectionHandlers(nexus: ConnectionPorts): Pick<Handlers, 'connectionsList' | 'connectionsPlan' | 'connectionsApply'> {
   const target = (t: Target) => ({ client: t.client, scope: t.scope, project: t.project, dataDir: nexus.dataDir, env: nexus.env });
   return {
     connectionsList: () => [status({ client: 'claude-code', scope: 'user', dataDir: nexus.dataDir, env: nexus.env }), status({ client: 'codex', scope: 'user', dataDir: nexus.dataDir, env: nexus.env })],

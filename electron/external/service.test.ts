@@ -7,13 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { harness, type Harness } from '../kernel/testing/harness.js';
 import { dispatch } from '../api/dispatch.js';
-import { setupExternal } from './setup.js';
 import { saveAgent } from '../kernel/agents.js';
 import type { ApprovalRule } from '../../shared/types.js';
 
 let h: Harness;
 let project: string;
-let stopAll = false;
 
 const event = (tool_name: string, tool_input: unknown, session_id = 'sess-1', extra: Record<string, unknown> = {}) => ({
   session_id,
@@ -38,10 +36,10 @@ const until = async (f: () => boolean) => {
 };
 
 beforeEach(async () => {
-  h = await harness({ setups: [setupExternal, (n) => void (n.probes.stopAll = () => stopAll)] });
+  // Governance too: Stop all is its switch (pressed through the API below).
+  h = await harness({ modules: { external: true, governance: true } });
   project = join(mkdtempSync(join(tmpdir(), 'nexus-ext-proj-')), 'proj');
   mkdirSync(project);
-  stopAll = false;
 });
 afterEach(async () => {
   await h.cleanup();
@@ -124,7 +122,7 @@ describe('externalToolUse', () => {
   });
 
   it('Stop all: denied with its sentence, no row', async () => {
-    stopAll = true;
+    expect(await dispatch(h.nexus.handlers, 'stopAll', {}, { door: 'internal' })).toMatchObject({ ok: true });
     const a = await ask(event('Bash', { command: 'ls' }));
     expect(a).toMatchObject({ decision: 'deny', by: 'stop_all', row_ids: [] });
     expect(a.reason).toContain('Stop all is engaged');
@@ -189,11 +187,11 @@ describe('after a restart', () => {
     await until(() => pending() === 1);
     await h.nexus.close();
     await p.catch(() => undefined); // the hook would have read "NEXUS closed the connection"
-    const h2 = await harness({ dir, setups: [setupExternal] });
+    const h2 = await harness({ dir, modules: { external: true } });
     try {
       await until(() => h2.nexus.kernel.pendingCount() === 0);
       // Without the client executor, a client run's granted row is refused, never run by a kernel tool.
-      const bare = await harness({ dir: mkdtempSync(join(tmpdir(), 'nexus-bare-')), setups: [] });
+      const bare = await harness({ dir: mkdtempSync(join(tmpdir(), 'nexus-bare-')) });
       const run = bare.nexus.kernel.createRun({ agent: null, mode: 'bypass', workspace: project, created_by: 'client:claude-code:s' });
       const row = bare.nexus.kernel.submitRow(run.id, { tool: 'Bash', input: { command: 'touch should-not-exist' }, origin: 'model' });
       const ended = await bare.nexus.kernel.waitRow(row.id);

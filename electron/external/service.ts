@@ -8,8 +8,8 @@
 //   If the hook goes away first (the client gave up), the card is closed as denied.
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import type { Nexus } from '../app.js';
 import type { Kernel } from '../kernel/kernel.js';
+import type { Clock } from '../kernel/clock.js';
 import type { Row, Run } from '../kernel/types.js';
 import { insertRunEvent } from '../store/queries/events.js';
 import { STOP_ALL_REASON } from '../governance/service.js';
@@ -33,12 +33,19 @@ export interface ToolUseRequest {
   project_dir?: string;
 }
 
+/** What the service needs: the kernel, its clock, and whether Stop all is engaged (governance's answer). */
+export interface ExternalServicePorts {
+  kernel: Kernel;
+  clock: Clock;
+  stopAll(): boolean;
+}
+
 export class ExternalService {
   private readonly kernel: Kernel;
   private readonly grants = new Map<string, number>();
 
-  constructor(private readonly nexus: Nexus) {
-    this.kernel = nexus.kernel;
+  constructor(private readonly ports: ExternalServicePorts) {
+    this.kernel = ports.kernel;
   }
 
   async toolUse(req: ToolUseRequest, signal?: AbortSignal): Promise<Answer> {
@@ -49,9 +56,9 @@ export class ExternalService {
     }
     let run: Run | null = null;
     try {
-      if (this.nexus.probes.stopAll()) {
+      if (this.ports.stopAll()) {
         run = findSessionRun(this.kernel, key);
-        if (run) insertRunEvent(this.kernel.db, { run_id: run.id, type: 'client_call_refused', data: { tool: ev.tool_name, by: 'stop_all' }, now: this.nexus.clock.now() });
+        if (run) insertRunEvent(this.kernel.db, { run_id: run.id, type: 'client_call_refused', data: { tool: ev.tool_name, by: 'stop_all' }, now: this.ports.clock.now() });
         return { decision: 'deny', reason: STOP_ALL_SENTENCE, by: 'stop_all', agent: run?.agent ?? null, run_id: run?.id ?? null, row_ids: [] };
       }
       run = this.sessionRun(req, key);

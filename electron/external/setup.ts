@@ -1,11 +1,13 @@
-// setupExternal(nexus): connected clients (Claude Code, Codex). Installs the client executor (granted calls of a
-// client's session are run by the client: the row only records that), the API handlers for the hook and for
-// Settings ▸ Connections, and, after crash recovery, closes the cards of client calls nobody waits for any more
-// (their hooks ended with the process that held them).
-import type { Nexus } from '../app.js';
-import { ApiFailure } from '../api/dispatch.js';
+// createExternal(ports): connected clients (Claude Code, Codex). Installs the client executor (granted calls of a
+// client's session are run by the client: the row only records that), returns the API handlers for the hook and
+// for Settings ▸ Connections, and, after crash recovery, closes the cards of client calls nobody waits for any
+// more (their hooks ended with the process that held them). electron/app.ts constructs it.
+import { ApiFailure, type Handlers } from '../api/dispatch.js';
 import { isClientRun } from '../kernel/client-runs.js';
 import { defaultTarget } from '../kernel/effect.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Db } from '../store/db.js';
 import { listRowsInState } from '../store/queries/rows.js';
 import { getRun } from '../store/queries/runs.js';
 import { insertRunEvent } from '../store/queries/events.js';
@@ -13,16 +15,28 @@ import type { ExecutorTool } from '../kernel/types.js';
 import { ExternalService } from './service.js';
 import { connectionHandlers } from './connections.js';
 
-declare module '../app.js' {
-  interface NexusServices {
-    external?: ExternalService;
-  }
+/** The API methods this module answers (a bare kernel answers them "not available"). */
+export const EXTERNAL_METHODS = ['externalToolUse', 'connectionsList', 'connectionsPlan', 'connectionsApply'] as const;
+export type ExternalMethods = (typeof EXTERNAL_METHODS)[number];
+
+export interface ExternalPorts {
+  db: Db;
+  kernel: Kernel;
+  clock: Clock;
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  /** Whether Stop all is engaged (governance): a client's call is then refused. */
+  stopAll(): boolean;
 }
 
-export function setupExternal(nexus: Nexus): void {
-  const service = new ExternalService(nexus);
-  nexus.services.external = service;
-  const kernel = nexus.kernel;
+export interface External {
+  service: ExternalService;
+  handlers: Pick<Handlers, ExternalMethods>;
+}
+
+export function createExternal(ports: ExternalPorts): External {
+  const { kernel, db } = ports;
+  const service = new ExternalService({ kernel, clock: ports.clock, stopAll: ports.stopAll });
 
   kernel.setClientExecutor((run, row): ExecutorTool => {
     const own = kernel.tools.find(run.id, row);
@@ -43,23 +57,26 @@ export function setupExternal(nexus: Nexus): void {
     };
   });
 
-  Object.assign(nexus.handlers, {
-    externalToolUse: (input: Parameters<ExternalService['toolUse']>[0], ctx: { door: string; signal?: AbortSignal }) => {
+  const handlers: Pick<Handlers, ExternalMethods> = {
+    externalToolUse: (input, ctx) => {
       // Only the control socket carries a client's hook: a window or a web page cannot answer for a client.
       if (ctx.door !== 'socket' && ctx.door !== 'internal') throw new ApiFailure('forbidden', 'externalToolUse is answered on the control socket only (the hook of a connected client).');
       return service.toolUse(input, ctx.signal);
     },
-    ...connectionHandlers(nexus),
-  });
+    ...connectionHandlers(ports),
+  };
 
-  // After recovery (kernel.start runs after the setups): a client call still parked has nobody waiting for it.
+  // After recovery (app.ts starts the kernel after constructing the modules): a client call still parked has
+  // nobody waiting for it.
   setImmediate(() => {
     if (!kernel.isOpen) return;
-    for (const row of listRowsInState(nexus.db, 'needs_approval')) {
-      const run = getRun(nexus.db, row.run_id);
+    for (const row of listRowsInState(db, 'needs_approval')) {
+      const run = getRun(db, row.run_id);
       if (!run || !isClientRun(run)) continue;
-      insertRunEvent(nexus.db, { run_id: run.id, type: 'client_call_abandoned', data: { row_id: row.id, why: 'NEXUS restarted while the call waited; the client was already answered' }, now: nexus.clock.now() });
+      insertRunEvent(db, { run_id: run.id, type: 'client_call_abandoned', data: { row_id: row.id, why: 'NEXUS restarted while the call waited; the client was already answered' }, now: ports.clock.now() });
       kernel.expire(row.id);
     }
   });
+
+  return { service, handlers };
 }

@@ -9,12 +9,10 @@ import { createNexus, type Nexus } from '../app.js';
 import { ManualClock } from '../kernel/clock.js';
 import { dispatch } from '../api/dispatch.js';
 import { saveAgent } from '../kernel/agents.js';
-import { setupGovernance } from './setup.js';
 import { addMember, beginChain, bindMemberRun } from './chain-store.js';
 import { recipientPosition, starterPosition } from '../../shared/orchestration/chain.js';
 import { PUBLIC_KEY_ENV } from './entitlements.js';
 import { ACCOUNT_TOKEN_ENV, ACCOUNT_URL_ENV, loadAccountConfig, REFRESH_INTERVAL_MS } from './account.js';
-import type { Governance } from './service.js';
 import { fakeAccountService, tokenAnswer, type FakeAccountService } from './account-service.fixture.js';
 
 const CREDENTIAL = 'acct-cred-7f3a9c1e5b2d4086-SECRET';
@@ -35,7 +33,7 @@ async function app(svc: FakeAccountService, opts: { env?: NodeJS.ProcessEnv; clo
   const clock = opts.clock ?? new ManualClock(Date.now());
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'nexus-acct-'));
   const env = { [PUBLIC_KEY_ENV]: svc.publicPem, [ACCOUNT_URL_ENV]: svc.url, [ACCOUNT_TOKEN_ENV]: CREDENTIAL, ...opts.env };
-  const nexus = await createNexus({ dataDir, clock, env, setups: [setupGovernance] });
+  const nexus = await createNexus({ dataDir, clock, env, modules: { governance: true } });
   let closed = false;
   const close = async () => {
     if (closed) return;
@@ -46,7 +44,7 @@ async function app(svc: FakeAccountService, opts: { env?: NodeJS.ProcessEnv; clo
     await close();
     rmSync(dataDir, { recursive: true, force: true });
   });
-  const gov = nexus.services.governance as Governance;
+  const gov = nexus.governance!;
   const call = (method: string, input: unknown = {}) => dispatch(nexus.handlers, method, input, { door: 'internal' });
   return { nexus, gov, clock, dataDir, call, close };
 }
@@ -63,7 +61,7 @@ const until = async (what: string, f: () => boolean, ms = 10_000) => {
 /** A governed hop (lead → mid, then mid acts) through the real kernel; returns its denial code or null. */
 async function hopCode(nexus: Nexus): Promise<string | null> {
   const k = nexus.kernel;
-  const gov = nexus.services.governance as Governance;
+  const gov = nexus.governance!;
   for (const name of ['lead', 'mid']) saveAgent(k, { name, model: { provider: 'chat-completions', baseURL: 'http://127.0.0.1:9/v1', model: 'none' }, mode: 'bypass' });
   const lead = k.createRun({ agent: 'lead', mode: 'bypass' });
   const now = k.clock.now();

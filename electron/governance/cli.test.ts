@@ -6,11 +6,8 @@ import { join } from 'node:path';
 import { main } from '../cli/main.js';
 import { startSocketDoor, type SocketDoor } from '../doors/socket.js';
 import { saveAgent } from '../kernel/agents.js';
-import { setupTurns } from '../kernel/turns/setup.js';
-import { setupGovernance } from './setup.js';
 import { testNexus, type TestNexus } from './test-harness.js';
 import { startScriptedModel, type ScriptedModel } from '../../test/fixtures/scripted-model.js';
-import type { TurnEngine } from '../kernel/turns/engine.js';
 
 let t: TestNexus | null = null;
 let door: SocketDoor | null = null;
@@ -36,7 +33,7 @@ const json = async (...argv: string[]) => {
   return JSON.parse(r.out);
 };
 const up = async () => {
-  t = await testNexus({ setups: [setupTurns, setupGovernance] });
+  t = await testNexus({ modules: { turns: true, governance: true } });
   door = await startSocketDoor(t.nexus);
   return t;
 };
@@ -95,7 +92,7 @@ describe('nexus settings / stop-all / resume / entitlements / chains / tasks', (
     const mid = await startScriptedModel({ script: [{ toolCalls: [{ name: 'bash', input: { command: 'echo hi' } }] }, { text: 'mid done' }] });
     models.push(lead, mid);
     for (const [name, m] of [['lead', lead], ['mid', mid]] as const) saveAgent(t!.nexus.kernel, { name, mode: 'bypass', model: { provider: 'chat-completions', baseURL: m.baseURL, model: 'm' } });
-    const turns = t!.nexus.services.turns as TurnEngine;
+    const turns = t!.nexus.turns!;
     const run = turns.startTurn({ agent: 'lead', prompt: 'go' });
     for (let i = 0; i < 500 && t!.nexus.kernel.getRun(run.id)?.status === 'running'; i++) await new Promise((r) => setTimeout(r, 10));
     const chains = await json('chains');

@@ -3,7 +3,6 @@
 // scripted models over HTTP are in test/governance/.
 import { afterEach, describe, expect, it } from 'vitest';
 import { saveAgent } from '../kernel/agents.js';
-import { setupGovernance } from './setup.js';
 import { addMember, beginChain, bindMemberRun } from './chain-store.js';
 import { recipientPosition, starterPosition, type ChainPosition } from '../../shared/orchestration/chain.js';
 import { openGate, testNexus, type TestNexus } from './test-harness.js';
@@ -16,7 +15,7 @@ afterEach(async () => {
   open = [];
 });
 const start = async () => {
-  const t = await testNexus({ setups: [setupGovernance] });
+  const t = await testNexus({ modules: { governance: true } });
   open.push(t);
   for (const name of ['lead', 'mid', 'leaf', 'extra', 'more']) {
     saveAgent(t.nexus.kernel, { name, model: { provider: 'chat-completions', baseURL: 'http://127.0.0.1:9/v1', model: 'none' }, mode: 'bypass' });

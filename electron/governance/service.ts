@@ -1,6 +1,5 @@
 // The governance service: one per app. It owns the gate the kernel calls, the answers to orchestration
 // holds, Stop all / Resume, settings, the entitlement and Recent chains. Delegation lives in delegation.ts.
-import type { Nexus } from '../app.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { HopGateCall, HopGateDecision, Run } from '../kernel/types.js';
 import type { Db } from '../store/db.js';
@@ -17,6 +16,7 @@ import { openTaskOfRun } from './task-store.js';
 import { APPROVAL_EXPIRED_TEXT } from '../../shared/types.js';
 import { HoldTimers, waitingOn, type WaitingOn } from './hold-clock.js';
 import type { TurnsPort } from './turns-port.js';
+import type { GovernancePorts } from './ports.js';
 import { AccountLink } from './account.js';
 
 export const STOP_ALL_REASON = 'Force-stopped by Stop all (a person pressed it); Resume lifts it for new work.';
@@ -33,7 +33,7 @@ export class Governance {
   /** The expiry timer of each pending hold. */
   private readonly holdTimers: HoldTimers;
 
-  constructor(private readonly nexus: Pick<Nexus, 'db' | 'kernel' | 'clock' | 'env' | 'services' | 'onClose'>) {
+  constructor(private readonly nexus: GovernancePorts) {
     this.db = nexus.db;
     this.kernel = nexus.kernel;
     this.key = loadEntitlementKey(nexus.env);
@@ -57,9 +57,9 @@ export class Governance {
     return this.nexus.clock.now();
   }
 
-  /** AGENTS' turns (startTurn, continueRun, addFinalizer), published as nexus.services.turns. */
+  /** AGENTS' turns (startTurn, continueRun, addFinalizer), handed over by electron/app.ts. */
   turns(): TurnsPort {
-    const t = this.nexus.services.turns as TurnsPort | undefined;
+    const t = this.nexus.turns;
     if (!t) throw new ApiFailure('not_available', 'Agent turns are not available in this build.');
     return t;
   }
@@ -214,7 +214,7 @@ export class Governance {
     try {
       const run = this.kernel.getRun(run_id);
       if (!run || run.status === 'canceled') return; // stopped: nothing to tell
-      if (!this.nexus.services.turns) return; // a bare kernel (no turns): nobody to tell
+      if (!this.nexus.turns) return; // a bare kernel (no turns): nobody to tell
       void Promise.resolve(this.turns().continueRun(run_id, text)).catch((e) => console.error('nexus: could not continue the held run:', e));
     } catch (e) {
       console.error('nexus: could not continue the held run:', e);

@@ -1,28 +1,25 @@
-// setupGovernance(nexus): called once from electron/app.ts (SETUPS). Installs the orchestration gate, the
-// orchestration inbox kind, delegate_task and message_agent, the delegation finalizer, Stop all's probe and
-// the services the governance handlers (electron/api/orchestration-handlers.ts) read.
-import type { Nexus } from '../app.js';
+// createGovernance(ports): constructed once by electron/app.ts. Installs the orchestration gate, the
+// orchestration inbox kind, delegate_task and message_agent, and the delegation finalizer on the turns it is
+// handed; returns the service (Stop all, settings, holds, Recent chains) and delegation, which app.ts hands to
+// the API's handlers (electron/api/orchestration-handlers.ts), to connected clients and to `status`.
 import { Governance } from './service.js';
 import { Delegation } from './delegation.js';
 import { MessageAgent } from './message-agent.js';
-import type { TurnsPort } from './turns-port.js';
+import type { GovernancePorts } from './ports.js';
 import { ApiFailure } from '../../shared/errors.js';
 
-declare module '../app.js' {
-  interface NexusServices {
-    governance?: Governance;
-    delegation?: Delegation;
-  }
+export interface GovernanceModule {
+  governance: Governance;
+  delegation: Delegation;
 }
 
-export async function setupGovernance(nexus: Nexus): Promise<void> {
-  const gov = new Governance(nexus);
+export async function createGovernance(ports: GovernancePorts): Promise<GovernanceModule> {
+  const { kernel } = ports;
+  const gov = new Governance(ports);
   const delegation = new Delegation(gov);
-  nexus.services.governance = gov;
-  nexus.services.delegation = delegation;
 
-  nexus.kernel.setHopGate((call) => gov.gate(call));
-  nexus.kernel.inbox.register('orchestration', {
+  kernel.setHopGate((call) => gov.gate(call));
+  kernel.inbox.register('orchestration', {
     // Trust for the session never covers a hold: asked for, the approval is refused (nothing is approved), so
     // nobody believes they granted trust that does not exist.
     approve: (item, o) => {
@@ -33,42 +30,42 @@ export async function setupGovernance(nexus: Nexus): Promise<void> {
     },
     deny: (item, o) => gov.answer(item.id, false, o.by, o.reason),
   });
-  nexus.kernel.registerTool(delegation.delegateTool);
-  nexus.kernel.registerTool(new MessageAgent(gov, delegation).tool);
-  nexus.probes.stopAll = () => gov.stopAllInEffect();
-  nexus.probes.waitingOn = () => gov.waitingOn();
+  kernel.registerTool(delegation.delegateTool);
+  kernel.registerTool(new MessageAgent(gov, delegation).tool);
   gov.onHoldExpired = (h) => delegation.holdExpired(h);
 
   // A task's run that ends without its task closing (stopped, failed) answers its delegator.
   // A force-stopped run's pending holds are canceled (its cards close; nothing asks about a stopped run).
-  const off = nexus.kernel.on((e) => {
+  const off = kernel.on((e) => {
     if (e.type !== 'run_event' || !['run_ended', 'run_stopped', 'run_failed'].includes(e.event)) return;
-    const run = nexus.kernel.getRun(e.run_id);
+    const run = kernel.getRun(e.run_id);
     if (!run) return;
     if (run.status === 'canceled') gov.cancelHoldsOfRun(run.id);
     delegation.onRunEnded(run);
   });
-  nexus.onClose(off);
-  // After crash recovery (kernel.start runs after the setups): tasks whose delegating call was interrupted.
-  // Holds first: one that expired while NEXUS was closed fails its task with the expiry sentence (not as
-  // "interrupted"); the others get their 24 h timer back.
+  ports.onClose(off);
+  // After crash recovery (app.ts starts the kernel after constructing the modules): tasks whose delegating call
+  // was interrupted. Holds first: one that expired while NEXUS was closed fails its task with the expiry
+  // sentence (not as "interrupted"); the others get their 24 h timer back.
   setImmediate(() => {
-    if (!nexus.kernel.isOpen) return;
+    if (!kernel.isOpen) return;
     gov.sweepHolds();
     delegation.recoverTasks();
   });
 
-  // Turns are set up before governance (SETUPS order); without them delegation answers "not available".
-  const turns = nexus.services.turns as TurnsPort | undefined;
-  turns?.addFinalizer(delegation.finalizer);
-  // A failed delegated task's attention card: Abandon dismisses it; Retry is not offered (the delegator
-  // already has the failure; delegating again is the agent's move).
-  turns?.hooks?.registerAttentionSource?.('delegation', {
-    abandon: (item, o) => ({ state: nexus.kernel.inbox.resolve(item.id, 'abandoned', o.by) ? 'abandoned' : item.status }),
-    retry: () => {
-      throw new ApiFailure('not_supported', 'A failed delegated task cannot be retried from its card; the delegating agent can delegate it again.');
-    },
-  });
+  // Without turns (a NEXUS built without them) delegation answers "not available" (Governance.turns()).
+  if (ports.turns) {
+    ports.turns.addFinalizer(delegation.finalizer);
+    // A failed delegated task's attention card: Abandon dismisses it; Retry is not offered (the delegator
+    // already has the failure; delegating again is the agent's move).
+    ports.turns.hooks.registerAttentionSource('delegation', {
+      abandon: (item, o) => ({ state: kernel.inbox.resolve(item.id, 'abandoned', o.by) ? 'abandoned' : item.status }),
+      retry: () => {
+        throw new ApiFailure('not_supported', 'A failed delegated task cannot be retried from its card; the delegating agent can delegate it again.');
+      },
+    });
+  }
 
   await gov.start();
+  return { governance: gov, delegation };
 }

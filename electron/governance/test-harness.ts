@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { createNexus, type Nexus, type NexusSetup } from '../app.js';
+import { createNexus, type Nexus, type NexusModules } from '../app.js';
 import { dispatch } from '../api/dispatch.js';
 import { PUBLIC_KEY_ENV } from './entitlements.js';
 import type { Governance } from './service.js';
@@ -40,12 +40,14 @@ export interface TestNexus {
   reopen(): Promise<TestNexus>;
 }
 
-export async function testNexus(opts: { setups?: NexusSetup[]; account?: TestAccount; dataDir?: string; env?: NodeJS.ProcessEnv; clock?: Clock } = {}): Promise<TestNexus> {
+/** `modules`: which modules to build (default all); governance is always among them. */
+export async function testNexus(opts: { modules?: Partial<NexusModules>; account?: TestAccount; dataDir?: string; env?: NodeJS.ProcessEnv; clock?: Clock } = {}): Promise<TestNexus> {
   const account = opts.account ?? testAccount();
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'nexus-gov-'));
   const env = { ...process.env, ...opts.env, [PUBLIC_KEY_ENV]: account.publicPem };
-  const nexus = await createNexus({ dataDir, env, ...(opts.setups ? { setups: opts.setups } : {}), ...(opts.clock ? { clock: opts.clock } : {}) });
-  const gov = nexus.services.governance as Governance;
+  const nexus = await createNexus({ dataDir, env, ...(opts.modules ? { modules: { ...opts.modules, governance: true } } : {}), ...(opts.clock ? { clock: opts.clock } : {}) });
+  const gov = nexus.governance;
+  if (!gov) throw new Error('testNexus builds governance');
   let closed = false;
   const t: TestNexus = {
     nexus,

@@ -1,4 +1,4 @@
-// What governance needs from AGENTS' turns (electron/kernel/turns), as pinned in the team brief.
+// What governance needs from AGENTS' turns (electron/kernel/turns): the turn engine satisfies it.
 import type { Run } from '../kernel/types.js';
 import type { InboxKindHandler } from '../kernel/inbox.js';
 
@@ -11,5 +11,5 @@ export interface TurnsPort {
   startTurn(o: { agent: string; prompt: string; run?: string; chain?: { chain_id: string; depth?: number }; parent?: { run_id: string; row_id: string } }): Run | Promise<Run>;
   continueRun(run_id: string, text: string): unknown;
   addFinalizer(fn: Finalizer): unknown;
-  hooks?: { registerAttentionSource?(source: string, handler: InboxKindHandler): void };
+  hooks: { registerAttentionSource(source: string, handler: InboxKindHandler): void };
 }

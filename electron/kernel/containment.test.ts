@@ -31,7 +31,7 @@ afterEach(async () => {
 });
 const fresh = () => (root = realpathSync(mkdtempSync(join(tmpdir(), 'nexus-contain-'))));
 const nexusAt = async (dataDir: string, extra: { workspacesDir?: string; env?: NodeJS.ProcessEnv; lock?: boolean } = {}) => {
-  const n = await createNexus({ dataDir, setups: [], ...extra });
+  const n = await createNexus({ dataDir, modules: {}, ...extra });
   open.push(n);
   return n;
 };

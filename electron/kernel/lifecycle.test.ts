@@ -14,7 +14,7 @@ afterEach(async () => {
 describe('createNexus', () => {
   it('a second kernel on the same data dir refuses clearly (lock)', async () => {
     h = await harness();
-    await expect(createNexus({ dataDir: h.dir, setups: [] })).rejects.toThrow(/Another NEXUS kernel \(pid \d+\) is already running/);
+    await expect(createNexus({ dataDir: h.dir, modules: {} })).rejects.toThrow(/Another NEXUS kernel \(pid \d+\) is already running/);
   });
   it('the handler table answers kernel methods through dispatch (input validated)', async () => {
     h = await harness();

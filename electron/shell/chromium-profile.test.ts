@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { chromiumProfileDir } from './chromium-profile.js';
-import { defaultDataDir } from '../cli/data-dir.js';
+import { defaultDataDir } from '../store/data-dir.js';
 
 describe("Chromium's profile folder", () => {
   it('is never the data dir nor inside it, on any platform', () => {

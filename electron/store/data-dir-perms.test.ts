@@ -15,7 +15,7 @@ describe.runIf(process.platform !== 'win32')('data dir permissions', () => {
     root = mkdtempSync(join(tmpdir(), 'nexus-perm-'));
     const dir = join(root, 'data');
     const warnings: string[] = [];
-    const nexus = await createNexus({ dataDir: dir, setups: [], warn: (l) => void warnings.push(l) });
+    const nexus = await createNexus({ dataDir: dir, modules: {}, warn: (l) => void warnings.push(l) });
     try {
       nexus.db.prepare('SELECT 1').get();
       expect(mode(dir)).toBe(0o700);
@@ -29,13 +29,13 @@ describe.runIf(process.platform !== 'win32')('data dir permissions', () => {
   it('a folder the person made 0755 with a 0644 database is tightened at start, with a warning naming each', async () => {
     root = mkdtempSync(join(tmpdir(), 'nexus-perm-'));
     const dir = join(root, 'data');
-    await (await createNexus({ dataDir: dir, setups: [], warn: () => {} })).close();
+    await (await createNexus({ dataDir: dir, modules: {}, warn: () => {} })).close();
     chmodSync(dir, 0o755);
     chmodSync(join(dir, 'nexus.db'), 0o644);
     writeFileSync(join(dir, 'secrets.json'), '{"version":1,"agents":{}}', { mode: 0o644 });
     chmodSync(join(dir, 'secrets.json'), 0o644);
     const warnings: string[] = [];
-    const nexus = await createNexus({ dataDir: dir, setups: [], warn: (l) => void warnings.push(l) });
+    const nexus = await createNexus({ dataDir: dir, modules: {}, warn: (l) => void warnings.push(l) });
     try {
       expect(mode(dir)).toBe(0o700);
       for (const f of PRIVATE_FILES.filter((f) => existsSync(join(dir, f)) && f !== 'nexus.sock')) expect(mode(join(dir, f)), f).toBe(0o600);

@@ -2,10 +2,8 @@
 // real kernel) and one scripted model per agent on real HTTP (test/fixtures/scripted-model.ts), so each
 // agent's requests — what its model reads — are recorded separately. Not a test file itself.
 import { saveAgent } from '../../kernel/agents.js';
-import { setupTurns } from '../../kernel/turns/setup.js';
 import type { TurnEngine } from '../../kernel/turns/engine.js';
 import { startScriptedModel, type Script, type ScriptedModel, type ScriptedReply, type ScriptedRequest } from '../../../test/fixtures/scripted-model.js';
-import { setupGovernance } from '../setup.js';
 import { openGate, testNexus, type TestNexus } from '../test-harness.js';
 import type { Row, Run } from '../../kernel/types.js';
 import { listRunEvents } from '../../store/queries/events.js';
@@ -34,12 +32,13 @@ export async function scenario(cast: Record<string, Script | { script: Script; m
   for (const [name, c] of Object.entries(cast)) {
     models[name] = await startScriptedModel({ script: 'script' in c && !Array.isArray(c) && typeof c !== 'function' ? c.script : (c as Script) });
   }
-  const t = await testNexus({ setups: [setupTurns, setupGovernance], ...(opts.clock ? { clock: opts.clock } : {}) });
+  const t = await testNexus({ modules: { turns: true, governance: true }, ...(opts.clock ? { clock: opts.clock } : {}) });
   for (const [name, c] of Object.entries(cast)) {
     const o = !Array.isArray(c) && typeof c !== 'function' ? c : { mode: undefined, tools: undefined };
     saveAgent(t.nexus.kernel, { name, mode: o.mode ?? 'bypass', ...(o.tools ? { tools: o.tools } : {}), model: { provider: 'chat-completions', baseURL: models[name].baseURL, model: `scripted-${name}` } });
   }
-  const turns = t.nexus.services.turns as TurnEngine;
+  const turns = t.nexus.turns;
+  if (!turns) throw new Error('the scenario harness builds turns');
   const until = async <T>(what: string, f: () => T | null | undefined | false, timeoutMs = 15_000): Promise<T> => {
     const end = Date.now() + timeoutMs;
     for (;;) {

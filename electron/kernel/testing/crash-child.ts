@@ -6,7 +6,7 @@ import { createNexus } from '../../app.js';
 import { startSocketDoor } from '../../doors/socket.js';
 
 const dataDir = process.argv[2];
-const nexus = await createNexus({ dataDir, setups: [] });
+const nexus = await createNexus({ dataDir, modules: {} });
 await startSocketDoor(nexus);
 const k = nexus.kernel;
 const run = k.createRun({ agent: null, mode: 'ask', rules: [{ tool: 'bash', path: 'command', match: 'echo*', verdict: 'allow' }] });

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createNexus, type Nexus, type NexusSetup } from '../../app.js';
+import { createNexus, type Nexus, type NexusModules } from '../../app.js';
 import { ManualClock } from '../clock.js';
 import { getRow } from '../../store/queries/rows.js';
 import type { ExecutorTool, Row } from '../types.js';
@@ -16,10 +16,11 @@ export interface Harness {
   cleanup(): Promise<void>;
 }
 
-export async function harness(opts: { setups?: NexusSetup[]; clock?: ManualClock; dir?: string } = {}): Promise<Harness> {
+/** `modules`: which modules to build besides the kernel (default none: a bare kernel). */
+export async function harness(opts: { modules?: Partial<NexusModules>; clock?: ManualClock; dir?: string } = {}): Promise<Harness> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'nexus-kernel-'));
   const clock = opts.clock ?? new ManualClock();
-  const nexus = await createNexus({ dataDir: dir, clock, setups: opts.setups ?? [] });
+  const nexus = await createNexus({ dataDir: dir, clock, modules: opts.modules ?? {} });
   return {
     nexus,
     dir,

@@ -3,14 +3,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createNexus, type Nexus, type NexusSetup } from '../../app.js';
+import { createNexus, type Nexus, type NexusModules } from '../../app.js';
 import { dispatch } from '../../api/dispatch.js';
 import { ManualClock } from '../clock.js';
 import { saveAgent } from '../agents.js';
 import { startScriptedModel, type Script, type ScriptedModel } from '../../../test/fixtures/scripted-model.js';
 import type { AgentProfile } from '../../../shared/types.js';
 import type { Row, Run } from '../types.js';
-import { setupTurns } from './setup.js';
 import type { TurnEngine } from './engine.js';
 
 export interface TurnsHarness {
@@ -32,11 +31,17 @@ export interface TurnsHarness {
   cleanup(): Promise<void>;
 }
 
-export async function turnsHarness(opts: { script?: Script; setups?: NexusSetup[]; env?: NodeJS.ProcessEnv } = {}): Promise<TurnsHarness> {
+const builtTurns = (nexus: Nexus): TurnEngine => {
+  if (!nexus.turns) throw new Error('this NEXUS was built without turns');
+  return nexus.turns;
+};
+
+/** `modules`: which modules to build (default the turn engine alone). */
+export async function turnsHarness(opts: { script?: Script; modules?: Partial<NexusModules>; env?: NodeJS.ProcessEnv } = {}): Promise<TurnsHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'nexus-turns-'));
   const clock = new ManualClock(Date.now());
   const model = await startScriptedModel({ script: opts.script ?? [] });
-  const open = () => createNexus({ dataDir: dir, clock, setups: opts.setups ?? [setupTurns], env: { ...process.env, ...(opts.env ?? {}) } });
+  const open = () => createNexus({ dataDir: dir, clock, modules: opts.modules ?? { turns: true }, env: { ...process.env, ...(opts.env ?? {}) } });
   const nexus = await open();
   const poll = async <T>(what: string, f: () => T | undefined | null, timeoutMs: number): Promise<T> => {
     const until = Date.now() + timeoutMs;
@@ -49,7 +54,7 @@ export async function turnsHarness(opts: { script?: Script; setups?: NexusSetup[
   };
   const h: TurnsHarness = {
     nexus,
-    turns: nexus.services.turns as TurnEngine,
+    turns: builtTurns(nexus),
     model,
     clock,
     dir,
@@ -79,7 +84,7 @@ export async function turnsHarness(opts: { script?: Script; setups?: NexusSetup[
     async restart() {
       await h.nexus.close();
       h.nexus = await open();
-      h.turns = h.nexus.services.turns as TurnEngine;
+      h.turns = builtTurns(h.nexus);
     },
     async cleanup() {
       await h.nexus.close();
