@@ -73,7 +73,7 @@ export class Kernel {
     this.workspacesDir = opts.workspacesDir ?? `${opts.dataDir}-workspaces`;
     this.clock = opts.clock ?? systemClock;
     this.events = opts.events ?? new EventBus();
-    this.k = createKernelState({ db: this.db, clock: this.clock, events: this.events, dataDir: this.dataDir, workspacesDir: this.workspacesDir, tools: this.tools });
+    this.k = createKernelState({ db: this.db, clock: this.clock, events: this.events, dataDir: this.dataDir, workspacesDir: this.workspacesDir, tools: this.tools, failRun: (k, run_id, why) => terminateRun(k, run_id, 'failed', { error: why, rowWhy: `the run failed (${why})`, event: 'run_failed' }) });
     this.inbox = new InboxKinds(this);
     this.secrets = createSecretStore(this.dataDir, opts.secretCipher);
     for (const t of BUILTIN_TOOLS) this.tools.register(t);

@@ -7,9 +7,7 @@ import { resolveInboxCardsOfRow } from '../store/queries/inbox.js';
 import { insertRunEvent } from '../store/queries/events.js';
 import type { RowState } from '../../shared/types.js';
 import { notFound } from './errors.js';
-import { disarmPark } from './parking.js';
-import { terminateRun } from './run-lifecycle.js';
-import { emit, emitInbox, emitRow, isTerminal, type After, type KernelState, type Waiter } from './kernel-state.js';
+import { disarmPark, emit, emitInbox, emitRow, isTerminal, type After, type KernelState, type Waiter } from './kernel-state.js';
 import type { Row } from './types.js';
 
 /** Guarded end of a row; then waiters, events, and the row's on_failure. Null when another ender won. */
@@ -63,7 +61,7 @@ export function afterEnd(k: KernelState, row_id: string, known: Row | null = nul
     // Deferred: the caller finishes its own bookkeeping for this row first.
     queueMicrotask(() => {
       const run = getRun(k.db, ended.run_id);
-      if (run && run.status === 'running' && k.phase !== 'closed') terminateRun(k, run.id, 'failed', { error: why, rowWhy: `the run failed (${why})`, event: 'run_failed' });
+      if (run && run.status === 'running' && k.phase !== 'closed') k.failRun(k, run.id, why);
     });
   }
   return ended;

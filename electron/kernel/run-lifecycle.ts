@@ -14,7 +14,7 @@ import * as results from './results.js';
 import { prepareWorkspace } from './tools/index.js';
 import { defaultWorkspace } from './containment.js';
 import { within } from './sandbox/bwrap.js';
-import { compileRunRules } from './stage.js';
+import { compileRunRules } from './run-rules.js';
 import { afterEnd } from './row-endings.js';
 import { LIVE, assertOpen, emit, emitInbox, type KernelState } from './kernel-state.js';
 import type { CreateRunOptions, Run } from './types.js';

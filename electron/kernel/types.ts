@@ -14,7 +14,6 @@ import type {
 } from '../../shared/types.js';
 import type { CompiledRules } from '../../shared/rules/index.js';
 import type { SandboxPolicy } from './sandbox/policy.js';
-import type { ProcessTracker } from './tools/bash.js';
 
 /** How a row crossed the stage: the stage's own words plus a person's approval and a session trust. */
 export type RowGrantedBy = GrantedBy | 'person' | 'trust';
@@ -146,4 +145,10 @@ export interface SubmitRowOptions {
   origin: Origin;
   round?: number | null;
   on_failure?: OnFailure;
+}
+
+/** Where a row's process group is recorded (store, migration 005) before its command runs. */
+export interface ProcessTracker {
+  started(pgid: number, start_time: string): void;
+  ended(pgid: number, start_time: string): void;
 }
