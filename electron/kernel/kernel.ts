@@ -33,7 +33,7 @@ import { waitRow } from './row-endings.js';
 import { createRun, readdressRows, reopenRun, terminateRun } from './run-lifecycle.js';
 import { closeKernel, recoverAtStart, type RecoveryReport } from './recovery.js';
 import { sandboxPolicy } from './containment.js';
-import type { SandboxPolicy } from './sandbox/policy.js';
+import type { SandboxPolicy } from '../sandbox/policy.js';
 import type { ClientExecutor, CreateRunOptions, ExecutorTool, HopGate, Row, Run, SubmitRowOptions } from './types.js';
 
 import { createSecretStore, type SecretCipher, type SecretStore } from '../store/secrets.js';

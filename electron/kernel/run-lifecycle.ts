@@ -13,7 +13,7 @@ import { newId } from './ids.js';
 import * as results from './results.js';
 import { prepareWorkspace } from './tools/index.js';
 import { defaultWorkspace } from './containment.js';
-import { within } from './sandbox/bwrap.js';
+import { within } from '../sandbox/bwrap.js';
 import { compileRunRules } from './run-rules.js';
 import { afterEnd } from './row-endings.js';
 import { LIVE, assertOpen, emit, emitInbox, type KernelState } from './kernel-state.js';

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import type { ExecutorTool, ProcessTracker } from '../types.js';
 import { commandSpawnOptions, findBash, killProcessTree } from './process-tree.js';
 import type { ToolResult } from '../../../shared/types.js';
-import { prepareLaunch, processStartTime, type SandboxPolicy } from '../sandbox/index.js';
+import { prepareLaunch, processStartTime, type SandboxPolicy } from '../../sandbox/index.js';
 
 const DEFAULT_TIMEOUT_S = 120;
 const MAX_TIMEOUT_S = 3600;

@@ -8,4 +8,4 @@ export const BUILTIN_TOOLS: readonly ExecutorTool[] = [bashTool, readTool, write
 export { confine, ConfinementError, prepareWorkspace } from './workspace.js';
 export { runCommand, type BashOutcome } from './bash.js';
 export type { ProcessTracker } from '../types.js';
-export { childEnv } from '../sandbox/env.js';
+export { childEnv } from '../../sandbox/env.js';

@@ -1,6 +1,6 @@
 // Runs: one agent turn or a person's standalone run, with mode, rules and hooks frozen at creation.
 import { stmt, type Db } from '../db.js';
-import type { Run } from '../../kernel/types.js';
+import type { Run } from '../records.js';
 import type { RunStatus } from '../../../shared/types.js';
 import { iso, isoOr, parseJson, toJson } from './util.js';
 
