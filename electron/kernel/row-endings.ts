@@ -14,11 +14,15 @@ import type { Row } from './types.js';
 export function endRow(k: KernelState, row: Row, from: readonly RowState[], to: RowState, patch: RowPatch, eventType?: string, after?: After): Row | null {
   const now = k.clock.now();
   const full: RowPatch = { ...patch, ended_at: now };
-  const won = tx(k.db, () => {
-    if (!transitionRow(k.db, row.id, from, to, full, now)) return false;
-    if (eventType) insertRunEvent(k.db, { run_id: row.run_id, type: eventType, data: { row_id: row.id, error: patch.error ?? null }, now });
-    return true;
-  });
+  // With an event to record, the end and its event commit together; a bare end is one UPDATE, atomic by
+  // itself (no savepoint inside a group commit's transaction).
+  const won = eventType
+    ? tx(k.db, () => {
+        if (!transitionRow(k.db, row.id, from, to, full, now)) return false;
+        insertRunEvent(k.db, { run_id: row.run_id, type: eventType, data: { row_id: row.id, error: patch.error ?? null }, now });
+        return true;
+      })
+    : transitionRow(k.db, row.id, from, to, full, now);
   if (!won) return null;
   // The caller's `row` may be stale in fields it did not set; only rows it decided itself come in fresh.
   const ended = from.length === 1 && from[0] === row.state ? patchedRow(row, to, full, now) : null;
