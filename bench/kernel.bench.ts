@@ -110,6 +110,53 @@ async function overhead(nexus: Nexus, tool: ExecutorTool, input: unknown, n: num
   return { direct, kernel };
 }
 
+/**
+ * The kernel's cost per row against its floor: raw better-sqlite3 doing the same writes in the same two commits
+ * (the row inserted and granted `running`; then settled `succeeded` with its result), with statements prepared
+ * once, on the same connection and run. Both sides sequential, interleaved in blocks; µs per row.
+ */
+let seq = 1_000_000_000; // the floor's rows number far past the kernel's, in the same run
+
+export async function perRowFloor(nexus: Nexus, n: number): Promise<{ kernel: number; floor: number }> {
+  const k = nexus.kernel;
+  const db = nexus.db;
+  const run = k.createRun({ agent: null, mode: 'bypass' });
+  const insert = db.prepare(
+    `INSERT INTO rows (id, run_id, seq, origin, wire_tool, tool, runner, input_json, state, round, on_failure, created_at, updated_at)
+     VALUES (?, ?, ?, 'model', 'noop', 'noop', NULL, ?, 'ready', NULL, 'continue', ?, ?)`,
+  );
+  const grant = db.prepare(`UPDATE rows SET state = 'running', updated_at = ?, granted_by = 'bypass', matched_json = '[]', started_at = ?, tool = 'noop' WHERE id = ? AND state IN ('ready')`);
+  const settle = db.prepare(`UPDATE rows SET state = 'succeeded', updated_at = ?, ended_at = ?, error_code = NULL, error_detail = NULL, result_json = ? WHERE id = ? AND state IN ('running')`);
+  const decide = db.transaction((id: string, seq: number, input: string, t: number) => {
+    insert.run(id, run.id, seq, input, t, t);
+    grant.run(t, t, id);
+  });
+  const end = db.transaction((id: string, result: string, t: number) => settle.run(t, t, result, id));
+  const floorRow = () => {
+    const id = `row_floor_${seq}`;
+    const t = Date.now();
+    decide(id, ++seq, JSON.stringify({ i: seq }), t);
+    end(id, JSON.stringify({ content: [{ type: 'text', text: 'ok' }] }), Date.now());
+  };
+  const kernelRow = () => k.waitRow(k.submitRow(run.id, { tool: 'noop', input: { i: seq }, origin: 'model' }).id);
+  for (let i = 0; i < 500; i++) {
+    floorRow();
+    await kernelRow();
+  }
+  let kernel = 0;
+  let floor = 0;
+  for (let block = 0; block < n / 500; block++) {
+    let t0 = now();
+    for (let i = 0; i < 500; i++) floorRow();
+    floor += now() - t0;
+    t0 = now();
+    for (let i = 0; i < 500; i++) await kernelRow();
+    kernel += now() - t0;
+  }
+  k.stopRun(run.id);
+  return { kernel: (kernel * 1000) / n, floor: (floor * 1000) / n };
+}
+
 export async function run(): Promise<void> {
   await withNexus(async (nexus) => {
     nexus.kernel.registerTool(noop);
@@ -131,6 +178,10 @@ export async function run(): Promise<void> {
     line('approve → row running (tool entered), p50', `${pct(lat, 50).toFixed(3)} ms`, '', null);
     const p99 = pct(lat, 99);
     line('approve → row running (tool entered), p99', `${p99.toFixed(3)} ms`, '20 ms', p99 <= 20);
+
+    const rows = [await perRowFloor(nexus, 5_000), await perRowFloor(nexus, 5_000), await perRowFloor(nexus, 5_000)].sort((a, b) => a.kernel / a.floor - b.kernel / b.floor)[0];
+    line('per row: no-op call through the kernel ÷ raw better-sqlite3 (same two commits)', `${(rows.kernel / rows.floor).toFixed(2)}x`, '≤ 1.5x', rows.kernel / rows.floor <= 1.5);
+    console.log(`${''.padEnd(4)}floor ${rows.floor.toFixed(1)} µs, through the kernel ${rows.kernel.toFixed(1)} µs, added ${(rows.kernel - rows.floor).toFixed(1)} µs`);
 
     for (const [tool, input, n] of [
       [noop, {}, 5_000],

@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommand } from '../electron/kernel/tools/bash.js';
-import { sandboxAvailability } from '../electron/kernel/sandbox/index.js';
-import type { SandboxPolicy } from '../electron/kernel/sandbox/index.js';
+import { sandboxAvailability } from '../electron/sandbox/index.js';
+import type { SandboxPolicy } from '../electron/sandbox/index.js';
 import { line, now, pct } from './report.js';
 
 const N = Number(process.env.SANDBOX_BENCH_N ?? 200);

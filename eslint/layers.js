@@ -13,17 +13,19 @@ export const LAYERS = [
   ['data-dir', (p) => p === 'electron/store/data-dir.ts', []],
   ['store', (p) => p.startsWith('electron/store/'), ['shared', 'data-dir']],
   ['providers', (p) => p.startsWith('electron/providers/'), ['shared']],
-  ['runners', (p) => p.startsWith('electron/runners/'), ['shared']],
-  ['kernel', (p) => p.startsWith('electron/kernel/'), ['shared', 'data-dir', 'store', 'providers', 'runners']],
-  ['governance', (p) => p.startsWith('electron/governance/'), ['shared', 'data-dir', 'store', 'providers', 'runners', 'kernel']],
-  ['demo', (p) => p.startsWith('electron/demo/'), ['shared', 'data-dir', 'store', 'providers', 'runners', 'kernel', 'governance']],
-  ['api', (p) => p.startsWith('electron/api/'), ['shared', 'data-dir', 'store', 'providers', 'runners', 'kernel', 'governance', 'demo']],
+  // The OS sandbox and the executor-tool contract (what a call runs with): below runners and the kernel.
+  ['sandbox', (p) => p.startsWith('electron/sandbox/'), ['shared', 'store']],
+  ['runners', (p) => p.startsWith('electron/runners/'), ['shared', 'sandbox']],
+  ['kernel', (p) => p.startsWith('electron/kernel/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners']],
+  ['governance', (p) => p.startsWith('electron/governance/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel']],
+  ['demo', (p) => p.startsWith('electron/demo/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance']],
+  ['api', (p) => p.startsWith('electron/api/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo']],
   // Connected clients (Claude Code, Codex): a module app.ts constructs, whose handlers are typed by api/.
-  ['external', (p) => p.startsWith('electron/external/'), ['shared', 'data-dir', 'store', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api']],
-  ['app', (p) => p === 'electron/app.ts', ['shared', 'data-dir', 'store', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api', 'external']],
+  ['external', (p) => p.startsWith('electron/external/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api']],
+  ['app', (p) => p === 'electron/app.ts', ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api', 'external']],
   ['doors', (p) => p.startsWith('electron/doors/'), ['shared', 'data-dir', 'api']],
   ['cli', (p) => p.startsWith('electron/cli/'), ['shared', 'data-dir', 'api', 'doors']],
-  ['shell', (p) => p.startsWith('electron/'), ['shared', 'data-dir', 'store', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api', 'external', 'app', 'doors']],
+  ['shell', (p) => p.startsWith('electron/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api', 'external', 'app', 'doors']],
   ['renderer', (p) => p.startsWith('renderer/'), ['shared']],
 ];
 

@@ -35,7 +35,7 @@ describe('MCP secrets live outside the database', () => {
     const model = { provider: 'chat-completions', baseURL: h.model.baseURL, model: 'scripted-1' };
     const saved = await h.api('agentsSave', { name: 'sec', mode: 'bypass', model, mcpServers: servers({ NEXUS_TEST_SECRET: ENV_SECRET }) });
     expect(saved.ok, JSON.stringify(saved)).toBe(true);
-    expect(saved.value.agent.mcpServers.tools.env).toEqual({ NEXUS_TEST_SECRET: { set: true } });
+    expect(saved.value.agent.mcpServers?.tools.env).toEqual({ NEXUS_TEST_SECRET: { set: true } });
 
     const list = await h.api('agentsList', {});
     const get = await h.api('agentsGet', { name: 'sec' });
@@ -43,7 +43,7 @@ describe('MCP secrets live outside the database', () => {
       expect(out).not.toContain(ENV_SECRET);
       expect(out).not.toContain('hdr-secret');
     }
-    expect(get.value.mcpServers.remote.headers).toEqual({ Authorization: { set: true } });
+    expect(get.value.mcpServers?.remote.headers).toEqual({ Authorization: { set: true } });
 
     h.nexus.db.pragma('wal_checkpoint(PASSIVE)');
     expect(dbBytes(h.dir)).not.toContain(ENV_SECRET);
@@ -63,10 +63,9 @@ describe('MCP secrets live outside the database', () => {
     const model = { provider: 'chat-completions', baseURL: h.model.baseURL, model: 'scripted-1' };
     expect((await h.api('agentsSave', { name: 'sec', mode: 'bypass', model, mcpServers: servers({ A: 'value-a', B: 'value-b' }) })).ok).toBe(true);
     // The window's edit-and-save: the listed profile (markers and all), one field changed, saved back.
-    const listed = (await h.api('agentsGet', { name: 'sec' })).value;
-    const { status, created_at, updated_at, credentials_fenced, executor_revoked, ...profile } = listed;
-    void status, created_at, updated_at, credentials_fenced, executor_revoked;
-    delete profile.mcpServers.tools.env.B;
+    const profile: Record<string, unknown> & { mcpServers?: Record<string, { env?: Record<string, unknown> }> } = { ...(await h.api('agentsGet', { name: 'sec' })).value };
+    for (const field of ['status', 'created_at', 'updated_at', 'credentials_fenced', 'executor_revoked']) delete profile[field];
+    delete profile.mcpServers?.tools.env?.B;
     const again = await h.api('agentsSave', { ...profile, instructions: 'edited' });
     expect(again.ok, JSON.stringify(again)).toBe(true);
     const joined = joinSecrets('sec', (await h.api('agentsGet', { name: 'sec' })).value.mcpServers, h.nexus.kernel.secrets);

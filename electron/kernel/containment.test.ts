@@ -12,7 +12,7 @@ import { migrate } from '../store/db.js';
 import { MIGRATIONS } from '../store/migrations/index.js';
 import { insertProcess, listProcesses } from '../store/queries/processes.js';
 import { upsertAgent } from '../store/queries/agents.js';
-import { prepareLaunch, processStartTime } from './sandbox/index.js';
+import { prepareLaunch, processStartTime } from '../sandbox/index.js';
 import type { ExecutorTool } from './types.js';
 
 let root: string;
@@ -68,7 +68,9 @@ describe('nothing outlives the kernel', () => {
     const seen = await new Promise<ReturnType<typeof listProcesses>>((resolve) => {
       const t = setInterval(() => {
         const l = listProcesses(n.db);
-        if (l.length) (clearInterval(t), resolve(l));
+        if (!l.length) return;
+        clearInterval(t);
+        resolve(l);
       }, 5);
     });
     expect(seen).toEqual([{ pgid: expect.any(Number), start_time: processStartTime(seen[0]!.pgid), row_id: row.id, what: 'bash' }]);

@@ -5,10 +5,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { getAgent } from '../store/queries/agents.js';
 import { deleteProcess, insertProcess } from '../store/queries/processes.js';
-import { policyFor, type SandboxPolicy } from './sandbox/policy.js';
+import { policyFor, type SandboxPolicy } from '../sandbox/policy.js';
 import type { KernelState } from './kernel-state.js';
-import type { ProcessTracker } from './tools/bash.js';
-import type { Run } from './types.js';
+import type { ProcessTracker, Run } from './types.js';
 
 /**
  * A run's default workspace: <workspacesDir>/<agent or run id>. An agent whose workspace was made under the

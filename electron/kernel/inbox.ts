@@ -4,7 +4,21 @@
 import type { InboxKind } from '../../shared/types.js';
 import { getInboxItem, insertInboxItem, listPendingInbox, resolveInboxItem, type InboxEntry, type InsertInboxItem } from '../store/queries/inbox.js';
 import { KernelError, notFound, conflict } from './errors.js';
-import type { Kernel } from './kernel.js';
+import type { Db } from '../store/db.js';
+import type { NexusEvent } from '../../shared/api/index.js';
+import type { Clock } from './clock.js';
+import type { InboxChange } from './kernel-state.js';
+import type { Row } from './types.js';
+
+/** What the inbox needs of the kernel that owns it (the Kernel class satisfies it; handed in, not imported). */
+export interface InboxHost {
+  readonly db: Db;
+  readonly clock: Clock;
+  approve(row_id: string, opts: { by: string; trust_session?: boolean }): Row;
+  deny(row_id: string, opts: { by: string; reason?: string }): Row;
+  emit(event: NexusEvent): void;
+  emitInbox(change?: InboxChange): void;
+}
 
 export type InboxAction = 'approve' | 'deny' | 'retry' | 'abandon' | 'answer';
 export interface InboxActOptions {
@@ -26,7 +40,7 @@ export interface InboxKindHandler {
 export class InboxKinds {
   private handlers = new Map<string, InboxKindHandler>();
 
-  constructor(private readonly kernel: Kernel) {
+  constructor(private readonly kernel: InboxHost) {
     this.register('autonomy', {
       approve: (item, o) => ({ state: kernel.approve(item.row_id ?? item.id, { by: o.by, trust_session: o.trust_session }).state }),
       deny: (item, o) => ({ state: kernel.deny(item.row_id ?? item.id, { by: o.by, reason: o.reason }).state }),

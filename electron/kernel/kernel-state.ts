@@ -47,10 +47,15 @@ export interface KernelState {
   hopGate: HopGate;
   /** Stands in for the tools of client-executed runs (client-runs.ts); null until a module installs it. */
   clientExecutor: ClientExecutor | null;
+  /**
+   * Fails a running run because one of its `fail_run` rows failed. Row endings sit below the run lifecycle, so
+   * the lifecycle's terminate is handed in as this port (kernel.ts wires it) rather than imported upward.
+   */
+  readonly failRun: (k: KernelState, run_id: string, why: string) => void;
   phase: 'new' | 'started' | 'closing' | 'closed';
 }
 
-export function createKernelState(base: Pick<KernelState, 'db' | 'clock' | 'events' | 'dataDir' | 'workspacesDir' | 'tools'>): KernelState {
+export function createKernelState(base: Pick<KernelState, 'db' | 'clock' | 'events' | 'dataDir' | 'workspacesDir' | 'tools' | 'failRun'>): KernelState {
   return {
     ...base,
     compiledByRun: new Map(),
@@ -102,6 +107,15 @@ export function emitInbox(k: KernelState, change?: InboxChange): void {
   // Only the parts that changed travel: an approval's event is the id and how it closed.
   const removed = [...(change.removed ?? [])];
   emit(k, { type: 'inbox_changed', pending, ...(added.length ? { added } : {}), ...(removed.length || !added.length ? { removed } : {}) } as NexusEvent);
+}
+
+/** Clears a parked row's deadline timer (the row ended or was re-armed). */
+export function disarmPark(k: KernelState, row_id: string): void {
+  const h = k.parkTimers.get(row_id);
+  if (h !== undefined) {
+    k.clock.clearTimeout(h);
+    k.parkTimers.delete(row_id);
+  }
 }
 
 /** The run's abort controller: aborted when the run is stopped or ends. */

@@ -33,7 +33,7 @@ import { waitRow } from './row-endings.js';
 import { createRun, readdressRows, reopenRun, terminateRun } from './run-lifecycle.js';
 import { closeKernel, recoverAtStart, type RecoveryReport } from './recovery.js';
 import { sandboxPolicy } from './containment.js';
-import type { SandboxPolicy } from './sandbox/policy.js';
+import type { SandboxPolicy } from '../sandbox/policy.js';
 import type { ClientExecutor, CreateRunOptions, ExecutorTool, HopGate, Row, Run, SubmitRowOptions } from './types.js';
 
 import { createSecretStore, type SecretCipher, type SecretStore } from '../store/secrets.js';
@@ -73,7 +73,7 @@ export class Kernel {
     this.workspacesDir = opts.workspacesDir ?? `${opts.dataDir}-workspaces`;
     this.clock = opts.clock ?? systemClock;
     this.events = opts.events ?? new EventBus();
-    this.k = createKernelState({ db: this.db, clock: this.clock, events: this.events, dataDir: this.dataDir, workspacesDir: this.workspacesDir, tools: this.tools });
+    this.k = createKernelState({ db: this.db, clock: this.clock, events: this.events, dataDir: this.dataDir, workspacesDir: this.workspacesDir, tools: this.tools, failRun: (k, run_id, why) => terminateRun(k, run_id, 'failed', { error: why, rowWhy: `the run failed (${why})`, event: 'run_failed' }) });
     this.inbox = new InboxKinds(this);
     this.secrets = createSecretStore(this.dataDir, opts.secretCipher);
     for (const t of BUILTIN_TOOLS) this.tools.register(t);

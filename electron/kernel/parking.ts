@@ -14,7 +14,7 @@ import { unsandboxed } from './containment.js';
 import { endParked } from './row-endings.js';
 import { executeRow } from './tool-execution.js';
 import { toolFor } from './client-runs.js';
-import { assertOpen, emit, emitInbox, emitRow, type After, type KernelState } from './kernel-state.js';
+import { assertOpen, disarmPark, emit, emitInbox, emitRow, type After, type KernelState } from './kernel-state.js';
 import type { Row, Run } from './types.js';
 
 /** The stage held the row: parked in one transaction (inside the caller's); timer and events go to `after`. */
@@ -134,12 +134,4 @@ export function armPark(k: KernelState, row_id: string, ms: number): void {
       if (k.phase === 'started' || k.phase === 'new') expireRow(k, row_id);
     }, ms),
   );
-}
-
-export function disarmPark(k: KernelState, row_id: string): void {
-  const h = k.parkTimers.get(row_id);
-  if (h !== undefined) {
-    k.clock.clearTimeout(h);
-    k.parkTimers.delete(row_id);
-  }
 }

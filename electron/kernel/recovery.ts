@@ -7,7 +7,7 @@ import * as results from './results.js';
 import { armPark, expireRow } from './parking.js';
 import { endRow, flushEnds } from './row-endings.js';
 import type { KernelState } from './kernel-state.js';
-import { killSurvivors } from './sandbox/processes.js';
+import { killSurvivors } from '../sandbox/processes.js';
 
 export interface RecoveryReport {
   interrupted: string[];

@@ -7,20 +7,22 @@ import { resolveInboxCardsOfRow } from '../store/queries/inbox.js';
 import { insertRunEvent } from '../store/queries/events.js';
 import type { RowState } from '../../shared/types.js';
 import { notFound } from './errors.js';
-import { disarmPark } from './parking.js';
-import { terminateRun } from './run-lifecycle.js';
-import { emit, emitInbox, emitRow, isTerminal, type After, type KernelState, type Waiter } from './kernel-state.js';
+import { disarmPark, emit, emitInbox, emitRow, isTerminal, type After, type KernelState, type Waiter } from './kernel-state.js';
 import type { Row } from './types.js';
 
 /** Guarded end of a row; then waiters, events, and the row's on_failure. Null when another ender won. */
 export function endRow(k: KernelState, row: Row, from: readonly RowState[], to: RowState, patch: RowPatch, eventType?: string, after?: After): Row | null {
   const now = k.clock.now();
   const full: RowPatch = { ...patch, ended_at: now };
-  const won = tx(k.db, () => {
-    if (!transitionRow(k.db, row.id, from, to, full, now)) return false;
-    if (eventType) insertRunEvent(k.db, { run_id: row.run_id, type: eventType, data: { row_id: row.id, error: patch.error ?? null }, now });
-    return true;
-  });
+  // With an event to record, the end and its event commit together; a bare end is one UPDATE, atomic by
+  // itself (no savepoint inside a group commit's transaction).
+  const won = eventType
+    ? tx(k.db, () => {
+        if (!transitionRow(k.db, row.id, from, to, full, now)) return false;
+        insertRunEvent(k.db, { run_id: row.run_id, type: eventType, data: { row_id: row.id, error: patch.error ?? null }, now });
+        return true;
+      })
+    : transitionRow(k.db, row.id, from, to, full, now);
   if (!won) return null;
   // The caller's `row` may be stale in fields it did not set; only rows it decided itself come in fresh.
   const ended = from.length === 1 && from[0] === row.state ? patchedRow(row, to, full, now) : null;
@@ -63,7 +65,7 @@ export function afterEnd(k: KernelState, row_id: string, known: Row | null = nul
     // Deferred: the caller finishes its own bookkeeping for this row first.
     queueMicrotask(() => {
       const run = getRun(k.db, ended.run_id);
-      if (run && run.status === 'running' && k.phase !== 'closed') terminateRun(k, run.id, 'failed', { error: why, rowWhy: `the run failed (${why})`, event: 'run_failed' });
+      if (run && run.status === 'running' && k.phase !== 'closed') k.failRun(k, run.id, why);
     });
   }
   return ended;

@@ -15,8 +15,8 @@ export function moveClearSecretsOutOfDb(kernel: Kernel): string[] {
     // A clear value wins over a stored one of the same key (it is the newer save); { set: true } keeps the stored one.
     const { servers, secrets } = splitSecrets(agent.mcpServers, kept);
     kernel.secrets.set(agent.name, secrets);
-    const { status, credentials_fenced, executor_revoked, created_at, updated_at, ...profile } = agent;
-    void status, credentials_fenced, executor_revoked, created_at, updated_at;
+    // The stored profile is the agent without its bookkeeping columns.
+    const { status: _status, credentials_fenced: _fenced, executor_revoked: _revoked, created_at: _created, updated_at: _updated, ...profile } = agent;
     setAgentProfileJson(kernel.db, agent.name, { ...(profile as AgentProfile), mcpServers: servers });
     moved.push(agent.name);
   }

@@ -8,7 +8,7 @@
 import { tx } from '../store/db.js';
 import { getRun } from '../store/queries/runs.js';
 import { insertRow, getRow, transitionRow, patchedRow, insertedRow, maxSeq, type RowPatch } from '../store/queries/rows.js';
-import { compileRules, evaluateCall, validateRules, type CompiledRules } from '../../shared/rules/index.js';
+import { compileRules, evaluateCall, type CompiledRules } from '../../shared/rules/index.js';
 import { resolveInput, resolveToolName } from '../../shared/rules/tool-names.js';
 import { ORIGINS } from '../../shared/types.js';
 import { KernelError, notFound } from './errors.js';
@@ -18,7 +18,7 @@ import { parkRow } from './parking.js';
 import { endRow } from './row-endings.js';
 import { checkResult, executeRow } from './tool-execution.js';
 import { PROCEED, assertOpen, emitRow, message, type After, type KernelState } from './kernel-state.js';
-import type { CreateRunOptions, Row, RowGrantedBy, Run, SubmitRowOptions } from './types.js';
+import type { Row, RowGrantedBy, Run, SubmitRowOptions } from './types.js';
 
 /**
  * A round's fan: every call recorded and decided in ONE transaction (one commit for the fan), then the granted
@@ -145,14 +145,6 @@ function grant(k: KernelState, run: Run, row: Row, by: RowGrantedBy, tool: strin
     executeRow(k, run, running);
   });
   return running;
-}
-
-/** Validate and compile the rules a run is created with (already compiled rules are taken as they are). */
-export function compileRunRules(rules: CreateRunOptions['rules']): CompiledRules {
-  if (rules && !Array.isArray(rules) && (rules as CompiledRules).kind === 'nexus.compiled-rules') return rules as CompiledRules;
-  const v = validateRules(rules ?? []);
-  if (!v.ok) throw new KernelError('invalid_rules', `The approval rules are invalid: ${v.errors.map((e) => e.message).join('; ')}`, v.errors);
-  return compileRules(v.rules);
 }
 
 /** The run's compiled rules: compiled at creation, or once from the stored JSON after a restart. */

@@ -7,7 +7,8 @@ import { processTracker, sandboxPolicy } from './containment.js';
 import { queueEnd } from './row-endings.js';
 import { message, runAbort, type KernelState } from './kernel-state.js';
 import { toolFor } from './client-runs.js';
-import type { Row, Run } from './types.js';
+import type { SandboxPolicy } from '../sandbox/policy.js';
+import type { ProcessTracker, Row, Run, ToolContext } from './types.js';
 
 export function executeRow(k: KernelState, run: Run, row: Row): void {
   k.live.add(row.id);
@@ -24,7 +25,7 @@ export function executeRow(k: KernelState, run: Run, row: Row): void {
         state = 'failed';
         error = { code: 'unknown_tool', detail: text };
       } else {
-        result = checkResult(await tool.run(row.input, { run, row, workspace: run.workspace, signal, sandbox: sandboxPolicy(k, run), processes: processTracker(k, row.id, row.tool) }));
+        result = checkResult(await tool.run(row.input, toolContext(k, run, row, signal)));
         if (result.isError) {
           const sc = result.structuredContent ?? {};
           state = sc.timed_out === true ? 'timed_out' : 'failed';
@@ -42,6 +43,27 @@ export function executeRow(k: KernelState, run: Run, row: Row): void {
     queueEnd(k, row, state, { result, error });
   })();
   k.inFlight.set(row.id, { run_id: run.id, done });
+}
+
+/**
+ * What the tool runs with. The sandbox policy (a read of the agent's profile) and the process tracker are made
+ * when a tool first asks for them: most tools start no process and never do.
+ */
+function toolContext(k: KernelState, run: Run, row: Row, signal: AbortSignal): ToolContext {
+  let sandbox: SandboxPolicy | undefined;
+  let processes: ProcessTracker | undefined;
+  return {
+    run,
+    row,
+    workspace: run.workspace,
+    signal,
+    get sandbox() {
+      return (sandbox ??= sandboxPolicy(k, run));
+    },
+    get processes() {
+      return (processes ??= processTracker(k, row.id, row.tool));
+    },
+  };
 }
 
 /** A tool result must be MCP CallToolResult-shaped; anything else is an error (never trusted as success). */

@@ -2,104 +2,20 @@
 // shape the API views use (shared/api/kernel.ts RowView / RunSummary), with a few more fields.
 import type {
   ApprovalRule,
-  EffectProfile,
-  GrantedBy,
   LifecycleHooks,
   Mode,
   OnFailure,
   Origin,
-  RowState,
-  RunStatus,
   ToolResult,
 } from '../../shared/types.js';
 import type { CompiledRules } from '../../shared/rules/index.js';
-import type { SandboxPolicy } from './sandbox/policy.js';
-import type { ProcessTracker } from './tools/bash.js';
+import type { Row, Run } from '../store/records.js';
+import type { ExecutorTool } from '../sandbox/tool.js';
 
-/** How a row crossed the stage: the stage's own words plus a person's approval and a session trust. */
-export type RowGrantedBy = GrantedBy | 'person' | 'trust';
-
-export interface RowError {
-  code: string;
-  detail: string;
-}
-
-export interface Row {
-  id: string;
-  run_id: string;
-  seq: number;
-  origin: Origin;
-  /** The name the call used on the wire. */
-  wire_tool: string;
-  /** The resolved execution name (kernel aliases and runner routes applied): what rules matched. */
-  tool: string;
-  runner: string | null;
-  input: unknown;
-  state: RowState;
-  round: number | null;
-  on_failure: OnFailure;
-  granted_by: RowGrantedBy | null;
-  approved_by: string | null;
-  /** Indexes (into the run's frozen rules) of every rule that matched at the stage. */
-  matched: number[];
-  /** Who a parked row waits on: `executor:<agent>`, or null (a person's own run, or a revoked executor). */
-  addressee: string | null;
-  effect: EffectProfile | null;
-  expires_at: string | null;
-  error: RowError | null;
-  result: ToolResult | null;
-  created_at: string;
-  updated_at: string;
-  started_at: string | null;
-  ended_at: string | null;
-}
-
-export interface Run {
-  id: string;
-  agent: string | null;
-  status: RunStatus;
-  mode: Mode;
-  rules: ApprovalRule[];
-  hooks: LifecycleHooks;
-  workspace: string;
-  prompt: string | null;
-  final_answer: string | null;
-  error: string | null;
-  parent: { run_id: string; row_id: string } | null;
-  chain_id: string | null;
-  created_by: string | null;
-  created_at: string;
-  updated_at: string;
-  ended_at: string | null;
-}
-
-export interface ToolContext {
-  run: Run;
-  row: Row;
-  /** The run's workspace, already a realpath. */
-  workspace: string;
-  /** Aborted when the run is stopped (or the kernel closes): stop work, resolve soon. */
-  signal: AbortSignal;
-  /** The OS sandbox every process the call starts runs in (from the run's agent profile). */
-  sandbox?: SandboxPolicy;
-  /** Records a started process group in the store before its command runs (crash recovery kills it). */
-  processes?: ProcessTracker;
-}
-
-/** A tool the executor can perform. Built-ins, runner (MCP) tools and governance tools all take this shape. */
-export interface ExecutorTool {
-  name: string;
-  description: string;
-  /** JSON schema of the input, as models are shown it. */
-  inputSchema: Record<string, unknown>;
-  run(input: unknown, ctx: ToolContext): Promise<ToolResult>;
-  /** What the approver reads as the target (a path, a command, a URL). Must not throw for bad input. */
-  target?(input: unknown, workspace: string): string;
-  /** A unified diff of what the call would change, computed when the row parks (write/edit). */
-  preview?(input: unknown, workspace: string): string | undefined;
-  /** Planted by the kernel only (origin kernel): a row of another origin naming it can never run. */
-  kernelOnly?: boolean;
-}
+// Runs and rows are what the store keeps; a tool and its context are what the sandbox layer runs. Both sit
+// below the kernel (so runners and queries need not import it) and are re-exported here for the kernel's users.
+export type { Row, RowError, RowGrantedBy, Run } from '../store/records.js';
+export type { ExecutorTool, ProcessTracker, ToolContext } from '../sandbox/tool.js';
 
 export interface HopGateCall {
   run: Run;

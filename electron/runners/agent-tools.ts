@@ -3,10 +3,10 @@
 // name; otherwise every runner's copy is offered qualified as NAME__<12 hex runner id>. Either way the
 // call is performed under its SERVED name by its concrete runner, and rules match the served name.
 import type { McpServerConfig, ToolResult } from '../../shared/types.js';
-import type { ExecutorTool } from '../kernel/types.js';
+import type { ExecutorTool } from '../sandbox/tool.js';
 import type { McpRunner } from './mcp-runner.js';
 import type { RunnerPool } from './pool.js';
-import type { SandboxPolicy } from '../kernel/sandbox/index.js';
+import type { SandboxPolicy } from '../sandbox/index.js';
 import { qualifiedName } from './runner-id.js';
 
 export interface RunnerTool extends ExecutorTool {

@@ -1,13 +1,13 @@
 // One MCP server as a runner: connected lazily through the official SDK Client (stdio child process or
 // Streamable HTTP), its tools listed once per connection, calls carried with the run's abort signal.
 // close() ends the child process (the SDK sends EOF, then SIGTERM, then SIGKILL): nothing is left running.
-// A stdio server runs inside the agent's OS sandbox (kernel/sandbox), which also dies with the kernel.
+// A stdio server runs inside the agent's OS sandbox (electron/sandbox), which also dies with the kernel.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpServerConfig, ToolResult } from '../../shared/types.js';
 import { runnerId } from './runner-id.js';
-import { prepareLaunch, type Launch, type SandboxPolicy } from '../kernel/sandbox/index.js';
+import { prepareLaunch, type Launch, type SandboxPolicy } from '../sandbox/index.js';
 
 export interface ServedTool {
   /** The name the server serves it under. */

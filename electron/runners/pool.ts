@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { McpServerConfig } from '../../shared/types.js';
 import { McpRunner, type McpRunnerOptions } from './mcp-runner.js';
-import type { SandboxPolicy } from '../kernel/sandbox/index.js';
+import type { SandboxPolicy } from '../sandbox/index.js';
 
 export class RunnerPool {
   private runners = new Map<string, McpRunner>();

@@ -11,8 +11,12 @@ const root = join(import.meta.dirname, '..', '..');
 const require = createRequire(import.meta.url);
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
+/** The parts of electron-builder.yml the assertions read into; everything else stays unknown. */
+type Section = Record<string, unknown>;
+type BuilderConfig = Section & { linux: Section; mac: Section; win: Section; deb: { fpm: string[] }; files: unknown[]; extraResources: unknown[] };
+
 describe('packaging (electron-builder.yml)', () => {
-  const config = (require('js-yaml') as { load(s: string): Record<string, any> }).load(readFileSync(join(root, 'electron-builder.yml'), 'utf8'));
+  const config = (require('js-yaml') as { load(s: string): BuilderConfig }).load(readFileSync(join(root, 'electron-builder.yml'), 'utf8'));
 
   it('validates against electron-builder\'s schema', () => {
     const Ajv = require('ajv');

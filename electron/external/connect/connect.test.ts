@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { planClaudeSettings } from './claude-settings.js';
-import { planCodexConfig, BLOCK_BEGIN } from './codex-config.js';
+import { planCodexConfig } from './codex-config.js';
 import { dataDirOf, hookCommand, type HookSpec } from './hook-command.js';
 import { hookSocketPath } from '../hook/ask-kernel.js';
 import { socketPath } from '../../doors/socket.js';

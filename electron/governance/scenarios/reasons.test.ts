@@ -34,6 +34,7 @@ async function deniedWith(code: string, act: { name: string; input: unknown } = 
   expect(text.split('\n')[0]).not.toMatch(/^\{/);
   // The denied call was not performed.
   const midRow = s!.rowsOf('mid').find((r) => r.origin === 'model')!;
+  expect(midRow.wire_tool).toBe(act.name);
   expect(midRow.state).toBe('failed');
   expect(midRow.error?.code).toBe(code);
   return { text, sc: sc! };

@@ -2,10 +2,10 @@
 // and capped; the process group recorded before the command runs, and killed whole on timeout or when the
 // run is stopped.
 import { spawn } from 'node:child_process';
-import type { ExecutorTool } from '../types.js';
+import type { ExecutorTool, ProcessTracker } from '../types.js';
 import { commandSpawnOptions, findBash, killProcessTree } from './process-tree.js';
 import type { ToolResult } from '../../../shared/types.js';
-import { prepareLaunch, processStartTime, type SandboxPolicy } from '../sandbox/index.js';
+import { prepareLaunch, processStartTime, type SandboxPolicy } from '../../sandbox/index.js';
 
 const DEFAULT_TIMEOUT_S = 120;
 const MAX_TIMEOUT_S = 3600;
@@ -58,12 +58,6 @@ export interface BashOutcome {
   hidden?: string[];
   /** Sandboxed with no host allowed: any failed connection is the sandbox's doing. */
   offline?: boolean;
-}
-
-/** Where a row's process group is recorded (store, migration 005) before its command runs. */
-export interface ProcessTracker {
-  started(pgid: number, start_time: string): void;
-  ended(pgid: number, start_time: string): void;
 }
 
 /** Without a policy (direct callers, tests): sandboxed, confined to `cwd`, no network, nothing passed. */

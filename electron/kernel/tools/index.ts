@@ -6,5 +6,6 @@ import { editTool, listTool, readTool, writeTool } from './files.js';
 
 export const BUILTIN_TOOLS: readonly ExecutorTool[] = [bashTool, readTool, writeTool, editTool, listTool];
 export { confine, ConfinementError, prepareWorkspace } from './workspace.js';
-export { runCommand, type BashOutcome, type ProcessTracker } from './bash.js';
-export { childEnv } from '../sandbox/env.js';
+export { runCommand, type BashOutcome } from './bash.js';
+export type { ProcessTracker } from '../types.js';
+export { childEnv } from '../../sandbox/env.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { confine, ConfinementError, prepareWorkspace } from './workspace.js';
 import { bashTool, runCommand } from './bash.js';
-import { childEnv } from '../sandbox/env.js';
+import { childEnv } from '../../sandbox/env.js';
 import { editTool, listTool, readTool, writeTool } from './files.js';
 import type { ExecutorTool, ToolContext } from '../types.js';
 

@@ -94,7 +94,7 @@ describe('runner tool names', () => {
     expect(h.model.requests[0]!.toolNames).toContain('good_tool');
     expect(h.model.requests[0]!.toolNames.some((n) => n.startsWith('files.read'))).toBe(false);
     const shown = await h.api('runsShow', { id: run.id });
-    expect(shown.value.events.find((e: { type: string }) => e.type === 'runner_tool_skipped')?.data).toMatchObject({ server: 'srv', tool: 'files.read' });
+    expect(shown.value.events?.find((e: { type: string }) => e.type === 'runner_tool_skipped')?.data).toMatchObject({ server: 'srv', tool: 'files.read' });
   });
 });
 

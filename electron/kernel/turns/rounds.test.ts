@@ -55,8 +55,8 @@ describe('rounds and fans', () => {
 
     const shown = await h.api('runsShow', { id: runId });
     expect(shown.value.rows.map((r: { state: string }) => r.state)).toEqual(['succeeded', 'succeeded', 'failed']);
-    expect(shown.value.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
-    expect(shown.value.events.map((e: { type: string }) => e.type)).toEqual(expect.arrayContaining(['run_created', 'approval_required', 'approval_granted', 'model_reply', 'fan_ended']));
+    expect(shown.value.messages?.map((m) => (m as { role: string }).role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(shown.value.events?.map((e: { type: string }) => e.type)).toEqual(expect.arrayContaining(['run_created', 'approval_required', 'approval_granted', 'model_reply', 'fan_ended']));
   });
 
   it('granted rows of a fan run in parallel: the first call waits for a file only the second call creates', async () => {
@@ -239,6 +239,6 @@ describe('a fan is one transaction', () => {
     const second = h.model.requests[1]!;
     expect(second.toolResults.map((r) => r.text.split('\n')[0])).toEqual(['This tool call was not recorded, so it was not performed.', 'still-runs']);
     const shown = await h.api('runsShow', { id: run.id });
-    expect(shown.value.events.find((e: { type: string }) => e.type === 'row_refused')?.data).toMatchObject({ error: 'this call is refused before the stage' });
+    expect(shown.value.events?.find((e: { type: string }) => e.type === 'row_refused')?.data).toMatchObject({ error: 'this call is refused before the stage' });
   });
 });

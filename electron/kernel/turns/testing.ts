@@ -9,6 +9,7 @@ import { ManualClock } from '../clock.js';
 import { saveAgent } from '../agents.js';
 import { startScriptedModel, type Script, type ScriptedModel } from '../../../test/fixtures/scripted-model.js';
 import type { AgentProfile } from '../../../shared/types.js';
+import type { MethodName, Methods, OutputOf } from '../../../shared/api/index.js';
 import type { Row, Run } from '../types.js';
 import type { TurnEngine } from './engine.js';
 
@@ -21,7 +22,7 @@ export interface TurnsHarness {
   /** Save an agent whose model is the scripted model (chat-completions unless said otherwise). */
   agent(p: Partial<AgentProfile> & { name: string; provider?: 'chat-completions' | 'anthropic'; stream?: boolean }): AgentProfile;
   /** Call the API as the window would (validated input, errors as values). */
-  api(method: string, input: unknown): Promise<{ ok: boolean; value?: any; error?: { code: string; message: string } }>;
+  api<M extends MethodName>(method: M, input: unknown): Promise<{ ok: boolean; value: OutputOf<Methods[M]>; error?: { code: string; message: string } }>;
   /** Resolve once some row of the run satisfies `pred` (polling the store; events-free). */
   row(run_id: string, pred: (r: Row) => boolean, timeoutMs?: number): Promise<Row>;
   /** Resolve once the run has ended. */

@@ -129,11 +129,15 @@ export interface InboxFilter {
 function filterSql(f: InboxFilter): { where: string; args: unknown[] } {
   const parts = ["status = 'pending'"];
   const args: unknown[] = [];
+  const equals = (column: string, value: unknown) => {
+    parts.push(`${column} = ?`);
+    args.push(value);
+  };
   if (f.agent === null) parts.push('agent IS NULL');
-  else if (f.agent !== undefined) (parts.push('agent = ?'), args.push(f.agent));
-  if (f.kind !== undefined) (parts.push('kind = ?'), args.push(f.kind));
-  if (f.run_id !== undefined) (parts.push('run_id = ?'), args.push(f.run_id));
-  if (f.chain_id !== undefined) (parts.push('chain_id = ?'), args.push(f.chain_id));
+  else if (f.agent !== undefined) equals('agent', f.agent);
+  if (f.kind !== undefined) equals('kind', f.kind);
+  if (f.run_id !== undefined) equals('run_id', f.run_id);
+  if (f.chain_id !== undefined) equals('chain_id', f.chain_id);
   if (f.text) {
     // LIKE with its wildcards escaped: the person's text is matched literally.
     const like = `%${f.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

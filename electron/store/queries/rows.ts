@@ -2,7 +2,7 @@
 // Every state change is a guarded UPDATE (`WHERE state IN (...)`), so approve, deny, the clock and a stop
 // racing for the same row resolve to exactly one winner.
 import { stmt, type Db } from '../db.js';
-import type { Row, RowError, RowGrantedBy } from '../../kernel/types.js';
+import type { Row, RowError, RowGrantedBy } from '../records.js';
 import type { EffectProfile, RowState, ToolResult } from '../../../shared/types.js';
 import { iso, isoOr, parseJson, toJson } from './util.js';
 

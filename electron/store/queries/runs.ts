@@ -1,6 +1,6 @@
 // Runs: one agent turn or a person's standalone run, with mode, rules and hooks frozen at creation.
 import { stmt, type Db } from '../db.js';
-import type { Run } from '../../kernel/types.js';
+import type { Run } from '../records.js';
 import type { RunStatus } from '../../../shared/types.js';
 import { iso, isoOr, parseJson, toJson } from './util.js';
 
@@ -57,7 +57,17 @@ export interface InsertRun {
   now: number;
 }
 
+/**
+ * Runs as last read, per connection. This connection is the only writer and every write to `runs` goes through
+ * this file, which forgets the run it writes; so a cached run is the stored one. Filled only outside a
+ * transaction (a rolled-back write must never be remembered), bounded, and handed out as copies.
+ */
+const cached = new WeakMap<Db, Map<string, Run>>();
+const CACHE_MAX = 2048;
+const forget = (db: Db, id: string) => cached.get(db)?.delete(id);
+
 export function insertRun(db: Db, a: InsertRun): void {
+  forget(db, a.id);
   stmt(
     db,
     `INSERT INTO runs (id, agent, status, mode, rules_json, hooks_json, workspace, prompt, parent_run_id, parent_row_id, chain_id, created_by, created_at, updated_at)
@@ -66,8 +76,18 @@ export function insertRun(db: Db, a: InsertRun): void {
 }
 
 export function getRun(db: Db, id: string): Run | null {
+  let cache = cached.get(db);
+  const hit = cache?.get(id);
+  if (hit) return { ...hit };
   const r = stmt(db, 'SELECT * FROM runs WHERE id = ?').get(id) as RunRecord | undefined;
-  return r ? toRun(r) : null;
+  if (!r) return null;
+  const run = toRun(r);
+  if (!db.inTransaction) {
+    if (!cache) cached.set(db, (cache = new Map()));
+    if (cache.size >= CACHE_MAX) cache.clear();
+    cache.set(id, run);
+  }
+  return { ...run };
 }
 
 export function listRuns(db: Db, args: { limit: number; agent?: string; status?: RunStatus }): Run[] {
@@ -89,6 +109,7 @@ export function countRunsInFlight(db: Db): number {
 
 /** End a run that is still running. Returns false when it had already ended (first ending wins). */
 export function endRun(db: Db, a: { id: string; status: Exclude<RunStatus, 'running'>; final_answer?: string | null; error?: string | null; now: number }): boolean {
+  forget(db, a.id);
   const res = stmt(
     db,
     `UPDATE runs SET status = ?, final_answer = COALESCE(?, final_answer), error = COALESCE(?, error), updated_at = ?, ended_at = ?
@@ -99,9 +120,11 @@ export function endRun(db: Db, a: { id: string; status: Exclude<RunStatus, 'runn
 
 /** Re-open an ended run for another turn (turns' continueRun). */
 export function reopenRun(db: Db, a: { id: string; now: number }): boolean {
+  forget(db, a.id);
   return stmt(db, "UPDATE runs SET status = 'running', ended_at = NULL, updated_at = ? WHERE id = ? AND status != 'running'").run(a.now, a.id).changes === 1;
 }
 
 export function touchRun(db: Db, id: string, now: number): void {
+  forget(db, id);
   stmt(db, 'UPDATE runs SET updated_at = ? WHERE id = ?').run(now, id);
 }

@@ -60,8 +60,11 @@ export function HelpDialog({ file: first, onClose }: Props) {
       const focusable = [...dialog.current.querySelectorAll<HTMLElement>('button, a[href], [tabindex="0"]')];
       if (!focusable.length) return;
       const [head, tail] = [focusable[0], focusable[focusable.length - 1]];
-      if (e.shiftKey && document.activeElement === head) (e.preventDefault(), tail.focus());
-      else if (!e.shiftKey && document.activeElement === tail) (e.preventDefault(), head.focus());
+      const wrapTo = e.shiftKey && document.activeElement === head ? tail : !e.shiftKey && document.activeElement === tail ? head : null;
+      if (wrapTo) {
+        e.preventDefault();
+        wrapTo.focus();
+      }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

@@ -50,7 +50,6 @@ export function RulesEditor({ text, onText, onCheck }: { text: string; onText(t:
       stale = true;
       clearTimeout(t);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [text]);
 
   const lineCount = Math.max(text.split('\n').length, 6);

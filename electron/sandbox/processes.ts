@@ -4,8 +4,8 @@
 // forgets them all. While running, Stop all and force-stop kill the whole group (bash.ts).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { Db } from '../../store/db.js';
-import { clearProcesses, listProcesses } from '../../store/queries/processes.js';
+import type { Db } from '../store/db.js';
+import { clearProcesses, listProcesses } from '../store/queries/processes.js';
 
 /** When process `pid` started, as the OS says (Linux: /proc/<pid>/stat field 22), or null if it is gone. */
 export function processStartTime(pid: number): string | null {

@@ -1,7 +1,7 @@
 // What the OS sandbox around one agent's processes allows: its workspace (read-write), a private tmp, the
 // rest of the machine read-only except the folders it must not see at all (NEXUS's data dir: database,
 // control socket, credentials), the hosts it may reach, and the variables passed through to it.
-import type { AgentProfile } from '../../../shared/types.js';
+import type { AgentProfile } from '../../shared/types.js';
 
 export interface SandboxPolicy {
   /** false only when the person turned the sandbox off for this agent (`"sandbox": false`). */

@@ -6,13 +6,13 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { bwrapArgs } from './bwrap.js';
-import { seatbeltProfile } from './seatbelt.js';
-import { childEnv } from './env.js';
-import { hostAllowed, policyFor, type SandboxPolicy } from './policy.js';
-import { sandboxAvailability, setSandboxProbe, INSTALL_SENTENCE } from './detect.js';
-import { processStartTime } from './processes.js';
-import { runCommand, bashResult } from '../tools/bash.js';
+import { bwrapArgs } from '../../sandbox/bwrap.js';
+import { seatbeltProfile } from '../../sandbox/seatbelt.js';
+import { childEnv } from '../../sandbox/env.js';
+import { hostAllowed, policyFor, type SandboxPolicy } from '../../sandbox/policy.js';
+import { sandboxAvailability, setSandboxProbe, INSTALL_SENTENCE } from '../../sandbox/detect.js';
+import { processStartTime } from '../../sandbox/processes.js';
+import { runCommand, bashResult } from './bash.js';
 
 const policy = (over: Partial<SandboxPolicy> = {}): SandboxPolicy => ({ enabled: true, workspace: '/w', hidden: ['/d'], networkAllow: [], envPassthrough: [], envWithheld: [], ...over });
 
