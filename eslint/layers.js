@@ -12,6 +12,9 @@ export const LAYERS = [
   // and the shells resolve it too, so this one file sits below the store and every node-side layer may import it.
   ['data-dir', (p) => p === 'electron/store/data-dir.ts', []],
   ['store', (p) => p.startsWith('electron/store/'), ['shared', 'data-dir']],
+  // Writing a client's hook configuration (Claude Code's settings, Codex's config) touches only those files:
+  // the CLI does it without a running NEXUS, so it sits below everything that does.
+  ['connect', (p) => p.startsWith('electron/external/connect/') && !p.endsWith('.test.ts'), []],
   ['providers', (p) => p.startsWith('electron/providers/'), ['shared']],
   // The OS sandbox and the executor-tool contract (what a call runs with): below runners and the kernel.
   ['sandbox', (p) => p.startsWith('electron/sandbox/'), ['shared', 'store']],
@@ -21,11 +24,11 @@ export const LAYERS = [
   ['demo', (p) => p.startsWith('electron/demo/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance']],
   ['api', (p) => p.startsWith('electron/api/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo']],
   // Connected clients (Claude Code, Codex): a module app.ts constructs, whose handlers are typed by api/.
-  ['external', (p) => p.startsWith('electron/external/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api']],
-  ['app', (p) => p === 'electron/app.ts', ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api', 'external']],
+  ['external', (p) => p.startsWith('electron/external/'), ['shared', 'data-dir', 'connect', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api']],
+  ['app', (p) => p === 'electron/app.ts', ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api', 'connect', 'external']],
   ['doors', (p) => p.startsWith('electron/doors/'), ['shared', 'data-dir', 'api']],
-  ['cli', (p) => p.startsWith('electron/cli/'), ['shared', 'data-dir', 'api', 'doors']],
-  ['shell', (p) => p.startsWith('electron/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api', 'external', 'app', 'doors']],
+  ['cli', (p) => p.startsWith('electron/cli/'), ['shared', 'data-dir', 'connect', 'api', 'doors']],
+  ['shell', (p) => p.startsWith('electron/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api', 'connect', 'external', 'app', 'doors']],
   ['renderer', (p) => p.startsWith('renderer/'), ['shared']],
 ];
 
