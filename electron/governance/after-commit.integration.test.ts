@@ -9,6 +9,7 @@ import { saveAgent } from '../kernel/agents.js';
 import { ManualClock } from '../kernel/clock.js';
 import { setupGovernance } from './setup.js';
 import { addMember, beginChain, bindMemberRun } from './chain-store.js';
+import { getHold } from './hold-store.js';
 import { recipientPosition, starterPosition } from '../../shared/orchestration/chain.js';
 import { openGate, testNexus, type TestNexus } from './test-harness.js';
 import type { NexusEvent } from '../../shared/api/index.js';
@@ -161,6 +162,27 @@ describe('a gate decision is seen only once it is durable', () => {
         await t.nexus.kernel.waitRow(row.id);
       }
     }
+  });
+
+  it('a hold that ends outside the gate (expired) ends together with its card, or not at all', async () => {
+    const { t } = await start();
+    await openGate(t, ['lead']);
+    const { mid } = midOfChain(t);
+    const request_id = sc(t.nexus.kernel.submitRow(mid.id, bash('echo one'))).request_id as string;
+    const other = secondConnection(t);
+    const both = () => other.prepare('SELECT h.status AS hold, i.status AS card FROM hop_holds h JOIN inbox i ON i.id = h.request_id WHERE h.request_id = ?').get(request_id);
+    const heard: unknown[] = [];
+    t.nexus.kernel.on((e) => {
+      if (e.type === 'inbox_changed' && e.removed?.some((r) => r.id === request_id)) heard.push(both());
+    });
+    // The card cannot be closed: the hold's expiry rolls back with it (no expired hold behind a pending card).
+    t.gov.db.exec(`CREATE TEMP TRIGGER card_stuck BEFORE UPDATE ON inbox BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
+    expect(() => t.gov.expire(getHold(t.gov.db, request_id)!)).toThrow(/injected failure/);
+    expect(both()).toEqual({ hold: 'pending', card: 'pending' });
+    expect(heard).toEqual([]);
+    t.gov.db.exec('DROP TRIGGER card_stuck');
+    expect(t.gov.expire(getHold(t.gov.db, request_id)!)).toBe(true);
+    expect(heard).toEqual([{ hold: 'refused', card: 'expired' }]);
   });
 
   it('the gate returns what it decided and shows nothing until the kernel runs its after', async () => {

@@ -70,15 +70,15 @@ export function evaluateHop(d: GateDeps, call: HopGateCall): GateOutcome {
   const entitlement = gateEntitlement(d.db, d.keyFingerprint, now);
   const decision = decideHop(settings, entitlement, facts);
   const base = { hop, agent, action: call.tool, target };
-  const held = { ...base, chain_id: chain.id };
-  const outcome = (decision: HopGateDecision, record: Omit<HopRecord, keyof typeof held> | null, more: Partial<GateOutcome> = {}): GateOutcome => ({
+  const where = { ...base, chain_id: chain.id }; // what every result and record names
+  const outcome = (decision: HopGateDecision, record: Omit<HopRecord, keyof typeof where> | null, more: Partial<GateOutcome> = {}): GateOutcome => ({
     decision,
-    hop: record ? { ...held, ...record } : null,
+    hop: record ? { ...where, ...record } : null,
     opened: null,
     canceled: null,
     ...more,
   });
-  const refused = (h: Hold) => outcome(refusedResultOf(held, h), { verdict: 'refused', request_id: h.request_id });
+  const refused = (h: Hold) => outcome(refusedResultOf(where, h), { verdict: 'refused', request_id: h.request_id });
   if (!decision.allowed) {
     const result = denialResult(decision.denial satisfies Denial);
     return outcome({ proceed: false, result }, { verdict: 'denied', code: decision.denial.code, request_id: existing?.request_id });
@@ -87,7 +87,7 @@ export function evaluateHop(d: GateDeps, call: HopGateCall): GateOutcome {
   if (settings['orchestration.perHopApproval']) {
     if (existing?.status === 'pending') {
       // Still waiting: the same request id, no second card, nothing new to list.
-      return outcome({ proceed: false, result: heldResult({ ...held, request_id: existing.request_id }) }, null);
+      return outcome({ proceed: false, result: heldResult({ ...where, request_id: existing.request_id }) }, null);
     }
     if (existing?.status === 'refused') return refused(existing);
     if (existing?.status === 'approved') {
@@ -115,7 +115,7 @@ export function evaluateHop(d: GateDeps, call: HopGateCall): GateOutcome {
       answered_at: null,
     };
     insertHold(d.db, hold);
-    const result = heldResult({ ...held, request_id: hold.request_id });
+    const result = heldResult({ ...where, request_id: hold.request_id });
     return outcome({ proceed: false, result }, { verdict: 'awaiting_approval', request_id: hold.request_id }, { opened: hold });
   }
 
@@ -128,8 +128,8 @@ export function evaluateHop(d: GateDeps, call: HopGateCall): GateOutcome {
   return outcome(PROCEED, { verdict: 'allowed' }, { canceled });
 }
 
-function refusedResultOf(held: { hop: number; agent: string; action: string; target: string; chain_id: string }, h: Hold): HopGateDecision {
-  return { proceed: false, result: refusedResult({ ...held, request_id: h.request_id, reason: h.reason }) };
+function refusedResultOf(where: { hop: number; agent: string; action: string; target: string; chain_id: string }, h: Hold): HopGateDecision {
+  return { proceed: false, result: refusedResult({ ...where, request_id: h.request_id, reason: h.reason }) };
 }
 
 /** A hand-off that proceeds touches its recipient now, so two hand-offs in one fan cannot both slip under the cap. */

@@ -8,7 +8,7 @@ import { tx } from '../store/db.js';
 import { resolveInboxItem } from '../store/queries/inbox.js';
 import { listRunningRunIds } from '../store/queries/runs.js';
 import { ApiFailure } from '../../shared/errors.js';
-import type { Settings } from '../../shared/types.js';
+import type { HopVerdict, OrchestrationCode, Settings } from '../../shared/types.js';
 import { gateHop } from './hop-gate.js';
 import { RecentChains } from './recent-chains.js';
 import { readSetting, readSettings, writeSetting, writeStopAll } from './settings.js';
@@ -92,10 +92,7 @@ export class Governance {
    * is told.
    */
   expire(h: Hold): boolean {
-    if (!expireHold(this.db, h.request_id, APPROVAL_EXPIRED_TEXT, this.now())) return false;
-    this.holdTimers.disarm(h.request_id);
-    this.kernel.inbox.resolve(h.request_id, 'expired');
-    this.recent.setVerdict(h.chain_id, h.hop, 'refused');
+    if (!this.endHold(h, () => expireHold(this.db, h.request_id, APPROVAL_EXPIRED_TEXT, this.now()), { card: 'expired', verdict: 'refused' })) return false;
     const task = openTaskOfRun(this.db, h.run_id);
     try {
       this.onHoldExpired(h);
@@ -131,16 +128,10 @@ export class Governance {
   answer(request_id: string, approve: boolean, by: string, reason?: string): { state: string } {
     const hold = getHold(this.db, request_id);
     if (!hold) throw new ApiFailure('not_found', `No orchestration hold ${JSON.stringify(request_id)}.`);
-    const now = this.now();
-    const won = tx(this.db, () => {
-      if (!answerHold(this.db, { request_id, approve, by, reason: reason?.trim() || null, now })) return false;
-      resolveInboxItem(this.db, { id: request_id, status: approve ? 'approved' : 'denied', by, now });
-      return true;
-    });
-    if (!won) throw new ApiFailure('conflict', `Orchestration hold ${request_id} is no longer waiting (it is ${hold.status}).`);
-    this.holdTimers.disarm(request_id);
-    this.kernel.emitInbox({ removed: [{ id: request_id, status: approve ? 'approved' : 'denied' }] });
-    this.recent.setVerdict(hold.chain_id, hold.hop, approve ? 'approved' : 'refused');
+    const answered = () => answerHold(this.db, { request_id, approve, by, reason: reason?.trim() || null, now: this.now() });
+    if (!this.endHold(hold, answered, { card: approve ? 'approved' : 'denied', by, verdict: approve ? 'approved' : 'refused' })) {
+      throw new ApiFailure('conflict', `Orchestration hold ${request_id} is no longer waiting (it is ${hold.status}).`);
+    }
     const text = approve
       ? `A person APPROVED held hop ${hold.hop} (request ${request_id}): your ${hold.tool} call on ${JSON.stringify(hold.target)}. Retry that identical call now (same tool, same input); the approval covers exactly one use.`
       : `A person REFUSED held hop ${hold.hop} (request ${request_id}): your ${hold.tool} call on ${JSON.stringify(hold.target)}${reason?.trim() ? ` (reason: ${reason.trim()})` : ''}. Do not retry it; report the refusal in your answer.`;
@@ -184,11 +175,7 @@ export class Governance {
     this.kernel.emit({ type: 'settings_changed' });
     // Counted: every run that was in flight (stopping a delegator cascades to the runs it started).
     for (const h of pendingHolds(this.db)) {
-      if (cancelHold(this.db, h.request_id, this.now())) {
-        this.holdTimers.disarm(h.request_id);
-        this.kernel.inbox.resolve(h.request_id, 'canceled', 'stop_all');
-        this.recent.setVerdict(h.chain_id, h.hop, 'denied', 'orchestration_stopped');
-      }
+      this.endHold(h, () => cancelHold(this.db, h.request_id, this.now()), { card: 'canceled', by: 'stop_all', verdict: 'denied', code: 'orchestration_stopped' });
     }
     // Runs may start while others stop (a turn ending hands back to its delegator): sweep until none is left.
     const stopped = new Set<string>();
@@ -209,12 +196,23 @@ export class Governance {
   /** A run was force-stopped: its pending holds are canceled (nothing asks about a stopped run). */
   cancelHoldsOfRun(run_id: string): void {
     for (const h of pendingHoldsOfRun(this.db, run_id)) {
-      if (!cancelHold(this.db, h.request_id, this.now())) continue;
-      this.holdTimers.disarm(h.request_id);
-      this.kernel.inbox.resolve(h.request_id, 'canceled');
       // Nobody refused it: it ended because its run was stopped.
-      this.recent.setVerdict(h.chain_id, h.hop, 'canceled');
+      this.endHold(h, () => cancelHold(this.db, h.request_id, this.now()), { card: 'canceled', verdict: 'canceled' });
     }
+  }
+
+  /**
+   * A hold ends outside the gate (answered, expired, canceled): its new status and its card's in ONE
+   * transaction, then, once committed, its timer stops, the windows and Recent chains learn of it.
+   * False when `end` found the hold no longer pending (someone else ended it first).
+   */
+  private endHold(h: Hold, end: () => boolean, o: { card: string; by?: string; verdict: HopVerdict; code?: OrchestrationCode }): boolean {
+    const closed = tx(this.db, () => end() && { card: resolveInboxItem(this.db, { id: h.request_id, status: o.card, by: o.by ?? null, now: this.now() }) });
+    if (!closed) return false;
+    this.holdTimers.disarm(h.request_id);
+    if (closed.card) this.kernel.emitInbox({ removed: [{ id: h.request_id, status: o.card }] });
+    this.recent.setVerdict(h.chain_id, h.hop, o.verdict, o.code);
+    return true;
   }
 
   resume(): Settings {
