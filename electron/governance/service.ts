@@ -1,5 +1,6 @@
 // The governance service: one per app. It owns the gate the kernel calls, the answers to orchestration
-// holds, Stop all / Resume, settings, the entitlement and Recent chains. Delegation lives in delegation.ts.
+// holds, Stop all / Resume, settings, the entitlement and Recent chains. The gate itself is gate.ts (decides)
+// and hop-gate.ts (as the kernel calls it); a hold's card is hold-card.ts; delegation lives in delegation.ts.
 import type { Nexus } from '../app.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { HopGateCall, HopGateDecision, Run } from '../kernel/types.js';
