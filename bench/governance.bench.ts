@@ -76,6 +76,7 @@ function gateHookLatency(nexus: Nexus, gov: Governance, n: number): number[] {
   for (let i = 0; i < n; i++) {
     const t0 = now();
     const d = gov.gate({ run: mid, row_id: `row_${i}`, wire_tool: 'noop', tool: 'noop', runner: null, input: { i }, origin: 'model' });
+    d.after?.(); // what the kernel runs once the decision is committed (Recent chains)
     out.push((now() - t0) * 1000);
     if (!d.proceed) throw new Error('the bench hop should proceed');
   }

@@ -2,9 +2,13 @@
 // approval stage: is this a governed hop, and may it proceed? Settings and the entitlement are read FRESH
 // from the store at this moment (never cached). Then per-hop approval: a hop that passed is held, not
 // performed, until a person answers; its identical retry finds the answer.
-// Synchronous (better-sqlite3) so the kernel can call it inline; any error it throws refuses the call.
+// Synchronous (better-sqlite3) so the kernel can call it inline, inside its transaction: every write here
+// (hop number, hold, approval used, recipient touched) commits or rolls back with the row's decision. It
+// returns what it decided and does nothing anyone can see: no card, no event, no Recent chains entry, no
+// timer. Those are the caller's, once the decision is durable (hop-gate.ts). Any error it throws refuses the call.
 import type { Db } from '../store/db.js';
 import type { HopGateCall, HopGateDecision } from '../kernel/types.js';
+import type { ChainHopView } from '../../shared/types.js';
 import { decideHop, denialResult, type Denial } from '../../shared/orchestration/gate.js';
 import { handoffRecipient, hopFacts } from '../../shared/orchestration/chain.js';
 import { heldResult, refusedResult } from '../../shared/orchestration/holds.js';
@@ -13,31 +17,42 @@ import { gateEntitlement } from './entitlements.js';
 import { nextHop, placeOf, touch } from './chain-store.js';
 import { getAgent } from '../store/queries/agents.js';
 import { cancelHold, consumeHold, fingerprint, insertHold, liveHold, newRequestId, type Hold } from './hold-store.js';
-import type { RecentChains } from './recent-chains.js';
 
 export interface GateDeps {
   db: Db;
   now(): number;
   keyFingerprint: string;
-  recent: RecentChains;
   /** What the hop acts on, as the approver reads it (the kernel tool's own target when it has one). */
   targetOf(tool: string, input: unknown, workspace: string): string;
-  /** A new hold: put its card in the inbox (kind orchestration, id = request_id) and tell the windows. */
-  onHeld(hold: Hold): void;
-  /** A pending hold superseded (per-hop approval switched off meanwhile): take its card away. */
-  onHoldCanceled(hold: Hold): void;
+}
+
+/** One hop as Recent chains lists it (the time is stamped when it is listed). */
+export type HopRecord = Omit<ChainHopView, 'at'> & { chain_id: string; code?: Denial['code'] };
+
+/** What the gate decided about one call: a plain value, nothing done yet that anyone can see. */
+export interface GateOutcome {
+  /** The kernel's answer: proceed (maybe with the approver), or the result the model reads instead. */
+  decision: HopGateDecision;
+  /** The hop to list in Recent chains (its verdict, denial code, request id); null when nothing is listed. */
+  hop: HopRecord | null;
+  /** A hold this decision opened (recorded): its card and its 24 h clock are to follow. */
+  opened: Hold | null;
+  /** A pending hold this decision canceled (per-hop approval switched off meanwhile): its card is to close. */
+  canceled: Hold | null;
 }
 
 const PROCEED: HopGateDecision = Object.freeze({ proceed: true }) as HopGateDecision;
+/** An ungoverned call: nothing recorded, nothing to show. */
+const UNGOVERNED: GateOutcome = Object.freeze({ decision: PROCEED, hop: null, opened: null, canceled: null });
 
-export function evaluateHop(d: GateDeps, call: HopGateCall): HopGateDecision {
+export function evaluateHop(d: GateDeps, call: HopGateCall): GateOutcome {
   const run = call.run;
   // Only runs a chain started are governed: a lone agent, a person's run, and the starter's own calls are not.
   const place = placeOf(d.db, run);
   if (!place) {
     // A run claiming a chain whose position is unknown must not run ungoverned: fail closed.
     if (run.chain_id) throw new Error(`run ${run.id} belongs to chain ${run.chain_id} but its position in the chain is not recorded`);
-    return PROCEED;
+    return UNGOVERNED;
   }
   const now = d.now();
   const { member, chain } = place;
@@ -55,26 +70,32 @@ export function evaluateHop(d: GateDeps, call: HopGateCall): HopGateDecision {
   const entitlement = gateEntitlement(d.db, d.keyFingerprint, now);
   const decision = decideHop(settings, entitlement, facts);
   const base = { hop, agent, action: call.tool, target };
+  const where = { ...base, chain_id: chain.id }; // what every result and record names
+  const outcome = (decision: HopGateDecision, record: Omit<HopRecord, keyof typeof where> | null, more: Partial<GateOutcome> = {}): GateOutcome => ({
+    decision,
+    hop: record ? { ...where, ...record } : null,
+    opened: null,
+    canceled: null,
+    ...more,
+  });
+  const refused = (h: Hold) => outcome(refusedResultOf(where, h), { verdict: 'refused', request_id: h.request_id });
   if (!decision.allowed) {
-    record(d, chain.id, { ...base, verdict: 'denied', code: decision.denial.code, request_id: existing?.request_id });
-    return { proceed: false, result: denialResult(decision.denial satisfies Denial) };
+    const result = denialResult(decision.denial satisfies Denial);
+    return outcome({ proceed: false, result }, { verdict: 'denied', code: decision.denial.code, request_id: existing?.request_id });
   }
 
   if (settings['orchestration.perHopApproval']) {
     if (existing?.status === 'pending') {
-      // Still waiting: the same request id, no second card.
-      return { proceed: false, result: heldResult({ ...base, chain_id: chain.id, request_id: existing.request_id }) };
+      // Still waiting: the same request id, no second card, nothing new to list.
+      return outcome({ proceed: false, result: heldResult({ ...where, request_id: existing.request_id }) }, null);
     }
-    if (existing?.status === 'refused') {
-      record(d, chain.id, { ...base, verdict: 'refused', request_id: existing.request_id });
-      return { proceed: false, result: refusedResult({ ...base, chain_id: chain.id, request_id: existing.request_id, reason: existing.reason }) };
-    }
+    if (existing?.status === 'refused') return refused(existing);
     if (existing?.status === 'approved') {
       if (!consumeHold(d.db, existing.request_id, now)) throw new Error('the approval could not be consumed');
       admit(d, chain.id, recipient, now);
-      record(d, chain.id, { ...base, verdict: 'approved', request_id: existing.request_id });
       // The row says who let this hop through: the person who approved the hold, whatever the stage then says.
-      return existing.answered_by ? { proceed: true, approved_by: existing.answered_by } : PROCEED;
+      const go = existing.answered_by ? { proceed: true as const, approved_by: existing.answered_by } : PROCEED;
+      return outcome(go, { verdict: 'approved', request_id: existing.request_id });
     }
     const hold: Hold = {
       request_id: newRequestId(),
@@ -94,34 +115,25 @@ export function evaluateHop(d: GateDeps, call: HopGateCall): HopGateDecision {
       answered_at: null,
     };
     insertHold(d.db, hold);
-    record(d, chain.id, { ...base, verdict: 'awaiting_approval', request_id: hold.request_id });
-    d.onHeld(hold);
-    return { proceed: false, result: heldResult({ ...base, chain_id: chain.id, request_id: hold.request_id }) };
+    const result = heldResult({ ...where, request_id: hold.request_id });
+    return outcome({ proceed: false, result }, { verdict: 'awaiting_approval', request_id: hold.request_id }, { opened: hold });
   }
 
   // Per-hop approval is off: the chain runs unattended (the other checks above still applied).
-  if (existing?.status === 'pending' && cancelHold(d.db, existing.request_id, now)) d.onHoldCanceled(existing);
+  const canceled = existing?.status === 'pending' && cancelHold(d.db, existing.request_id, now) ? existing : null;
   if (existing?.status === 'approved') consumeHold(d.db, existing.request_id, now);
-  if (existing?.status === 'refused') {
-    // A person's refusal of this exact hop stands even after the setting is switched off.
-    record(d, chain.id, { ...base, verdict: 'refused', request_id: existing.request_id });
-    return { proceed: false, result: refusedResult({ ...base, chain_id: chain.id, request_id: existing.request_id, reason: existing.reason }) };
-  }
+  // A person's refusal of this exact hop stands even after the setting is switched off.
+  if (existing?.status === 'refused') return refused(existing);
   admit(d, chain.id, recipient, now);
-  record(d, chain.id, { ...base, verdict: 'allowed' });
-  return PROCEED;
+  return outcome(PROCEED, { verdict: 'allowed' }, { canceled });
+}
+
+function refusedResultOf(where: { hop: number; agent: string; action: string; target: string; chain_id: string }, h: Hold): HopGateDecision {
+  return { proceed: false, result: refusedResult({ ...where, request_id: h.request_id, reason: h.reason }) };
 }
 
 /** A hand-off that proceeds touches its recipient now, so two hand-offs in one fan cannot both slip under the cap. */
 function admit(d: GateDeps, chain_id: string, recipient: string | null, now: number): void {
   // A hand-off to an agent that does not exist fails in the tool; it touches nobody.
   if (recipient && getAgent(d.db, recipient)?.status === 'active') touch(d.db, chain_id, recipient, now);
-}
-
-function record(
-  d: GateDeps,
-  chain_id: string,
-  h: { hop: number; agent: string; action: string; target: string; verdict: 'allowed' | 'awaiting_approval' | 'approved' | 'refused' | 'denied'; code?: Denial['code']; request_id?: string },
-): void {
-  d.recent.recordHop(chain_id, h);
 }

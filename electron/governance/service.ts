@@ -1,13 +1,15 @@
 // The governance service: one per app. It owns the gate the kernel calls, the answers to orchestration
-// holds, Stop all / Resume, settings, the entitlement and Recent chains. Delegation lives in delegation.ts.
+// holds, Stop all / Resume, settings, the entitlement and Recent chains. The gate itself is gate.ts (decides)
+// and hop-gate.ts (as the kernel calls it); a hold's card is hold-card.ts; delegation lives in delegation.ts.
 import type { Kernel } from '../kernel/kernel.js';
 import type { HopGateCall, HopGateDecision, Run } from '../kernel/types.js';
 import type { Db } from '../store/db.js';
-import { stmt, tx } from '../store/db.js';
-import { targetOf } from '../kernel/effect.js';
+import { tx } from '../store/db.js';
+import { resolveInboxItem } from '../store/queries/inbox.js';
+import { listRunningRunIds } from '../store/queries/runs.js';
 import { ApiFailure } from '../../shared/errors.js';
-import type { Settings } from '../../shared/types.js';
-import { evaluateHop } from './gate.js';
+import type { HopVerdict, OrchestrationCode, Settings } from '../../shared/types.js';
+import { gateHop } from './hop-gate.js';
 import { RecentChains } from './recent-chains.js';
 import { readSetting, readSettings, writeSetting, writeStopAll } from './settings.js';
 import { importEntitlement, loadEntitlementKey, reverifyStoredEntitlement, showEntitlement, type EntitlementKey, type EntitlementView } from './entitlements.js';
@@ -91,10 +93,7 @@ export class Governance {
    * is told.
    */
   expire(h: Hold): boolean {
-    if (!expireHold(this.db, h.request_id, APPROVAL_EXPIRED_TEXT, this.now())) return false;
-    this.holdTimers.disarm(h.request_id);
-    this.kernel.inbox.resolve(h.request_id, 'expired');
-    this.recent.setVerdict(h.chain_id, h.hop, 'refused');
+    if (!this.endHold(h, () => expireHold(this.db, h.request_id, APPROVAL_EXPIRED_TEXT, this.now()), { card: 'expired', verdict: 'refused' })) return false;
     const task = openTaskOfRun(this.db, h.run_id);
     try {
       this.onHoldExpired(h);
@@ -115,75 +114,12 @@ export class Governance {
 
   // ── the gate ─────────────────────────────────────────────────────────────────────────────────────────────
 
-  gate(call: HopGateCall): HopGateDecision {
-    return evaluateHop(
-      {
-        db: this.db,
-        now: () => this.now(),
-        keyFingerprint: this.key.fingerprint,
-        recent: this.recent,
-        targetOf: (tool, input, workspace) => targetOf(this.kernel.tools.find(call.run.id, { wire_tool: call.wire_tool, tool }), input, workspace),
-        onHeld: (h) => this.cardFor(h, call),
-        onHoldCanceled: (h) => {
-          this.holdTimers.disarm(h.request_id);
-          this.kernel.inbox.resolve(h.request_id, 'canceled');
-        },
-      },
-      call,
-    );
-  }
-
-  /** The inbox card of a hold: the same place as autonomy cards, saying that orchestration is asking. */
-  private cardFor(h: Hold, call?: HopGateCall): void {
-    // A delegation waiting on this answer is named on the card: who is kept waiting, and by which task.
-    const task = openTaskOfRun(this.db, h.run_id);
-    const waits = task ? ` The delegated task ${task.id} from "${task.delegator}" waits on this answer.` : '';
-    this.holdTimers.arm(h);
-    this.kernel.inbox.add(
-      {
-        id: h.request_id,
-        kind: 'orchestration',
-        run_id: h.run_id,
-        row_id: h.row_id,
-        agent: h.agent,
-        tool: h.tool,
-        target: h.target,
-        hop: h.hop,
-        chain_id: h.chain_id,
-        expires_at: holdExpiresAt(h),
-        data: {
-          asking: 'orchestration',
-          message: `Orchestration per-hop approval: agent "${h.agent}" wants ${h.tool} on ${JSON.stringify(h.target)} — hop ${h.hop} of chain ${h.chain_id}. Not the agent's own autonomy mode: this is a policy about the chain.${waits} Unanswered, it expires in 24 hours and the hop is refused.`,
-          input: h.input,
-          effect: this.holdEffect(h, call),
-          request_id: h.request_id,
-          trustable: false,
-        },
-      },
-      `Orchestration: ${h.agent} wants ${h.tool} ${h.target} (hop ${h.hop})`,
-    );
-  }
-
   /**
-   * What the person reads on a hold's card, like an autonomy card's effect profile: the input the hop would
-   * run with (the command, the file content), the workspace, and for write/edit the diff. Without it the card
-   * named only the tool and the target: "demo-builder wants write on hello.md", but not what it would write.
-   * No autonomy mode and no matching rules: this card is orchestration asking, not the agent's own mode.
-   * Best effort: a preview that fails leaves the card without a diff, never fails the gate.
+   * The hop gate the kernel calls inside its transaction (hop-gate.ts): it decides and writes; the card, the
+   * hold's clock and Recent chains follow in the decision's `after`, once the decision is committed.
    */
-  private holdEffect(h: Hold, call?: HopGateCall): Record<string, unknown> {
-    const effect: Record<string, unknown> = { agent: h.agent, tool: h.tool, target: h.target, input: h.input, matched_rules: [] };
-    if (!call) return effect;
-    effect.workspace = call.run.workspace;
-    if (call.runner) effect.runner = call.runner;
-    if (!this.kernel.sandboxPolicy(call.run).enabled) effect.sandboxed = false;
-    try {
-      const diff = this.kernel.tools.find(call.run.id, { wire_tool: call.wire_tool, tool: call.tool })?.preview?.(h.input, call.run.workspace);
-      if (diff !== undefined) effect.diff = diff;
-    } catch {
-      /* no diff: the input is still shown */
-    }
-    return effect;
+  gate(call: HopGateCall): HopGateDecision {
+    return gateHop({ db: this.db, kernel: this.kernel, now: () => this.now(), keyFingerprint: this.key.fingerprint, recent: this.recent, holdTimers: this.holdTimers }, call);
   }
 
   /**
@@ -193,16 +129,10 @@ export class Governance {
   answer(request_id: string, approve: boolean, by: string, reason?: string): { state: string } {
     const hold = getHold(this.db, request_id);
     if (!hold) throw new ApiFailure('not_found', `No orchestration hold ${JSON.stringify(request_id)}.`);
-    const now = this.now();
-    const won = tx(this.db, () => {
-      if (!answerHold(this.db, { request_id, approve, by, reason: reason?.trim() || null, now })) return false;
-      stmt(this.db, "UPDATE inbox SET status = ?, resolved_at = ?, resolved_by = ? WHERE id = ? AND status = 'pending'").run(approve ? 'approved' : 'denied', now, by, request_id);
-      return true;
-    });
-    if (!won) throw new ApiFailure('conflict', `Orchestration hold ${request_id} is no longer waiting (it is ${hold.status}).`);
-    this.holdTimers.disarm(request_id);
-    this.kernel.emitInbox({ removed: [{ id: request_id, status: approve ? 'approved' : 'denied' }] });
-    this.recent.setVerdict(hold.chain_id, hold.hop, approve ? 'approved' : 'refused');
+    const answered = () => answerHold(this.db, { request_id, approve, by, reason: reason?.trim() || null, now: this.now() });
+    if (!this.endHold(hold, answered, { card: approve ? 'approved' : 'denied', by, verdict: approve ? 'approved' : 'refused' })) {
+      throw new ApiFailure('conflict', `Orchestration hold ${request_id} is no longer waiting (it is ${hold.status}).`);
+    }
     const text = approve
       ? `A person APPROVED held hop ${hold.hop} (request ${request_id}): your ${hold.tool} call on ${JSON.stringify(hold.target)}. Retry that identical call now (same tool, same input); the approval covers exactly one use.`
       : `A person REFUSED held hop ${hold.hop} (request ${request_id}): your ${hold.tool} call on ${JSON.stringify(hold.target)}${reason?.trim() ? ` (reason: ${reason.trim()})` : ''}. Do not retry it; report the refusal in your answer.`;
@@ -246,19 +176,15 @@ export class Governance {
     this.kernel.emit({ type: 'settings_changed' });
     // Counted: every run that was in flight (stopping a delegator cascades to the runs it started).
     for (const h of pendingHolds(this.db)) {
-      if (cancelHold(this.db, h.request_id, this.now())) {
-        this.holdTimers.disarm(h.request_id);
-        this.kernel.inbox.resolve(h.request_id, 'canceled', 'stop_all');
-        this.recent.setVerdict(h.chain_id, h.hop, 'denied', 'orchestration_stopped');
-      }
+      this.endHold(h, () => cancelHold(this.db, h.request_id, this.now()), { card: 'canceled', by: 'stop_all', verdict: 'denied', code: 'orchestration_stopped' });
     }
     // Runs may start while others stop (a turn ending hands back to its delegator): sweep until none is left.
     const stopped = new Set<string>();
     for (let pass = 0; pass < 10; pass++) {
-      const live = stmt(this.db, "SELECT id FROM runs WHERE status = 'running' ORDER BY created_at, rowid").all() as { id: string }[];
+      const live = listRunningRunIds(this.db);
       if (!live.length) break;
-      for (const { id } of live) stopped.add(id);
-      for (const { id } of live) {
+      for (const id of live) stopped.add(id);
+      for (const id of live) {
         const run: Run | null = this.kernel.getRun(id);
         // The run's error and each canceled row read this: say who stopped it and what lifts it ("Stop all" alone
         // read like a label, not a reason).
@@ -271,12 +197,23 @@ export class Governance {
   /** A run was force-stopped: its pending holds are canceled (nothing asks about a stopped run). */
   cancelHoldsOfRun(run_id: string): void {
     for (const h of pendingHoldsOfRun(this.db, run_id)) {
-      if (!cancelHold(this.db, h.request_id, this.now())) continue;
-      this.holdTimers.disarm(h.request_id);
-      this.kernel.inbox.resolve(h.request_id, 'canceled');
       // Nobody refused it: it ended because its run was stopped.
-      this.recent.setVerdict(h.chain_id, h.hop, 'canceled');
+      this.endHold(h, () => cancelHold(this.db, h.request_id, this.now()), { card: 'canceled', verdict: 'canceled' });
     }
+  }
+
+  /**
+   * A hold ends outside the gate (answered, expired, canceled): its new status and its card's in ONE
+   * transaction, then, once committed, its timer stops, the windows and Recent chains learn of it.
+   * False when `end` found the hold no longer pending (someone else ended it first).
+   */
+  private endHold(h: Hold, end: () => boolean, o: { card: string; by?: string; verdict: HopVerdict; code?: OrchestrationCode }): boolean {
+    const closed = tx(this.db, () => end() && { card: resolveInboxItem(this.db, { id: h.request_id, status: o.card, by: o.by ?? null, now: this.now() }) });
+    if (!closed) return false;
+    this.holdTimers.disarm(h.request_id);
+    if (closed.card) this.kernel.emitInbox({ removed: [{ id: h.request_id, status: o.card }] });
+    this.recent.setVerdict(h.chain_id, h.hop, o.verdict, o.code);
+    return true;
   }
 
   resume(): Settings {

@@ -54,9 +54,17 @@ export class InboxKinds {
   /** Add a card of another kind; announced as inbox_changed and work_available. */
   add(item: Omit<InsertInboxItem, 'now'>, title?: string): InboxEntry {
     insertInboxItem(this.kernel.db, { ...item, now: this.kernel.clock.now() });
+    this.announce(item, title);
+    return getInboxItem(this.kernel.db, item.id)!;
+  }
+
+  /**
+   * Announce a card already written (work_available, inbox_changed). A module that writes its card inside a
+   * transaction calls this once that transaction has committed, so nobody hears of a card that could vanish.
+   */
+  announce(item: Pick<InsertInboxItem, 'id' | 'kind' | 'agent' | 'tool' | 'target'>, title?: string): void {
     this.kernel.emit({ type: 'work_available', kind: item.kind, item_id: item.id, agent: item.agent, title: title ?? `${item.agent ?? 'A run'}: ${item.tool} ${item.target}` });
     this.kernel.emitInbox({ added: [item.id] });
-    return getInboxItem(this.kernel.db, item.id)!;
   }
 
   /** Close a card (answered elsewhere, expired, canceled). False when it was not pending. */

@@ -73,7 +73,7 @@ function cross(k: KernelState, run: Run, row: Row, rawInput: unknown, after: Aft
   try {
     // Only multi-write steps (a custom gate, a park) run in savepoints: if one throws, its partial writes roll
     // back (not the fan's) and the row is refused below. A grant or a denial is one guarded UPDATE.
-    const decided = decide(k, run, row, rawInput, mine);
+    const decided = decide(k, run, row, rawInput, mine, after);
     after.push(...mine);
     return decided;
   } catch (e) {
@@ -84,12 +84,17 @@ function cross(k: KernelState, run: Run, row: Row, rawInput: unknown, after: Aft
   }
 }
 
-function decide(k: KernelState, run: Run, row: Row, rawInput: unknown, after: After): Row {
+/** `committed`: effects of writes already kept whatever this row's decision becomes (the gate's savepoint is released). */
+function decide(k: KernelState, run: Run, row: Row, rawInput: unknown, after: After, committed: After): Row {
   let hopApprovedBy: string | undefined;
   if (row.origin === 'model') {
     const call = { run, row_id: row.id, wire_tool: row.wire_tool, tool: row.tool, runner: row.runner, input: row.input, origin: row.origin };
     const d = k.hopGate === PROCEED ? PROCEED(call) : tx(k.db, () => k.hopGate(call));
     if (!d || typeof d !== 'object' || typeof (d as unknown as PromiseLike<unknown>).then === 'function') throw new Error('the hop gate gave no synchronous decision');
+    // The gate's effects (cards, events) wait for the commit that makes its writes durable. One that throws
+    // must not keep the rows after it from starting.
+    const gateAfter = d.after;
+    if (typeof gateAfter === 'function') committed.push(() => guarded(gateAfter));
     if (d.proceed === false) {
       const result = checkResult(d.result);
       const sc = result.structuredContent;
@@ -124,6 +129,14 @@ function decide(k: KernelState, run: Run, row: Row, rawInput: unknown, after: Af
     }
     default:
       throw new Error(`the stage returned an unknown outcome ${JSON.stringify((decision as { outcome: unknown }).outcome)}`);
+  }
+}
+
+function guarded(effect: () => void): void {
+  try {
+    effect();
+  } catch (e) {
+    console.error('nexus: an effect of the hop gate failed:', e);
   }
 }
 

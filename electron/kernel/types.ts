@@ -26,8 +26,12 @@ export interface HopGateCall {
   input: unknown;
   origin: Origin;
 }
-/** `approved_by`: the person who approved this hop at its orchestration hold (`person:<door>`), recorded on the row. */
-export type HopGateDecision = { proceed: true; approved_by?: string } | { proceed: false; result: ToolResult };
+/**
+ * `approved_by`: the person who approved this hop at its orchestration hold (`person:<door>`), recorded on the row.
+ * `after`: what the decision causes that others can see (cards announced, events, timers). The gate's writes
+ * commit with the row's decision; `after` runs only once that transaction has committed, and never if it rolls back.
+ */
+export type HopGateDecision = ({ proceed: true; approved_by?: string } | { proceed: false; result: ToolResult }) & { after?: () => void };
 /** Called for every model row before the approval stage; GOVERNANCE installs the orchestration gate here. */
 export type HopGate = (call: HopGateCall) => HopGateDecision;
 

@@ -103,6 +103,11 @@ export function listRuns(db: Db, args: { limit: number; agent?: string; status?:
   return (stmt(db, 'SELECT * FROM runs ORDER BY created_at DESC, rowid DESC LIMIT ?').all(args.limit) as RunRecord[]).map(toRun);
 }
 
+/** The ids of every running run, oldest first (Stop all stops a delegator before the runs it started). */
+export function listRunningRunIds(db: Db): string[] {
+  return (stmt(db, "SELECT id FROM runs WHERE status = 'running' ORDER BY created_at, rowid").all() as { id: string }[]).map((r) => r.id);
+}
+
 export function countRunsInFlight(db: Db): number {
   return (stmt(db, "SELECT COUNT(*) AS n FROM runs WHERE status = 'running'").get() as { n: number }).n;
 }

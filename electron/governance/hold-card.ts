@@ -1,0 +1,63 @@
+// The inbox card of an orchestration hold: the same place as autonomy cards, saying that orchestration is
+// asking (kind `orchestration`, id = the hold's request id). Only what the card says is built here; the gate
+// writes it with the hold and announces it once both are committed (hop-gate.ts).
+import type { Kernel } from '../kernel/kernel.js';
+import type { HopGateCall } from '../kernel/types.js';
+import type { InsertInboxItem } from '../store/queries/inbox.js';
+import type { Task } from './task-store.js';
+import { holdExpiresAt, type Hold } from './hold-store.js';
+
+export interface HoldCard {
+  item: Omit<InsertInboxItem, 'now'>;
+  /** The notification's title (`work_available`). */
+  title: string;
+}
+
+/** `task`: the delegation that waits on this answer, named on the card (who is kept waiting, by which task). */
+export function holdCard(kernel: Pick<Kernel, 'tools' | 'sandboxPolicy'>, h: Hold, call: HopGateCall, task: Pick<Task, 'id' | 'delegator'> | null): HoldCard {
+  const waits = task ? ` The delegated task ${task.id} from "${task.delegator}" waits on this answer.` : '';
+  return {
+    item: {
+      id: h.request_id,
+      kind: 'orchestration',
+      run_id: h.run_id,
+      row_id: h.row_id,
+      agent: h.agent,
+      tool: h.tool,
+      target: h.target,
+      hop: h.hop,
+      chain_id: h.chain_id,
+      expires_at: holdExpiresAt(h),
+      data: {
+        asking: 'orchestration',
+        message: `Orchestration per-hop approval: agent "${h.agent}" wants ${h.tool} on ${JSON.stringify(h.target)} — hop ${h.hop} of chain ${h.chain_id}. Not the agent's own autonomy mode: this is a policy about the chain.${waits} Unanswered, it expires in 24 hours and the hop is refused.`,
+        input: h.input,
+        effect: holdEffect(kernel, h, call),
+        request_id: h.request_id,
+        trustable: false,
+      },
+    },
+    title: `Orchestration: ${h.agent} wants ${h.tool} ${h.target} (hop ${h.hop})`,
+  };
+}
+
+/**
+ * What the person reads on a hold's card, like an autonomy card's effect profile: the input the hop would
+ * run with (the command, the file content), the workspace, and for write/edit the diff. Without it the card
+ * named only the tool and the target: "demo-builder wants write on hello.md", but not what it would write.
+ * No autonomy mode and no matching rules: this card is orchestration asking, not the agent's own mode.
+ * Best effort: a preview that fails leaves the card without a diff, never fails the gate.
+ */
+function holdEffect(kernel: Pick<Kernel, 'tools' | 'sandboxPolicy'>, h: Hold, call: HopGateCall): Record<string, unknown> {
+  const effect: Record<string, unknown> = { agent: h.agent, tool: h.tool, target: h.target, input: h.input, matched_rules: [] };
+  effect.workspace = call.run.workspace;
+  if (call.runner) effect.runner = call.runner;
+  if (!kernel.sandboxPolicy(call.run).enabled) effect.sandboxed = false;
+  try {
+    const diff = kernel.tools.find(call.run.id, { wire_tool: call.wire_tool, tool: call.tool })?.preview?.(h.input, call.run.workspace);
+    if (diff !== undefined) effect.diff = diff;
+  } catch {
+    /* no diff: the input is still shown */
+  }
+  return effect;
+}

@@ -1,0 +1,72 @@
+// The orchestration gate as the kernel calls it (kernel.setHopGate), inside the kernel's transaction:
+//   1. decide (gate.ts): hop number, hold, approval used, recipient touched — written, nothing shown;
+//   2. write what must be durable with that decision: a new hold's card, a canceled hold's card closed;
+//   3. hand back everything anyone can see — the card announced, its 24 h clock, the hop in Recent chains, a
+//      closed card's removal — as the decision's `after`, which the kernel runs once the transaction has
+//      committed (and never if it rolled back). No event, window or other connection learns of a decision
+//      before it is durable.
+import type { Db } from '../store/db.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { HopGateCall, HopGateDecision } from '../kernel/types.js';
+import { targetOf } from '../kernel/effect.js';
+import { insertInboxItem, resolveInboxItem } from '../store/queries/inbox.js';
+import { evaluateHop, type GateOutcome } from './gate.js';
+import { holdCard, type HoldCard } from './hold-card.js';
+import { openTaskOfRun } from './task-store.js';
+import type { HoldTimers } from './hold-clock.js';
+import type { RecentChains } from './recent-chains.js';
+
+export interface HopGateDeps {
+  db: Db;
+  kernel: Pick<Kernel, 'tools' | 'sandboxPolicy' | 'inbox' | 'emitInbox'>;
+  now(): number;
+  keyFingerprint: string;
+  recent: Pick<RecentChains, 'recordHop'>;
+  holdTimers: Pick<HoldTimers, 'arm' | 'disarm'>;
+}
+
+export function gateHop(d: HopGateDeps, call: HopGateCall): HopGateDecision {
+  const outcome = evaluateHop(
+    {
+      db: d.db,
+      now: d.now,
+      keyFingerprint: d.keyFingerprint,
+      targetOf: (tool, input, workspace) => targetOf(d.kernel.tools.find(call.run.id, { wire_tool: call.wire_tool, tool }), input, workspace),
+    },
+    call,
+  );
+  // Not a governed hop: nothing was recorded, nothing follows.
+  if (!outcome.hop && !outcome.opened && !outcome.canceled) return outcome.decision;
+  const now = d.now();
+  // The card is written with its hold, so a crash never leaves a hold nobody can answer.
+  const card = outcome.opened ? holdCard(d.kernel, outcome.opened, call, openTaskOfRun(d.db, outcome.opened.run_id)) : null;
+  if (card) insertInboxItem(d.db, { ...card.item, now });
+  const closed = outcome.canceled !== null && resolveInboxItem(d.db, { id: outcome.canceled.request_id, status: 'canceled', now });
+  return { ...outcome.decision, after: () => afterCommit(d, outcome, card, closed) };
+}
+
+/** The decision is durable: now the windows, the hold clock and Recent chains may learn of it. */
+function afterCommit(d: HopGateDeps, o: GateOutcome, card: HoldCard | null, closed: boolean): void {
+  if (o.canceled) {
+    const { request_id } = o.canceled;
+    d.holdTimers.disarm(request_id);
+    if (closed) safely(() => d.kernel.emitInbox({ removed: [{ id: request_id, status: 'canceled' }] }));
+  }
+  if (o.hop) {
+    const { chain_id, ...hop } = o.hop;
+    safely(() => d.recent.recordHop(chain_id, hop));
+  }
+  if (o.opened && card) {
+    d.holdTimers.arm(o.opened);
+    safely(() => d.kernel.inbox.announce(card.item, card.title));
+  }
+}
+
+/** One effect failing (a listener throwing) must not keep the others from happening. */
+function safely(effect: () => void): void {
+  try {
+    effect();
+  } catch (e) {
+    console.error('nexus: announcing an orchestration decision failed:', e);
+  }
+}
