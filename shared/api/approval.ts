@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { detailPath, domainSchema, type ErrorDetail } from './contract.js';
 import { validateRules, type RuleError } from '../rules/validate.js';
-import { MODES, ORIGINS, VERDICTS, type ApprovalRule, type EffectProfile, type LifecycleHooks } from '../types.js';
+import { MODES, ORIGINS, VERDICTS, type ApprovalRule, type LifecycleHooks } from '../types.js';
 
 /** A rule as stored and listed: already validated, only the six keys. */
 export const ApprovalRuleView = z.object({
@@ -78,7 +78,11 @@ export const LifecycleHooksView = z.object({
   stop: z.array(HookSpec).optional(),
 });
 
-/** What the approver reads on a card: frozen on the row when it parked (shared/types.ts EffectProfile). */
+/**
+ * What the approver reads on a card: frozen on the row when it parked (shared/types.ts EffectProfile). An
+ * orchestration hold's card has one too, but no mode (orchestration asks, not the agent's own mode) and, when
+ * the hold is not a held call, no workspace: both are optional here, as they are on the wire.
+ */
 export const EffectProfileView = z.object({
   agent: z.string().nullable(),
   tool: z.string(),
@@ -87,8 +91,8 @@ export const EffectProfileView = z.object({
   input: z.unknown(),
   diff: z.string().optional(),
   matched_rules: z.array(ApprovalRuleView),
-  workspace: z.string(),
-  mode: z.enum(MODES),
+  workspace: z.string().optional(),
+  mode: z.enum(MODES).optional(),
   sandboxed: z.boolean().optional(),
   client: z.object({ name: z.string(), session_id: z.string(), folder: z.string(), tool_name: z.string() }).optional(),
-}) satisfies z.ZodType<EffectProfile>;
+});
