@@ -86,6 +86,12 @@ test('an agent is created, edited and removed from the Agents view', async ({ ap
   await page.getByRole('textbox', { name: 'Base URL' }).fill('not a url');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('alert')).toContainText('Base URL: Invalid URL');
+  // The problem also sits next to its field: the field says it is invalid and is described by it.
+  const baseURL = page.getByRole('textbox', { name: 'Base URL' });
+  await expect(baseURL).toHaveAttribute('aria-invalid', 'true');
+  await expect(baseURL).toHaveAccessibleDescription('Invalid URL');
+  await expect(page.getByRole('textbox', { name: 'Model' })).not.toHaveAttribute('aria-invalid', 'true');
+  await shot(page, testInfo, 'agents-editor-field-error');
   await page.getByRole('list', { name: 'Agents' }).getByText('reviewer').click();
 
   await page.getByRole('button', { name: 'Remove' }).click();

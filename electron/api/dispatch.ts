@@ -1,7 +1,7 @@
 // One handler table implements the contract once; every door calls `dispatch` (DESIGN §1).
 // Input is validated here with the method's zod schema, so no door has to trust its caller.
-import { methods, type MethodName, type Methods, type OutputOf, type Result } from '../../shared/api/index.js';
-import type { z } from 'zod';
+import { apiErrorOf, ErrorDetail, methods, type ApiError, type MethodName, type Methods, type OutputOf, type Result } from '../../shared/api/index.js';
+import { z } from 'zod';
 
 import { ApiFailure } from '../../shared/errors.js';
 
@@ -25,8 +25,11 @@ export type Handlers = {
   [K in MethodName]: (input: z.output<Methods[K]['input']>, ctx: CallContext) => OutputOf<Methods[K]> | Promise<OutputOf<Methods[K]>>;
 };
 
-const formatZodIssues = (error: z.ZodError): string =>
-  error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'input'}: ${i.message}`).join('; ');
+/** A domain failure as the API reports it: its details only when they have the one shape every caller reads. */
+function failureOf(e: ApiFailure): ApiError {
+  const details = z.array(ErrorDetail).safeParse(e.details);
+  return details.success ? { code: e.code, message: e.message, details: details.data } : { code: e.code, message: e.message };
+}
 
 /** The table is complete (electron/app.ts builds it `satisfies Handlers`); the name comes off the wire, so it is
  *  checked against the contract before it is looked up. */
@@ -35,14 +38,12 @@ export async function dispatch(handlers: Handlers, name: string, rawInput: unkno
   const spec = methods[name as MethodName];
   const handler = handlers[name as MethodName] as (input: unknown, ctx: CallContext) => unknown;
   const parsed = spec.input.safeParse(rawInput ?? {});
-  if (!parsed.success) return { ok: false, error: { code: 'invalid_input', message: formatZodIssues(parsed.error) } };
+  if (!parsed.success) return { ok: false, error: apiErrorOf(parsed.error) };
   try {
     const value = await handler(parsed.data, ctx);
     return { ok: true, value };
   } catch (e) {
-    if (e instanceof ApiFailure) {
-      return { ok: false, error: e.details === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, details: e.details } };
-    }
+    if (e instanceof ApiFailure) return { ok: false, error: failureOf(e) };
     return { ok: false, error: { code: 'internal', message: e instanceof Error ? e.message : String(e) } };
   }
 }

@@ -9,7 +9,6 @@ import type { Clock } from '../kernel/clock.js';
 import type { Db } from '../store/db.js';
 import type { WaitingOn } from '../governance/hold-clock.js';
 import type { AgentView, InboxFilter, InboxItem, RowView, RunDetail, RunSummary } from '../../shared/api/kernel.js';
-import { validateRules } from '../../shared/rules/index.js';
 import { countRunsInFlight, listRuns } from '../store/queries/runs.js';
 import { countParkedByRun } from '../store/queries/rows.js';
 import { listRunEvents } from '../store/queries/events.js';
@@ -18,7 +17,6 @@ import { allMessages, assistantTextOfRound } from '../kernel/turns/conversation-
 import type { AgentRow } from '../store/queries/agents.js';
 import { getAgentProfile, listAgentProfiles, removeAgent, revokeExecutor, saveAgent } from '../kernel/agents.js';
 import type { Row, Run } from '../kernel/types.js';
-import type { AgentProfile } from '../../shared/types.js';
 
 import { NEXUS_VERSION } from '../../shared/version.js';
 
@@ -97,7 +95,7 @@ const withWaiting = (s: z.infer<typeof RunSummary>, waiting: Map<string, z.infer
   return w?.length ? { ...s, waiting_on: w } : s;
 };
 
-export const inboxView = (i: InboxEntry): z.infer<typeof InboxItem> => inboxWire(i) as z.infer<typeof InboxItem>;
+export const inboxView = (i: InboxEntry): z.infer<typeof InboxItem> => inboxWire(i);
 
 /** A filter as the store reads it: only the fields given. */
 const filterOf = (f: z.infer<typeof InboxFilter>): InboxQueryFilter => {
@@ -110,7 +108,26 @@ const filterOf = (f: z.infer<typeof InboxFilter>): InboxQueryFilter => {
   return out;
 };
 
-const agentView = (a: AgentRow): z.infer<typeof AgentView> => a as unknown as z.infer<typeof AgentView>;
+/** A stored secret is listed as where it was, never as its value: every `env` value and header reads
+ *  { set: true }, also one that somehow reached the store as text. */
+const listedSecrets = (m: Record<string, unknown> | undefined) => (m ? Object.fromEntries(Object.keys(m).map((k) => [k, { set: true as const }])) : undefined);
+
+/** A profile as the API lists it: the stored profile with its status and times; the store's own flags stay in. */
+const agentView = (a: AgentRow): z.infer<typeof AgentView> => {
+  const { status, created_at, updated_at, credentials_fenced: _fenced, executor_revoked: _revoked, mcpServers, ...profile } = a;
+  const view: z.infer<typeof AgentView> = { ...profile, status, created_at, updated_at };
+  if (mcpServers) {
+    view.mcpServers = Object.fromEntries(
+      Object.entries(mcpServers).map(([name, { env, headers, ...server }]) => {
+        const listed: NonNullable<z.infer<typeof AgentView>['mcpServers']>[string] = { ...server };
+        if (env) listed.env = listedSecrets(env);
+        if (headers) listed.headers = listedSecrets(headers);
+        return [name, listed];
+      }),
+    );
+  }
+  return view;
+};
 const by = personBy;
 
 /** What the kernel's handlers are handed by electron/app.ts. */
@@ -141,8 +158,8 @@ export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMeth
     agentsList: () => listAgentProfiles(kernel).map(agentView),
     agentsGet: ({ name }) => agentView(getAgentProfile(kernel, name)),
     agentsSave: (input) => {
-      if (input.workspace !== undefined && !isAbsolute(input.workspace)) throw new ApiFailure('invalid_input', 'workspace must be an absolute path');
-      const { agent, warnings, replaced } = saveAgent(kernel, input as AgentProfile);
+      if (input.workspace !== undefined && !isAbsolute(input.workspace)) throw new ApiFailure('invalid_input', 'workspace must be an absolute path', [{ path: 'workspace', message: 'must be an absolute path' }]);
+      const { agent, warnings, replaced } = saveAgent(kernel, input);
       return { agent: agentView(agent), warnings, replaced };
     },
     agentsRemove: ({ name }) => removeAgent(kernel, name),
@@ -166,11 +183,11 @@ export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMeth
       const messages = allMessages(db, id).map((m) => ({ id: m.id, turn: m.turn, round: m.round, kind: m.kind, compacted: m.compacted, at: m.created_at, ...m.message }));
       return { ...detail, messages };
     },
+    // The rules passed the schema (shared/api/approval.ts); the kernel checks them again at creation, so an
+    // in-process caller that skips dispatch is refused with the same words.
     runsCreate: ({ mode, rules, workspace }, ctx) => {
-      const v = validateRules(rules ?? []);
-      if (!v.ok) throw new ApiFailure('invalid_rules', `The approval rules are invalid: ${v.errors.map((e) => e.message).join('; ')}`, v.errors);
-      if (workspace !== undefined && !isAbsolute(workspace)) throw new ApiFailure('invalid_input', 'workspace must be an absolute path');
-      return runSummary(kernel.createRun({ agent: null, mode, rules: v.rules, workspace, created_by: by(ctx) }), 0);
+      if (workspace !== undefined && !isAbsolute(workspace)) throw new ApiFailure('invalid_input', 'workspace must be an absolute path', [{ path: 'workspace', message: 'must be an absolute path' }]);
+      return runSummary(kernel.createRun({ agent: null, mode, rules: rules ?? [], workspace, created_by: by(ctx) }), 0);
     },
     runsAppend: ({ run_id, tool, input }) => rowView(kernel.submitRow(run_id, { tool, input, origin: 'author' })),
     runsStop: ({ id }) => runSummary(kernel.stopRun(id, { reason: 'stopped by a person' })),

@@ -35,7 +35,23 @@ describe('rulesHandlers', () => {
 
   it('rulesEval: invalid rules answer invalid_rules with the errors', async () => {
     const r = await call('rulesEval', { mode: 'ask', tool: 'bash', rules: [{ tool: 'bash', verdict: 'permit' }] });
-    expect(r).toMatchObject({ ok: false, error: { code: 'invalid_rules', details: { errors: [{ index: 0, key: 'verdict' }] } } });
+    expect(r).toEqual({
+      ok: false,
+      error: {
+        code: 'invalid_rules',
+        message: 'The approval rules are invalid: rule 0: verdict must be allow, ask or deny (got "permit")',
+        details: [{ path: 'rules.0.verdict', message: 'rule 0: verdict must be allow, ask or deny (got "permit")' }],
+      },
+    });
+  });
+
+  it('rulesEval: a rule problem and a field problem together are invalid_input, each at its path', async () => {
+    const r = await call('rulesEval', { mode: 'yolo', tool: 'bash', rules: [{ tool: 'bash', verdict: 'allow', colour: 1 }, 7] });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.code).toBe('invalid_input');
+    expect(r.error.details?.map((d) => d.path)).toEqual(['mode', 'rules.0.colour', 'rules.1']);
+    expect(r.error.message).toMatch(/^mode: .*; rules\.0\.colour: rule 0: unknown key "colour"/);
   });
 
   it('rulesEval: a bad mode is refused at the door (invalid_input)', async () => {

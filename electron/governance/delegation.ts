@@ -6,6 +6,7 @@
 //   the check's output goes back to the recipient as a continuation; after delegation.maxRefusals refusals
 //   the task fails visibly (an attention card, and a failed result with the evidence to the delegator).
 //   The answer travelling back is not a hop.
+import { z } from 'zod';
 import type { ExecutorTool, Row, Run, ToolContext } from '../kernel/types.js';
 import type { ToolResult } from '../../shared/types.js';
 import { getAgent } from '../store/queries/agents.js';
@@ -34,24 +35,35 @@ export interface DelegateInput {
   acceptance_check: { command: string; timeout_s?: number };
 }
 
+const AGENT_NEEDED = 'delegate_task needs "agent": the name of the agent to hand the task to.';
+const TASK_NEEDED = 'delegate_task needs "task": what the other agent should do.';
+const CHECK_NEEDED =
+  'delegate_task needs "acceptance_check": { "command": "…", "timeout_s"?: N } — a shell command run in the recipient\'s workspace that exits 0 only when the task is really done. A delegated task cannot be completed on the recipient\'s word alone.';
+const COMMAND_NEEDED = 'acceptance_check.command must be a non-empty shell command.';
+const TIMEOUT_RANGE = 'acceptance_check.timeout_s must be a number of seconds in (0, 3600].';
+const nonBlank = (s: string) => s.trim() !== '';
+
+/** delegate_task's input: every problem is a sentence the model reads and can act on. */
+export const DelegateInputSchema = z.object(
+  {
+    agent: z.string({ error: AGENT_NEEDED }).regex(NAME_RE, AGENT_NEEDED),
+    task: z.string({ error: TASK_NEEDED }).refine(nonBlank, TASK_NEEDED),
+    acceptance_check: z.object(
+      {
+        command: z.string({ error: COMMAND_NEEDED }).refine(nonBlank, COMMAND_NEEDED),
+        timeout_s: z.number({ error: TIMEOUT_RANGE }).gt(0, TIMEOUT_RANGE).max(3600, TIMEOUT_RANGE).optional(),
+      },
+      { error: CHECK_NEEDED },
+    ),
+  },
+  { error: 'delegate_task takes an object: { "agent", "task", "acceptance_check" }.' },
+);
+
 /** Validate delegate_task's input; a missing acceptance check is a clear tool error, never a default. */
 export function parseDelegateInput(input: unknown): { ok: true; value: DelegateInput } | { ok: false; message: string } {
-  const i = (input ?? {}) as Record<string, unknown>;
-  if (typeof i.agent !== 'string' || !NAME_RE.test(i.agent)) return { ok: false, message: 'delegate_task needs "agent": the name of the agent to hand the task to.' };
-  if (typeof i.task !== 'string' || !i.task.trim()) return { ok: false, message: 'delegate_task needs "task": what the other agent should do.' };
-  const c = i.acceptance_check as Record<string, unknown> | undefined;
-  if (!c || typeof c !== 'object' || Array.isArray(c)) {
-    return {
-      ok: false,
-      message:
-        'delegate_task needs "acceptance_check": { "command": "…", "timeout_s"?: N } — a shell command run in the recipient\'s workspace that exits 0 only when the task is really done. A delegated task cannot be completed on the recipient\'s word alone.',
-    };
-  }
-  if (typeof c.command !== 'string' || !c.command.trim()) return { ok: false, message: 'acceptance_check.command must be a non-empty shell command.' };
-  if (c.timeout_s !== undefined && (typeof c.timeout_s !== 'number' || !(c.timeout_s > 0) || c.timeout_s > 3600)) {
-    return { ok: false, message: 'acceptance_check.timeout_s must be a number of seconds in (0, 3600].' };
-  }
-  return { ok: true, value: { agent: i.agent, task: i.task, acceptance_check: { command: c.command, ...(c.timeout_s !== undefined ? { timeout_s: c.timeout_s as number } : {}) } } };
+  const r = DelegateInputSchema.safeParse(input ?? {});
+  if (r.success) return { ok: true, value: r.data };
+  return { ok: false, message: [...new Set(r.error.issues.map((i) => i.message))].join(' ') };
 }
 
 type Waiter = (r: ToolResult) => void;

@@ -2,7 +2,8 @@
 // person's change takes hold on the very next hop with no restart (seed 003: "not cached").
 import { stmt, tx, type Db } from '../store/db.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/types.js';
-import { coerceStored, validateSetting, type SettableKey } from '../../shared/orchestration/settings.js';
+import type { SettableKey } from '../../shared/orchestration/settings.js';
+import { coerceStored, validateSetting } from '../../shared/orchestration/setting-values.js';
 import { ApiFailure } from '../../shared/errors.js';
 
 const KEYS = Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[];
@@ -39,7 +40,7 @@ export function readSetting<K extends keyof Settings>(db: Db, key: K): Settings[
 /** Validate and store one settable key; throws ApiFailure('invalid_setting') with a clear message. */
 export function writeSetting(db: Db, key: string, value: unknown, now: number): Settings {
   const check = validateSetting(key, value);
-  if (!check.ok) throw new ApiFailure('invalid_setting', check.message);
+  if (!check.ok) throw new ApiFailure('invalid_setting', check.message, [{ path: 'value', message: check.message }]);
   return tx(db, () => {
     put(db, key as SettableKey, check.value, now);
     return readSettings(db);

@@ -22,7 +22,7 @@ describe('agentsSave', () => {
       expect.unreachable();
     } catch (e) {
       expect((e as { code: string }).code).toBe('invalid_rules');
-      expect((e as { details: { index: number }[] }).details[0].index).toBe(1);
+      expect((e as { details: { path: string }[] }).details[0].path).toBe('approval_rules.1.verdict');
     }
     expect(h.nexus.kernel.inbox.pending()).toEqual([]);
   });

@@ -6,6 +6,8 @@ import type { AgentProfile, ApprovalRule, LifecycleHooks, Mode } from '../../sha
 import { getAgent, listAgents, markAgentRemoved, setExecutorRevoked, upsertAgent, type AgentRow } from '../store/queries/agents.js';
 import { listRuns } from '../store/queries/runs.js';
 import { KernelError, notFound } from './errors.js';
+import { LifecycleHooksInput, ruleErrorDetails } from '../../shared/api/approval.js';
+import { detailPath } from '../../shared/api/contract.js';
 import { splitSecrets } from './agent-secrets.js';
 import type { Kernel } from './kernel.js';
 import type { Run } from './types.js';
@@ -19,29 +21,19 @@ import type { Run } from './types.js';
 export const MODE_STRICTNESS: Readonly<Record<Mode, number>> = { bypass: 0, ask: 1, rules: 2 };
 export const stricterMode = (a: Mode, b: Mode): Mode => (MODE_STRICTNESS[b] > MODE_STRICTNESS[a] ? b : a);
 
-const HOOK_EVENTS = ['turn_start', 'pre_compact', 'post_compact', 'stop'] as const;
-
+/** lifecycle_hooks checked by the API's own schema (shared/api/approval.ts): the first problem is the message,
+ *  every problem a detail at its path. Null or absent is no hooks. */
 export function validateHooks(value: unknown): LifecycleHooks {
-  if (value === undefined || value === null) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw new KernelError('invalid_hooks', 'lifecycle_hooks must be an object of turn_start, pre_compact, post_compact, stop');
-  const out: LifecycleHooks = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    if (!(HOOK_EVENTS as readonly string[]).includes(k)) throw new KernelError('invalid_hooks', `lifecycle_hooks: unknown event ${JSON.stringify(k)} (one of ${HOOK_EVENTS.join(', ')})`);
-    if (!Array.isArray(v)) throw new KernelError('invalid_hooks', `lifecycle_hooks.${k} must be a list`);
-    out[k as (typeof HOOK_EVENTS)[number]] = v.map((h, i) => {
-      const spec = h as { tool?: unknown; input?: unknown; timeout_s?: unknown };
-      if (!spec || typeof spec !== 'object' || typeof spec.tool !== 'string' || !spec.tool) throw new KernelError('invalid_hooks', `lifecycle_hooks.${k}.${i}: a hook names a tool`);
-      if (spec.input !== undefined && (typeof spec.input !== 'object' || spec.input === null || Array.isArray(spec.input))) throw new KernelError('invalid_hooks', `lifecycle_hooks.${k}.${i}.input must be an object`);
-      if (spec.timeout_s !== undefined && (typeof spec.timeout_s !== 'number' || !(spec.timeout_s > 0))) throw new KernelError('invalid_hooks', `lifecycle_hooks.${k}.${i}.timeout_s must be a positive number`);
-      return { tool: spec.tool, input: (spec.input ?? {}) as Record<string, unknown>, ...(spec.timeout_s !== undefined ? { timeout_s: spec.timeout_s as number } : {}) };
-    });
-  }
-  return out;
+  const r = LifecycleHooksInput.safeParse(value);
+  if (r.success) return r.data;
+  const details = r.error.issues.map((i) => ({ path: detailPath(['lifecycle_hooks', ...i.path]), message: i.message }));
+  throw new KernelError('invalid_hooks', details.map((d) => `${d.path}: ${d.message}`).join('; '), details);
 }
 
-function checkedRules(value: unknown, where: string): { rules: ApprovalRule[]; compiled: CompiledRules } {
+/** `field`: where the list sits in the input (the details' paths start there); `where`: the message's subject. */
+function checkedRules(value: unknown, field: string, where = field): { rules: ApprovalRule[]; compiled: CompiledRules } {
   const v = validateRules(value ?? []);
-  if (!v.ok) throw new KernelError('invalid_rules', `${where} are invalid: ${v.errors.map((e) => e.message).join('; ')}`, v.errors);
+  if (!v.ok) throw new KernelError('invalid_rules', `${where} are invalid: ${v.errors.map((e) => e.message).join('; ')}`, ruleErrorDetails(field, v.errors));
   return { rules: v.rules, compiled: compileRules(v.rules) };
 }
 
@@ -132,7 +124,7 @@ export function tightenApproval(profile: Pick<AgentProfile, 'mode' | 'approval_r
     throw new KernelError(
       'invalid_rules',
       'extra_rules may only add deny or ask rules (an allow would loosen the profile)',
-      loosening.map(({ index }) => ({ index, key: 'verdict', message: 'extra rules may only deny or ask' })),
+      loosening.map(({ index }) => ({ path: detailPath(['extra_rules', index, 'verdict']), message: `rule ${index}: extra rules may only deny or ask` })),
     );
   }
   if (request.mode && MODE_STRICTNESS[request.mode] < MODE_STRICTNESS[profile.mode]) {
@@ -141,7 +133,7 @@ export function tightenApproval(profile: Pick<AgentProfile, 'mode' | 'approval_r
   }
   const mode = request.mode ? stricterMode(profile.mode, request.mode) : profile.mode;
   // Each half passed on its own; together they must still fit the one rule envelope (64 KiB).
-  const { rules, compiled } = checkedRules([...(profile.approval_rules ?? []), ...extra], "the profile's approval rules together with the extra rules");
+  const { rules, compiled } = checkedRules([...(profile.approval_rules ?? []), ...extra], 'extra_rules', "the profile's approval rules together with the extra rules");
   return { mode, rules, compiled };
 }
 

@@ -2,6 +2,7 @@
 // Streamable HTTP), its tools listed once per connection, calls carried with the run's abort signal.
 // close() ends the child process (the SDK sends EOF, then SIGTERM, then SIGKILL): nothing is left running.
 // A stdio server runs inside the agent's OS sandbox (electron/sandbox), which also dies with the kernel.
+import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -35,19 +36,20 @@ export class RunnerError extends Error {
   }
 }
 
+const isUrl = (u: string) => u === '' || URL.canParse(u);
+const isHttp = (u: string) => u === '' || ['http:', 'https:'].includes(new URL(u).protocol);
+
+/** How a runner reaches its server: a stdio command or a Streamable HTTP url, exactly one (an empty one is none). */
+export const McpServerLaunch = z
+  .looseObject({
+    command: z.string().optional(),
+    url: z.string().refine(isUrl, { message: 'has a url that is not a URL', abort: true }).refine(isHttp, 'url must be http(s)').optional(),
+  })
+  .refine((c) => Boolean(c.command) !== Boolean(c.url), 'needs exactly one of "command" (stdio) or "url" (Streamable HTTP)');
+
 export function validateServerConfig(name: string, cfg: McpServerConfig): void {
-  const hasCmd = typeof cfg.command === 'string' && cfg.command.length > 0;
-  const hasUrl = typeof cfg.url === 'string' && cfg.url.length > 0;
-  if (hasCmd === hasUrl) throw new RunnerError('runner_config', `MCP server ${JSON.stringify(name)} needs exactly one of "command" (stdio) or "url" (Streamable HTTP).`);
-  if (hasUrl) {
-    let u: URL;
-    try {
-      u = new URL(cfg.url!);
-    } catch {
-      throw new RunnerError('runner_config', `MCP server ${JSON.stringify(name)} has a url that is not a URL.`);
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new RunnerError('runner_config', `MCP server ${JSON.stringify(name)} url must be http(s).`);
-  }
+  const r = McpServerLaunch.safeParse(cfg);
+  if (!r.success) throw new RunnerError('runner_config', `MCP server ${JSON.stringify(name)} ${r.error.issues.map((i) => i.message).join('; ')}.`);
 }
 
 /** MCP content blocks to the kernel's text-only ToolResult: non-text blocks are described, not dropped. */

@@ -15,19 +15,73 @@ export const method = <I extends z.ZodTypeAny, O extends z.ZodTypeAny>(input: I,
   doc,
 });
 
-export interface ApiError {
+/**
+ * One problem with one field of the input: `path` is the field's dotted JSON path (`approval_rules.2.verdict`,
+ * `model.baseURL`), or `input` for the input as a whole. A form puts `message` next to the field it names.
+ */
+export const ErrorDetail = z.object({ path: z.string(), message: z.string() });
+export type ErrorDetail = z.infer<typeof ErrorDetail>;
+
+export const ApiError = z.object({
   /** Stable, machine-readable: `invalid_input`, `not_found`, `conflict`, `internal`, or a domain code. */
-  code: string;
-  message: string;
-  details?: unknown;
-}
+  code: z.string(),
+  /** One line a person reads: every problem, each led by its path. */
+  message: z.string(),
+  /** Each problem on its own, when the failure is about fields of the input. */
+  details: z.array(ErrorDetail).optional(),
+});
+export type ApiError = z.infer<typeof ApiError>;
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiError };
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-export const err = (code: string, message: string, details?: unknown): Result<never> => ({
+export const err = (code: string, message: string, details?: ErrorDetail[]): Result<never> => ({
   ok: false,
   error: details === undefined ? { code, message } : { code, message, details },
 });
+
+/** The path of an issue as `ErrorDetail.path`: its keys joined by dots, `input` when it is the input itself. */
+export const detailPath = (path: readonly PropertyKey[]): string => (path.length ? path.map(String).join('.') : 'input');
+
+/**
+ * A schema that checks a value with a domain's own validator reports each problem as a `custom` issue whose
+ * params name the domain's error code (`invalid_rules`), so a caller gets the same code whether the API's
+ * schema or the domain itself refused the value. `lead`, when given, opens the one-line message and the
+ * problems follow without their paths (they locate themselves: "rule 2: …").
+ */
+export interface DomainIssueParams {
+  code: string;
+  lead?: string;
+}
+
+/**
+ * A zod error as the API reports it. Every issue is a detail; the code is the domain's when every issue comes
+ * from the same domain (`invalid_rules`), else `invalid_input`. The message is one line: `<lead>: <problem>; …`
+ * for a domain with a lead, else `<path>: <problem>; …`.
+ */
+export function apiErrorOf(error: z.ZodError): ApiError {
+  const details = error.issues.map((i) => ({ path: detailPath(i.path), message: i.message }));
+  const domains = error.issues.map((i) => (i.code === 'custom' ? domainOf(i.params) : null));
+  const first = domains[0];
+  const one = first && domains.every((d) => d?.code === first.code && d.lead === first.lead) ? first : null;
+  const message = one?.lead ? `${one.lead}: ${details.map((d) => d.message).join('; ')}` : details.map((d) => `${d.path}: ${d.message}`).join('; ');
+  return { code: one?.code ?? 'invalid_input', message, details };
+}
+
+const domainOf = (params: unknown): DomainIssueParams | null => {
+  const p = params as Partial<DomainIssueParams> | undefined;
+  if (typeof p?.code !== 'string') return null;
+  return typeof p.lead === 'string' ? { code: p.code, lead: p.lead } : { code: p.code };
+};
+
+/** `inner`, with every issue it finds re-reported as a domain issue (its code, its optional lead). */
+export function domainSchema<S extends z.ZodType>(inner: S, params: DomainIssueParams) {
+  return z.custom<z.input<S>>().transform((value, ctx): z.output<S> => {
+    const r = inner.safeParse(value);
+    if (r.success) return r.data;
+    for (const i of r.error.issues) ctx.addIssue({ code: 'custom', path: i.path, message: i.message, params });
+    return z.NEVER;
+  });
+}
 
 export type MethodTable = Record<string, MethodSpec>;
 export type InputOf<M extends MethodSpec> = z.input<M['input']>;

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { method } from './contract.js';
 import { Id, Mode, Name, Origin, RowState, RunStatus, ToolResult, RuleWarning } from './common.js';
+import { ApprovalRuleView, approvalRules, EffectProfileView, LifecycleHooksInput, LifecycleHooksView } from './approval.js';
 
 export const RowView = z.object({
   id: Id,
@@ -46,7 +47,7 @@ export const RunSummary = z.object({
   waiting_on: z.array(z.object({ request_id: z.string(), hop: z.number().int(), agent: z.string(), tool: z.string(), target: z.string(), expires_at: z.string() })).optional(),
 });
 export const RunDetail = RunSummary.extend({
-  rules: z.array(z.unknown()),
+  rules: z.array(ApprovalRuleView),
   workspace: z.string(),
   rows: z.array(RowView),
   messages: z.array(z.unknown()).optional(),
@@ -65,7 +66,7 @@ export const InboxItem = z.object({
   chain_id: z.string().optional(),
   expires_at: z.string().optional(),
   created_at: z.string(),
-  effect: z.unknown().optional(),
+  effect: EffectProfileView.optional(),
   message: z.string().optional(),
   trustable: z.boolean().optional(),
 });
@@ -121,8 +122,9 @@ export const AgentProfileInput = z.object({
   context_budget_tokens: z.number().int().min(200).max(10_000_000).optional(),
   instructions: z.string().optional(),
   mode: Mode,
-  approval_rules: z.unknown().optional(),
-  lifecycle_hooks: z.unknown().optional(),
+  /** Any JSON list, checked by the rule language's validator: each error is reported at its rule and key. */
+  approval_rules: approvalRules('approval_rules are invalid').optional(),
+  lifecycle_hooks: LifecycleHooksInput.optional(),
   tools: z.array(z.string().min(1)).optional(),
   workspace: z.string().optional(),
   /** A connected client for one project (its runs start when the client calls a tool). */
@@ -134,6 +136,8 @@ export const AgentProfileInput = z.object({
   env_passthrough: z.array(EnvName).max(64).optional(),
 });
 export const AgentView = AgentProfileInput.extend({
+  approval_rules: z.array(ApprovalRuleView).optional(),
+  lifecycle_hooks: LifecycleHooksView.optional(),
   /** Secrets are never listed: each `env` value and header reads { "set": true }. */
   mcpServers: z.record(z.string(), mcpServer(SecretSet)).optional(),
   status: z.enum(['active', 'removed']),
@@ -168,12 +172,12 @@ export const kernelMethods = {
   runsList: method(z.object({ limit: z.number().int().min(1).max(1000).default(100) }).default({ limit: 100 }), z.array(RunSummary), 'List runs.'),
   runsShow: method(z.object({ id: Id }), RunDetail, 'One run with its rows.'),
   runsStart: method(
-    z.object({ agent: Name, prompt: z.string().min(1), mode: Mode.optional(), extra_rules: z.unknown().optional() }),
+    z.object({ agent: Name, prompt: z.string().min(1), mode: Mode.optional(), extra_rules: approvalRules('extra_rules are invalid').optional() }),
     RunSummary,
     "Start a turn for an agent (the request may tighten, never loosen, the profile's approval).",
   ),
   runsCreate: method(
-    z.object({ mode: Mode, rules: z.unknown().optional(), workspace: z.string().optional() }),
+    z.object({ mode: Mode, rules: approvalRules('The approval rules are invalid').optional(), workspace: z.string().optional() }),
     RunSummary,
     "Create a person's standalone run.",
   ),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { coerceStored, validateSetting, SETTABLE_KEYS } from './settings.js';
+import { SETTABLE_KEYS } from './settings.js';
+import { coerceStored, validateSetting } from './setting-values.js';
 import { canonicalJson, hopFingerprintText } from './canonical.js';
 
 describe('settings set: per-key validation (DESIGN §5 keys)', () => {

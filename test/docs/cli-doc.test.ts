@@ -101,7 +101,7 @@ describe('each command\'s help gives the limits the schemas enforce', async () =
   const commands = await cliCommands();
   const { kernelMethods } = await import('../../shared/api/kernel.js');
   const { orchestrationMethods } = await import('../../shared/api/orchestration.js');
-  const { validateSetting } = await import('../../shared/orchestration/settings.js');
+  const { validateSetting } = await import('../../shared/orchestration/setting-values.js');
   const accepts = (schema: { safeParse(v: unknown): { success: boolean } }, v: unknown) => schema.safeParse(v).success;
 
   it('runs list --limit', () => {

@@ -6,7 +6,8 @@ import { ORCHESTRATION_CODES, RETRYABLE, SETTING_FOR, HOLD_CODES } from '../../s
 import { denialSentence } from '../../shared/orchestration/sentences.js';
 import { decideHop, denialResult } from '../../shared/orchestration/gate.js';
 import { heldResult, refusedResult } from '../../shared/orchestration/holds.js';
-import { SETTABLE_KEYS, validateSetting } from '../../shared/orchestration/settings.js';
+import { SETTABLE_KEYS } from '../../shared/orchestration/settings.js';
+import { validateSetting } from '../../shared/orchestration/setting-values.js';
 import { DEFAULT_SETTINGS } from '../../shared/types.js';
 import { bodyRows, fences, readDoc, sections, unquote } from './markdown.js';
 import { cliCommands } from './cli-source.js';

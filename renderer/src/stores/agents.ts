@@ -2,11 +2,19 @@
 import { create } from 'zustand';
 import type { z } from 'zod';
 import type { AgentView, AgentProfileInput } from '../../../shared/api/kernel.js';
-import { call, messageOf } from '../api/client.js';
+import type { ApiError } from '../../../shared/api/contract.js';
+import { call, getApi, messageOf } from '../api/client.js';
 import { coalesce } from './refetcher.js';
 
 export type Agent = z.infer<typeof AgentView>;
 export type AgentInput = z.input<typeof AgentProfileInput>;
+
+/** A refused save, whole: the editor shows each of `error.details` next to the field its path names. */
+export class SaveRefused extends Error {
+  constructor(readonly error: ApiError) {
+    super(error.message);
+  }
+}
 
 interface AgentsState {
   agents: Agent[];
@@ -40,7 +48,9 @@ export const useAgents = create<AgentsState>((set) => {
     refresh,
     edit: (editing) => set({ editing, notice: null }),
     async save(input) {
-      const r = await call('agentsSave', input);
+      const answer = await getApi().agentsSave(input);
+      if (!answer.ok) throw new SaveRefused(answer.error);
+      const r = answer.value;
       const n = r.warnings.length;
       set({ editing: r.agent.name, notice: n ? `Saved, with ${n} warning${n > 1 ? 's' : ''}.` : 'Saved.' });
       await refresh();

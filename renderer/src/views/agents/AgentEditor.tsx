@@ -1,11 +1,11 @@
 // Edit one agent profile: model, mode, approval rules (validated live), a rule tester; save or remove.
 import { useMemo, useState } from 'react';
-import { useAgents, type Agent, type AgentInput } from '../../stores/agents.js';
+import { SaveRefused, useAgents, type Agent, type AgentInput } from '../../stores/agents.js';
 import { messageOf } from '../../api/client.js';
 import { RulesEditor, type RulesCheckState } from './RulesEditor.js';
 import { RuleTester } from './RuleTester.js';
 import { KeyField } from './KeyField.js';
-import { fieldNames, nameTaken } from './agent-form.js';
+import { errorId, formErrors, nameTaken, type FormField } from './agent-form.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import type { Mode } from '../../../../shared/types.js';
 
@@ -33,13 +33,27 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
   const [networkText, setNetworkText] = useState((initial.network?.allow ?? []).join(', '));
   const [saving, setSaving] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<FormField, string>>>({});
   const [confirmRemove, setConfirmRemove] = useState(false);
   const isNew = !agent;
 
   const setModel = (k: keyof AgentInput['model'], v: string) => setDraft((d) => ({ ...d, model: { ...d.model, [k]: v || undefined } as AgentInput['model'] }));
 
+  /** A field with a problem says so (aria-invalid) and names the text that says which (aria-describedby). */
+  const invalid = (field: FormField, describedBy?: string) =>
+    fieldErrors[field] ? { 'aria-invalid': true, 'aria-describedby': [describedBy, errorId(field)].filter(Boolean).join(' ') } : describedBy ? { 'aria-describedby': describedBy } : {};
+  // Inside the field's <label>, so hidden from the label's text (the field's name stays "Base URL"); the
+  // input's aria-describedby still reads it, and the alert above says every problem at once.
+  const problem = (field: FormField) =>
+    fieldErrors[field] ? (
+      <span id={errorId(field)} className="field-error small" aria-hidden="true">
+        {fieldErrors[field]}
+      </span>
+    ) : null;
+
   const onSave = async () => {
     setMessage(null);
+    setFieldErrors({});
     // agentsSave replaces a profile of the same name: from "New agent" that silently overwrote an existing
     // agent's model, rules and instructions with this blank form. Refuse, and say where to edit it.
     const name = draft.name.trim();
@@ -53,7 +67,9 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
       const hosts = networkText.split(',').map((t) => t.trim()).filter(Boolean);
       await save({ ...draft, approval_rules: check.rules, tools: tools.length ? tools : undefined, instructions: draft.instructions || undefined, network: hosts.length ? { allow: hosts } : undefined });
     } catch (e) {
-      setMessage({ ok: false, text: fieldNames(messageOf(e)) });
+      const shown = e instanceof SaveRefused ? formErrors(e.error.message, e.error.details) : formErrors(messageOf(e), undefined);
+      setFieldErrors(shown.fields);
+      setMessage({ ok: false, text: shown.summary });
     } finally {
       setSaving(false);
     }
@@ -109,10 +125,11 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
             className="input"
             value={draft.name}
             readOnly={!isNew}
-            aria-describedby={isNew ? undefined : 'name-fixed'}
+            {...invalid('name', isNew ? undefined : 'name-fixed')}
             onChange={(e) => setDraft({ ...draft, name: e.target.value })}
             placeholder="e.g. builder"
           />
+          {problem('name')}
           {isNew ? null : (
             <span id="name-fixed" className="muted small">
               A saved agent keeps its name (runs and rules refer to it).
@@ -121,30 +138,36 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
         </label>
         <label>
           Provider
-          <select className="input" value={draft.model.provider} onChange={(e) => setModel('provider', e.target.value)}>
+          <select className="input" value={draft.model.provider} {...invalid('provider')} onChange={(e) => setModel('provider', e.target.value)}>
             <option value="chat-completions">Chat Completions (OpenAI, Ollama, …)</option>
             <option value="anthropic">Anthropic Messages</option>
           </select>
+          {problem('provider')}
         </label>
         <label>
           Base URL
-          <input className="input mono" value={draft.model.baseURL} onChange={(e) => setModel('baseURL', e.target.value)} />
+          <input className="input mono" value={draft.model.baseURL} {...invalid('baseURL')} onChange={(e) => setModel('baseURL', e.target.value)} />
+          {problem('baseURL')}
         </label>
         <label>
           Model
-          <input className="input mono" value={draft.model.model} onChange={(e) => setModel('model', e.target.value)} />
+          <input className="input mono" value={draft.model.model} {...invalid('model')} onChange={(e) => setModel('model', e.target.value)} />
+          {problem('model')}
         </label>
         <label>
           API key variable
-          <input className="input mono" value={draft.model.apiKeyEnv ?? ''} placeholder="e.g. OPENAI_API_KEY (optional)" onChange={(e) => setModel('apiKeyEnv', e.target.value)} />
+          <input className="input mono" value={draft.model.apiKeyEnv ?? ''} placeholder="e.g. OPENAI_API_KEY (optional)" {...invalid('apiKeyEnv')} onChange={(e) => setModel('apiKeyEnv', e.target.value)} />
+          {problem('apiKeyEnv')}
         </label>
         <label>
           Workspace folder
-          <input className="input mono" value={draft.workspace ?? ''} placeholder="default: a folder beside the data dir" onChange={(e) => setDraft({ ...draft, workspace: e.target.value || undefined })} />
+          <input className="input mono" value={draft.workspace ?? ''} placeholder="default: a folder beside the data dir" {...invalid('workspace')} onChange={(e) => setDraft({ ...draft, workspace: e.target.value || undefined })} />
+          {problem('workspace')}
         </label>
         <label>
           Network: hosts its commands may reach
-          <input className="input mono" value={networkText} onChange={(e) => setNetworkText(e.target.value)} placeholder="none (e.g. api.github.com, *.pypi.org)" />
+          <input className="input mono" value={networkText} {...invalid('network')} onChange={(e) => setNetworkText(e.target.value)} placeholder="none (e.g. api.github.com, *.pypi.org)" />
+          {problem('network')}
         </label>
         <label className="wide">
           <input type="checkbox" checked={draft.sandbox !== false} onChange={(e) => setDraft({ ...draft, sandbox: e.target.checked ? undefined : false })} /> OS sandbox: its commands write only to its
@@ -163,11 +186,13 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
         ) : null}
         <label className="wide">
           Instructions
-          <textarea className="input" rows={3} value={draft.instructions ?? ''} onChange={(e) => setDraft({ ...draft, instructions: e.target.value })} />
+          <textarea className="input" rows={3} value={draft.instructions ?? ''} {...invalid('instructions')} onChange={(e) => setDraft({ ...draft, instructions: e.target.value })} />
+          {problem('instructions')}
         </label>
         <label className="wide">
           Tools (comma-separated; empty means the built-in set)
-          <input className="input mono" value={toolsText} onChange={(e) => setToolsText(e.target.value)} placeholder="bash, read, write, edit, list, ask, delegate_task, message_agent" />
+          <input className="input mono" value={toolsText} onChange={(e) => setToolsText(e.target.value)} placeholder="bash, read, write, edit, list, ask, delegate_task, message_agent" {...invalid('tools')} />
+          {problem('tools')}
         </label>
       </section>
 
@@ -188,6 +213,7 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
           A JSON array; each rule has <code>tool</code> and <code>verdict</code> (allow | ask | deny), optionally <code>path</code>, <code>match</code>, <code>reason</code>, <code>origin</code>. Deny wins, then ask, then allow.
         </p>
         <RulesEditor text={rulesText} onText={setRulesText} onCheck={setCheck} />
+        {problem('rules')}
         <RuleTester mode={draft.mode} rules={check.rules} rulesValid={check.valid} />
       </section>
       {confirmRemove && agent ? (

@@ -1,17 +1,48 @@
-// The agent editor's plain logic (unit-tested): API error messages in the form's words, and the name check
-// that keeps "New agent" from replacing an existing profile.
-/** The API names fields by their JSON path ("model.baseURL: Invalid URL"); the form's labels say it better. */
-const FIELD_LABEL: [RegExp, string][] = [
-  [/(^|; )model\.baseURL:/g, '$1Base URL:'],
-  [/(^|; )model\.model:/g, '$1Model:'],
-  [/(^|; )model\.apiKeyEnv:/g, '$1API key variable:'],
-  [/(^|; )model\.provider:/g, '$1Provider:'],
-  [/(^|; )name:/g, '$1Name:'],
-  [/(^|; )workspace:?/g, '$1Workspace folder:'],
-  [/(^|; )instructions:/g, '$1Instructions:'],
-];
-export const fieldNames = (message: string): string => FIELD_LABEL.reduce((m, [re, label]) => m.replace(re, label), message);
+// The agent editor's plain logic (unit-tested): a refused save's problems put next to the fields they name,
+// and the name check that keeps "New agent" from replacing an existing profile.
+import type { ErrorDetail } from '../../../../shared/api/contract.js';
 
+/** The form's fields that can show a problem of their own. */
+export type FormField = 'name' | 'provider' | 'baseURL' | 'model' | 'apiKeyEnv' | 'workspace' | 'network' | 'instructions' | 'tools' | 'rules';
+
+/** Which field a detail's path belongs to (the first prefix that matches), and the field's label. */
+const FIELDS: { prefix: string; field: FormField; label: string }[] = [
+  { prefix: 'name', field: 'name', label: 'Name' },
+  { prefix: 'model.provider', field: 'provider', label: 'Provider' },
+  { prefix: 'model.baseURL', field: 'baseURL', label: 'Base URL' },
+  { prefix: 'model.model', field: 'model', label: 'Model' },
+  { prefix: 'model.apiKeyEnv', field: 'apiKeyEnv', label: 'API key variable' },
+  { prefix: 'workspace', field: 'workspace', label: 'Workspace folder' },
+  { prefix: 'network', field: 'network', label: 'Network' },
+  { prefix: 'instructions', field: 'instructions', label: 'Instructions' },
+  { prefix: 'tools', field: 'tools', label: 'Tools' },
+  { prefix: 'approval_rules', field: 'rules', label: 'Rules' },
+];
+
+const fieldOf = (path: string) => FIELDS.find((f) => path === f.prefix || path.startsWith(`${f.prefix}.`));
+
+export interface FormErrors {
+  /** Each field's problems, in the words of the API, to show beside the field. */
+  fields: Partial<Record<FormField, string>>;
+  /** The whole refusal in one line, each problem led by its field's label (or its path, for a field the form lacks). */
+  summary: string;
+}
+
+/** A refused save as the form shows it. Without details (a conflict, a lost connection) the message alone. */
+export function formErrors(message: string, details: readonly ErrorDetail[] | undefined): FormErrors {
+  if (!details?.length) return { fields: {}, summary: message };
+  const fields: Partial<Record<FormField, string>> = {};
+  const parts = details.map((d) => {
+    const f = fieldOf(d.path);
+    if (!f) return `${d.path}: ${d.message}`;
+    fields[f.field] = fields[f.field] ? `${fields[f.field]}; ${d.message}` : d.message;
+    return `${f.label}: ${d.message}`;
+  });
+  return { fields, summary: parts.join('; ') };
+}
+
+/** The id of the element holding a field's problem (what its input's aria-describedby names). */
+export const errorId = (field: FormField): string => `agent-${field}-error`;
 
 /** agentsSave replaces a profile of the same name; "New agent" must not (it would overwrite model, rules and
  *  instructions with a blank form). */

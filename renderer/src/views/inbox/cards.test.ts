@@ -3,10 +3,11 @@ import { askerLine, remedyLine, readableInput, diffLines, shortId, actionsOf, ru
 import { timeLeft } from '../../components/time.js';
 
 const base = { id: 'x', agent: 'builder', tool: 'write', target: 'notes.md', run_id: 'r1', created_at: '' };
+const effect = { agent: 'builder', tool: 'write', target: 'notes.md', input: {}, matched_rules: [], workspace: '/w' };
 
 describe('what a card says', () => {
   it('says which of the two asks: the agent autonomy mode, or orchestration for hop N of a chain', () => {
-    expect(askerLine({ ...base, kind: 'autonomy', effect: { mode: 'ask' } })).toBe("Asked by builder's autonomy mode (ask): the call parked until you answer.");
+    expect(askerLine({ ...base, kind: 'autonomy', effect: { ...effect, mode: 'ask' } })).toBe("Asked by builder's autonomy mode (ask): the call parked until you answer.");
     expect(askerLine({ ...base, kind: 'orchestration', hop: 2, chain_id: 'chain_0123456789abcdef' })).toMatch(/^Asked by orchestration: hop 2 of chain chain_…abcdef\./);
     expect(remedyLine({ ...base, kind: 'orchestration' })).toMatch(/never covers a hold/);
   });
