@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { Handlers } from './dispatch.js';
 import { ApiFailure, personBy } from './dispatch.js';
 import type { Nexus } from '../app.js';
-import type { AgentView, InboxFilter, InboxItem, RowView, RunDetail, RunSummary } from '../../shared/api/kernel.js';
+import type { AgentProfileInput, AgentView, InboxFilter, InboxItem, RowView, RunDetail, RunSummary } from '../../shared/api/kernel.js';
 import { validateRules } from '../../shared/rules/index.js';
 import { countRunsInFlight, listRuns } from '../store/queries/runs.js';
 import { countParkedByRun } from '../store/queries/rows.js';
@@ -107,6 +107,14 @@ const filterOf = (f: z.infer<typeof InboxFilter>): InboxQueryFilter => {
 };
 
 const agentView = (a: AgentRow): z.infer<typeof AgentView> => a as unknown as z.infer<typeof AgentView>;
+
+/** Save a profile the way agentsSave, agentsCreate and agentsReplace all do (the kernel checks rules, hooks
+ *  and secrets); `replaced`: an active profile of that name was overwritten. */
+export function saveAgentProfile(kernel: Nexus['kernel'], input: z.output<typeof AgentProfileInput>) {
+  if (input.workspace !== undefined && !isAbsolute(input.workspace)) throw new ApiFailure('invalid_input', 'workspace must be an absolute path');
+  const { agent, warnings, replaced } = saveAgent(kernel, input as AgentProfile);
+  return { agent: agentView(agent), warnings, replaced };
+}
 const by = personBy;
 
 export function kernelHandlers(nexus: Nexus): Pick<Handlers, KernelMethods> {
@@ -124,11 +132,7 @@ export function kernelHandlers(nexus: Nexus): Pick<Handlers, KernelMethods> {
 
     agentsList: () => listAgentProfiles(kernel).map(agentView),
     agentsGet: ({ name }) => agentView(getAgentProfile(kernel, name)),
-    agentsSave: (input) => {
-      if (input.workspace !== undefined && !isAbsolute(input.workspace)) throw new ApiFailure('invalid_input', 'workspace must be an absolute path');
-      const { agent, warnings, replaced } = saveAgent(kernel, input as AgentProfile);
-      return { agent: agentView(agent), warnings, replaced };
-    },
+    agentsSave: (input) => saveAgentProfile(kernel, input),
     agentsRemove: ({ name }) => removeAgent(kernel, name),
 
     runsList: ({ limit }) => {

@@ -18,7 +18,9 @@ interface AgentsState {
   notice: string | null;
   refresh(): Promise<void>;
   edit(name: string | null): void;
-  save(input: AgentInput): Promise<{ warnings: { index: number; kind: string; message: string }[] }>;
+  /** Create a new agent (`conflict` when the name is taken) or replace the one being edited (`not_found` when it
+   *  was removed meanwhile): a form never overwrites, or brings back, an agent it did not open. */
+  save(input: AgentInput, how: 'create' | 'replace'): Promise<{ warnings: { index: number; kind: string; message: string }[] }>;
   remove(name: string): Promise<void>;
 }
 
@@ -39,8 +41,8 @@ export const useAgents = create<AgentsState>((set) => {
     notice: null,
     refresh,
     edit: (editing) => set({ editing, notice: null }),
-    async save(input) {
-      const r = await call('agentsSave', input);
+    async save(input, how) {
+      const r = await call(how === 'create' ? 'agentsCreate' : 'agentsReplace', input);
       const n = r.warnings.length;
       set({ editing: r.agent.name, notice: n ? `Saved, with ${n} warning${n > 1 ? 's' : ''}.` : 'Saved.' });
       await refresh();

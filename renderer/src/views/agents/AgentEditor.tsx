@@ -1,11 +1,11 @@
 // Edit one agent profile: model, mode, approval rules (validated live), a rule tester; save or remove.
 import { useMemo, useState } from 'react';
 import { useAgents, type Agent, type AgentInput } from '../../stores/agents.js';
-import { messageOf } from '../../api/client.js';
+import { CallError, messageOf } from '../../api/client.js';
 import { RulesEditor, type RulesCheckState } from './RulesEditor.js';
 import { RuleTester } from './RuleTester.js';
 import { KeyField } from './KeyField.js';
-import { fieldNames, nameTaken } from './agent-form.js';
+import { fieldNames, saveFailure } from './agent-form.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import type { Mode } from '../../../../shared/types.js';
 
@@ -40,20 +40,15 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
 
   const onSave = async () => {
     setMessage(null);
-    // agentsSave replaces a profile of the same name: from "New agent" that silently overwrote an existing
-    // agent's model, rules and instructions with this blank form. Refuse, and say where to edit it.
-    const name = draft.name.trim();
-    if (isNew && nameTaken(useAgents.getState().agents, name)) {
-      setMessage({ ok: false, text: `An agent named ${name} already exists. Open it from the list to change it, or choose another name: nothing was saved.` });
-      return;
-    }
     setSaving(true);
     try {
       const tools = toolsText.split(',').map((t) => t.trim()).filter(Boolean);
       const hosts = networkText.split(',').map((t) => t.trim()).filter(Boolean);
-      await save({ ...draft, approval_rules: check.rules, tools: tools.length ? tools : undefined, instructions: draft.instructions || undefined, network: hosts.length ? { allow: hosts } : undefined });
+      // "New agent" creates (the kernel refuses a taken name); an opened agent is replaced (refused if removed).
+      await save({ ...draft, approval_rules: check.rules, tools: tools.length ? tools : undefined, instructions: draft.instructions || undefined, network: hosts.length ? { allow: hosts } : undefined }, isNew ? 'create' : 'replace');
     } catch (e) {
-      setMessage({ ok: false, text: fieldNames(messageOf(e)) });
+      const code = e instanceof CallError ? e.code : null;
+      setMessage({ ok: false, text: saveFailure(code, draft.name.trim()) ?? fieldNames(messageOf(e)) });
     } finally {
       setSaving(false);
     }

@@ -1,5 +1,4 @@
-// The agent editor's plain logic (unit-tested): API error messages in the form's words, and the name check
-// that keeps "New agent" from replacing an existing profile.
+// The agent editor's plain logic (unit-tested): API error messages in the form's words.
 /** The API names fields by their JSON path ("model.baseURL: Invalid URL"); the form's labels say it better. */
 const FIELD_LABEL: [RegExp, string][] = [
   [/(^|; )model\.baseURL:/g, '$1Base URL:'],
@@ -12,7 +11,10 @@ const FIELD_LABEL: [RegExp, string][] = [
 ];
 export const fieldNames = (message: string): string => FIELD_LABEL.reduce((m, [re, label]) => m.replace(re, label), message);
 
-
-/** agentsSave replaces a profile of the same name; "New agent" must not (it would overwrite model, rules and
- *  instructions with a blank form). */
-export const nameTaken = (agents: readonly { name: string }[], name: string): boolean => agents.some((a) => a.name === name.trim());
+/** What a refused save means in the editor: "New agent" on a taken name (the kernel refused to overwrite that
+ *  agent's model, rules and instructions), or an edit of an agent removed meanwhile (not brought back). */
+export function saveFailure(code: string | null, name: string): string | null {
+  if (code === 'conflict') return `An agent named ${name} already exists. Open it from the list to change it, or choose another name: nothing was saved.`;
+  if (code === 'not_found') return `The agent ${name} no longer exists (it was removed, perhaps in another window): nothing was saved. Create it again with New agent.`;
+  return null;
+}
