@@ -1,6 +1,5 @@
 // Governance commands (DESIGN §5): settings get|set KEY VALUE, stop-all, resume, entitlements import FILE|show|refresh,
 // chains [clear], tasks [list] | show ID. They reach the running kernel through the control socket of --data-dir.
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CliCommand, CliIo } from './io.js';
 import { inlineText } from './terminal-text.js';
