@@ -92,7 +92,14 @@ test('an agent is created, edited and removed from the Agents view', async ({ ap
   await expect(baseURL).toHaveAccessibleDescription('Invalid URL');
   await expect(page.getByRole('textbox', { name: 'Model' })).not.toHaveAttribute('aria-invalid', 'true');
   await shot(page, testInfo, 'agents-editor-field-error');
+  expect((await served.call('agentsList', {})).map((a) => a.name)).toEqual(['reviewer']);
   await page.getByRole('list', { name: 'Agents' }).getByText('reviewer').click();
+
+  // An opened agent is replaced (agentsReplace): its edit is saved under its name, and nothing else is created.
+  await page.getByRole('textbox', { name: 'Instructions' }).fill('Review, never write.');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+  expect(await served.call('agentsGet', { name: 'reviewer' })).toMatchObject({ instructions: 'Review, never write.', mode: 'rules', model: { model: 'llama3.1' } });
 
   await page.getByRole('button', { name: 'Remove' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Remove agent' }).click();

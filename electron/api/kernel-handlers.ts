@@ -8,13 +8,13 @@ import type { Kernel } from '../kernel/kernel.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Db } from '../store/db.js';
 import type { WaitingOn } from '../governance/hold-clock.js';
-import type { AgentView, InboxFilter, InboxItem, RowView, RunDetail, RunSummary } from '../../shared/api/kernel.js';
+import type { AgentProfileInput, AgentView, InboxFilter, InboxItem, RowView, RunDetail, RunSummary } from '../../shared/api/kernel.js';
 import { countRunsInFlight, listRuns } from '../store/queries/runs.js';
 import { countParkedByRun } from '../store/queries/rows.js';
 import { listRunEvents } from '../store/queries/events.js';
 import { inboxWire, listPendingInboxPage, pendingInboxIds, summarizePendingInbox, type InboxEntry, type InboxFilter as InboxQueryFilter } from '../store/queries/inbox.js';
 import { allMessages, assistantTextOfRound } from '../kernel/turns/conversation-store.js';
-import type { AgentRow } from '../store/queries/agents.js';
+import { getAgent, type AgentRow } from '../store/queries/agents.js';
 import { getAgentProfile, listAgentProfiles, removeAgent, revokeExecutor, saveAgent } from '../kernel/agents.js';
 import type { Row, Run } from '../kernel/types.js';
 
@@ -25,6 +25,8 @@ type KernelMethods =
   | 'agentsList'
   | 'agentsGet'
   | 'agentsSave'
+  | 'agentsCreate'
+  | 'agentsReplace'
   | 'agentsRemove'
   | 'runsList'
   | 'runsShow'
@@ -128,6 +130,16 @@ const agentView = (a: AgentRow): z.infer<typeof AgentView> => {
   }
   return view;
 };
+
+const WORKSPACE_NOT_ABSOLUTE = () => new ApiFailure('invalid_input', 'workspace must be an absolute path', [{ path: 'workspace', message: 'must be an absolute path' }]);
+
+/** Save a profile the way agentsSave, agentsCreate and agentsReplace all do (the kernel checks rules, hooks
+ *  and secrets); `replaced`: an active profile of that name was overwritten. */
+function saveAgentProfile(kernel: Kernel, input: z.output<typeof AgentProfileInput>) {
+  if (input.workspace !== undefined && !isAbsolute(input.workspace)) throw WORKSPACE_NOT_ABSOLUTE();
+  const { agent, warnings, replaced } = saveAgent(kernel, input);
+  return { agent: agentView(agent), warnings, replaced };
+}
 const by = personBy;
 
 /** What the kernel's handlers are handed by electron/app.ts. */
@@ -144,6 +156,7 @@ export interface KernelApiPorts {
 
 export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMethods> {
   const { kernel, db } = nexus;
+  const isActive = (name: string) => getAgent(db, name)?.status === 'active';
   return {
     status: () => ({
       version: NEXUS_VERSION,
@@ -157,10 +170,18 @@ export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMeth
 
     agentsList: () => listAgentProfiles(kernel).map(agentView),
     agentsGet: ({ name }) => agentView(getAgentProfile(kernel, name)),
-    agentsSave: (input) => {
-      if (input.workspace !== undefined && !isAbsolute(input.workspace)) throw new ApiFailure('invalid_input', 'workspace must be an absolute path', [{ path: 'workspace', message: 'must be an absolute path' }]);
-      const { agent, warnings, replaced } = saveAgent(kernel, input);
-      return { agent: agentView(agent), warnings, replaced };
+    agentsSave: (input) => saveAgentProfile(kernel, input),
+    // A removed agent's name starts fresh: it may be created again, and is not there to replace. The check and
+    // the save run in one synchronous step, so no other call can create or remove the name in between.
+    agentsCreate: (input) => {
+      if (isActive(input.name)) throw new ApiFailure('conflict', `An agent named ${input.name} already exists: nothing was changed. Replace it (agentsReplace), or choose another name.`);
+      const { agent, warnings } = saveAgentProfile(kernel, input);
+      return { agent, warnings };
+    },
+    agentsReplace: (input) => {
+      if (!isActive(input.name)) throw new ApiFailure('not_found', `No agent named ${input.name}: nothing was saved. Create it (agentsCreate) instead.`);
+      const { agent, warnings } = saveAgentProfile(kernel, input);
+      return { agent, warnings };
     },
     agentsRemove: ({ name }) => removeAgent(kernel, name),
 
@@ -186,7 +207,7 @@ export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMeth
     // The rules passed the schema (shared/api/approval.ts); the kernel checks them again at creation, so an
     // in-process caller that skips dispatch is refused with the same words.
     runsCreate: ({ mode, rules, workspace }, ctx) => {
-      if (workspace !== undefined && !isAbsolute(workspace)) throw new ApiFailure('invalid_input', 'workspace must be an absolute path', [{ path: 'workspace', message: 'must be an absolute path' }]);
+      if (workspace !== undefined && !isAbsolute(workspace)) throw WORKSPACE_NOT_ABSOLUTE();
       return runSummary(kernel.createRun({ agent: null, mode, rules: rules ?? [], workspace, created_by: by(ctx) }), 0);
     },
     runsAppend: ({ run_id, tool, input }) => rowView(kernel.submitRow(run_id, { tool, input, origin: 'author' })),

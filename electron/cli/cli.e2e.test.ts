@@ -76,6 +76,31 @@ describe('kernel commands through the socket', () => {
     expect(await json('agents', 'remove', 'alice')).toEqual({ removed: true, runs_stopped: 0 });
   });
 
+  it('agents create FILE refuses a taken name; agents replace FILE refuses a missing one; neither changes anything then', async () => {
+    const file = join(dir, 'carol.json');
+    const carol = (instructions: string) => writeFileSync(file, JSON.stringify({ name: 'carol', model: { provider: 'chat-completions', baseURL: 'http://127.0.0.1:9/v1', model: 'm' }, mode: 'ask', instructions }));
+    carol('first');
+    const missing = await nexus('agents', 'replace', file);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toMatch(/No agent named carol: nothing was saved.*\(not_found\)/);
+    expect((await json('agents', 'list')).map((a: { name: string }) => a.name)).not.toContain('carol');
+
+    expect((await nexus('agents', 'create', file)).out).toMatch(/^created agent carol \(mode ask\)\nsandbox: on/);
+    carol('second');
+    const taken = await nexus('agents', 'create', file, '--json');
+    expect(taken.code).toBe(1);
+    expect(JSON.parse(taken.out)).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect((await json('agents', 'show', 'carol')).instructions).toBe('first');
+
+    const replaced = await json('agents', 'replace', file);
+    expect(replaced).toMatchObject({ agent: { name: 'carol', instructions: 'second' }, warnings: [] });
+    expect(replaced).not.toHaveProperty('replaced');
+    expect((await nexus('agents', 'replace', file)).out).toMatch(/^updated agent carol \(mode ask\)\n/);
+    // add keeps its contract: create or replace, and the JSON says which.
+    expect(await json('agents', 'add', file)).toMatchObject({ replaced: true });
+    expect(await json('agents', 'remove', 'carol')).toEqual({ removed: true, runs_stopped: 0 });
+  });
+
   it('run create + append: an author row is granted by its origin and runs', async () => {
     const run = await json('run', 'create', '--mode', 'rules');
     expect(run).toMatchObject({ agent: null, status: 'running', mode: 'rules' });
@@ -165,7 +190,9 @@ describe('kernel commands through the socket', () => {
     sock.write(`${JSON.stringify({ id: 1, method: 'runsCreate', input: { mode: 'sideways' } })}\n`);
     sock.write(`${JSON.stringify({ id: 2, method: 'subscribe' })}\n`);
     sock.write(`${JSON.stringify({ id: 3, method: 'runsCreate', input: { mode: 'bypass' } })}\n`);
-    for (let i = 0; i < 100 && !lines.some((l) => (l.event as { type?: string } | undefined)?.type === 'runs_changed'); i++) await new Promise((r) => setTimeout(r, 20));
+    // Every answer and the event: an answer the door awaits (dispatch) may follow the events its own handling sent.
+    const arrived = () => [0, null, 1, 2, 3].every((id) => lines.some((l) => l.id === id)) && lines.some((l) => (l.event as { type?: string } | undefined)?.type === 'runs_changed');
+    for (let i = 0; i < 100 && !arrived(); i++) await new Promise((r) => setTimeout(r, 20));
     sock.destroy();
     expect(lines.find((l) => l.id === 0)).toEqual({ id: 0, ok: true, value: { authenticated: true } });
     expect(lines.find((l) => l.id === null)).toMatchObject({ ok: false, error: { code: 'invalid_json' } });

@@ -2,7 +2,8 @@
 // the launch's credential from the data dir and authenticates before anything else, so the person types
 // nothing; a process that cannot read the data dir (an agent in its sandbox) cannot get in.
 import { createConnection, type Socket } from 'node:net';
-import type { NexusEvent, Result } from '../../shared/api/index.js';
+import type { NexusApi, NexusEvent, Result } from '../../shared/api/index.js';
+import { createClient } from '../../shared/api/client.js';
 import { socketPath } from '../doors/socket-path.js';
 import { credentialPath, readCredential } from '../doors/credential.js';
 import { canonicalDataDir } from '../store/data-dir.js';
@@ -20,7 +21,12 @@ export class NotAuthenticatedError extends Error {
 }
 
 export interface KernelConnection {
+  /** The typed API over this connection (shared/api/client.ts): what the commands call. */
+  api: NexusApi;
+  /** A raw request line, for the door's own requests and for tests: the kernel checks the name and the input. */
   call(method: string, input?: unknown): Promise<Result<unknown>>;
+  /** A fresh one-time address for the browser host (a request of the socket door, not an API method). */
+  webOpen(): Promise<Result<{ url: string }>>;
   /** Start receiving every kernel event on this connection. */
   subscribe(listener: (event: NexusEvent) => void): Promise<void>;
   close(): void;
@@ -94,7 +100,9 @@ export function connectKernel(dataDir: string): Promise<KernelConnection> {
         sock.write(`${JSON.stringify({ id, method, input: input ?? {} })}\n`);
       });
     const conn: KernelConnection = {
+      api: createClient({ call: request }),
       call: (method, input) => request(method, input),
+      webOpen: () => request('webOpen', {}) as Promise<Result<{ url: string }>>,
       async subscribe(listener) {
         listeners.push(listener);
         if (listeners.length === 1) {

@@ -3,6 +3,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CliIo } from './io.js';
 import { connectKernel, NoKernelError, NotAuthenticatedError, type KernelConnection } from './client.js';
+import type { NexusApi, Result } from '../../shared/api/index.js';
 import { resolveDataDir } from '../store/data-dir.js';
 import { blockText, inlineText } from './terminal-text.js';
 
@@ -39,8 +40,9 @@ export const usageError = (io: CliIo, usage: string, message: string): number =>
   return 2;
 };
 
-/** Connect to the kernel of the chosen data dir and run `fn`; a missing kernel is a clear failure (exit 1). */
-export async function withKernel(values: Values, io: CliIo, fn: (k: KernelConnection) => Promise<number>): Promise<number> {
+/** Connect to the kernel of the chosen data dir and run `fn` with its typed API (and the connection, for
+ *  events and the door's own requests); a missing kernel is a clear failure (exit 1). */
+export async function withKernel(values: Values, io: CliIo, fn: (api: NexusApi, k: KernelConnection) => Promise<number>): Promise<number> {
   const dataDir = resolveDataDir(values['data-dir'] as string | undefined);
   let conn: KernelConnection;
   try {
@@ -52,16 +54,17 @@ export async function withKernel(values: Values, io: CliIo, fn: (k: KernelConnec
     return 1;
   }
   try {
-    return await fn(conn);
+    return await fn(conn.api, conn);
   } finally {
     conn.close();
   }
 }
 
-/** Call a method; on an error result print it (stderr) and return undefined. */
-export async function call<T = unknown>(k: KernelConnection, io: CliIo, method: string, input: unknown = {}): Promise<{ value: T } | undefined> {
-  const r = await k.call(method, input);
-  if (r.ok) return { value: r.value as T };
+/** The value of a call's answer (`expectValue(io, api.status({}))`); on an error result print it (stderr)
+ *  and return undefined. */
+export async function expectValue<T>(io: CliIo, answer: Promise<Result<T>>): Promise<{ value: T } | undefined> {
+  const r = await answer;
+  if (r.ok) return { value: r.value };
   // Rule errors ride as details AND in the message (the window shows the message alone): print the
   // message's head, then each error once on its own line, as the validator worded it ("rule N: …").
   const details = (r.error as { details?: unknown }).details;

@@ -10,7 +10,7 @@ import { NEXUS_VERSION } from '../../shared/version.js';
 export const SUMMARIES: Record<string, string> = {
   serve: 'run the kernel headless: control socket for this CLI + browser host (prints the URL)',
   status: 'version, data dir, pending cards, runs in flight, Stop all, trusted agents',
-  agents: 'add (or update) an agent from a JSON file; list, show, remove, revoke',
+  agents: 'add (create or update) an agent from a JSON file, or only create or only replace; list, show, remove, revoke',
   run: "start an agent's turn (AGENT PROMPT), or create a person's standalone run",
   append: 'append a tool call of your own to a run (it crosses the approval stage)',
   runs: 'list runs, show one with its rows, stop one',

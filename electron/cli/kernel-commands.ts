@@ -4,22 +4,23 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { CliCommand, CliIo } from './io.js';
 import { readJsonFile } from './read-json.js';
-import { call, oneLine, parse, printJson, table, timeLeft, usageError, withKernel, type Values } from './common.js';
+import { expectValue, oneLine, parse, printJson, table, timeLeft, usageError, withKernel, type Values } from './common.js';
 import type { KernelConnection } from './client.js';
 import { blockText, inlineText } from './terminal-text.js';
-import type { NexusEvent } from '../../shared/api/index.js';
+import type { MethodInput, MethodOutput, NexusApi, NexusEvent, Result } from '../../shared/api/index.js';
+import type { Mode } from '../../shared/types.js';
 import { grantWords } from '../../shared/api/doors.js';
 
 /** The status line of a time override (a testing aid of `nexus serve`, set only by its environment). */
 export const clockOffsetLine = (ms: number) => `clock offset: ${ms >= 0 ? '+' : ''}${ms} ms (NEXUS_TESTING): expiry deadlines are read on a shifted clock`;
 
-type Row = { id: string; origin: string; tool: string; state: string; approved_by?: string | null; granted_by?: string | null; error?: { code: string; detail: string } | null; result?: { content: { text: string }[]; structuredContent?: Record<string, unknown> } | null };
-type RunSummary = { id: string; agent: string | null; status: string; mode: string; pending?: number; created_at: string; final_answer?: string | null; error?: string | null; waiting_on?: WaitingOn[] };
-type RunDetail = RunSummary & { rows: Row[]; workspace: string };
-type Inbox = { id: string; kind: string; agent: string | null; tool: string; target: string; run_id: string; hop?: number; chain_id?: string; expires_at?: string; message?: string; effect?: { sandboxed?: boolean } };
-type WaitingOn = { request_id: string; hop: number; agent: string; tool: string; target: string };
+// The API's own types, by method (shared/api): a field the kernel renames or drops fails the type check here.
+type Row = MethodOutput<'runsAppend'>;
+type Inbox = MethodOutput<'inboxList'>[number];
+type WaitingOn = NonNullable<MethodOutput<'runsList'>[number]['waiting_on']>;
+type AgentView = MethodOutput<'agentsGet'>;
 /** What a run's delegation waits on, for people: the hold's request id and hop. */
-const waitingText = (w: WaitingOn[] | undefined) => (w?.length ? w.map((h) => `waiting on orchestration hold ${h.request_id} (hop ${h.hop}, ${h.agent} wants ${h.tool})`).join('; ') : '');
+const waitingText = (w: WaitingOn | undefined) => (w?.length ? w.map((h) => `waiting on orchestration hold ${h.request_id} (hop ${h.hop}, ${h.agent} wants ${h.tool})`).join('; ') : '');
 
 async function readJson(io: CliIo, file: string, what: string): Promise<{ value: unknown } | undefined> {
   const r = await readJsonFile(file);
@@ -30,7 +31,7 @@ async function readJson(io: CliIo, file: string, what: string): Promise<{ value:
 
 /** One row of `runs show`. A hop orchestration held is not a failure to fix: it was not performed, a person
  *  is asked (request id = the inbox card), and the agent retries it once approved. The JSON keeps failed/hop_held. */
-export function rowLine(r: Row): string[] {
+export function rowLine(r: Pick<Row, 'id' | 'origin' | 'tool' | 'state' | 'approved_by' | 'granted_by' | 'error' | 'result'>): string[] {
   if (r.state === 'failed' && r.error?.code === 'hop_held') {
     const request = r.result?.structuredContent?.request_id;
     return [r.id, r.origin, r.tool, 'held', `orchestration: awaiting a person's approval${typeof request === 'string' ? `, request ${request}` : ''}`];
@@ -45,8 +46,8 @@ export const statusCommand: CliCommand = async (argv, io) => {
   const p = parse(argv, {}, io, STATUS_USAGE);
   if ('exit' in p) return p.exit;
   if (p.positionals.length) return usageError(io, STATUS_USAGE, `unexpected ${p.positionals.join(' ')}`);
-  return withKernel(p.values, io, async (k) => {
-    const r = await call<{ version: string; data_dir: string; pending: number; runs_in_flight: number; stop_all: boolean; trusted_agents?: string[]; clock_offset_ms?: number }>(k, io, 'status');
+  return withKernel(p.values, io, async (api) => {
+    const r = await expectValue(io, api.status({}));
     if (!r) return 1;
     if (p.values.json) printJson(io, r.value);
     else {
@@ -60,19 +61,33 @@ export const statusCommand: CliCommand = async (argv, io) => {
 };
 
 // ── agents ───────────────────────────────────────────────────────────────────────────────────────────────
-const AGENTS_USAGE = `usage: nexus agents add FILE | list | show NAME | remove NAME | revoke NAME  [--data-dir DIR] [--json]
+const AGENTS_USAGE = `usage: nexus agents add FILE | create FILE | replace FILE | list | show NAME | remove NAME | revoke NAME  [--data-dir DIR] [--json]
   add: FILE is an agent file (JSON; - for standard input); a saved NAME is replaced. A relative workspace is
        relative to FILE. NAME: 1–64 letters, digits, _ . - (starting with a letter or digit).
+  create: as add, but fails (conflict) when an agent NAME exists; replace: fails (not_found) when none does.
   revoke: revoke the agent's executor application (its held rows lose their addressee).`;
+/** What each file-reading subcommand asks of the kernel: create or replace (add), create only, replace only. */
+const SAVE_METHOD = { add: 'agentsSave', create: 'agentsCreate', replace: 'agentsReplace' } as const;
+type SaveSub = keyof typeof SAVE_METHOD;
+const isSave = (sub: string): sub is SaveSub => Object.hasOwn(SAVE_METHOD, sub);
+
+async function saveAgentFile(api: NexusApi, io: CliIo, sub: SaveSub, file: unknown) {
+  // The file is whatever the person wrote: the kernel validates it against the agent schema (invalid_input).
+  const profile = file as MethodInput<'agentsSave'>;
+  if (sub === 'create') return expectValue(io, api.agentsCreate(profile));
+  if (sub === 'replace') return expectValue(io, api.agentsReplace(profile));
+  return expectValue(io, api.agentsSave(profile));
+}
+
 export const agentsCommand: CliCommand = async (argv, io) => {
   const p = parse(argv, {}, io, AGENTS_USAGE);
   if ('exit' in p) return p.exit;
   const [sub, arg, ...extra] = p.positionals;
-  const needs = { add: 1, list: 0, show: 1, remove: 1, revoke: 1 } as Record<string, number>;
-  if (!sub || !(sub in needs)) return usageError(io, AGENTS_USAGE, sub ? `unknown subcommand ${sub}` : 'a subcommand is required');
+  const needs = { add: 1, create: 1, replace: 1, list: 0, show: 1, remove: 1, revoke: 1 } as Record<string, number>;
+  if (!sub || !Object.hasOwn(needs, sub)) return usageError(io, AGENTS_USAGE, sub ? `unknown subcommand ${sub}` : 'a subcommand is required');
   if ((needs[sub] === 1 && !arg) || extra.length || (needs[sub] === 0 && arg)) return usageError(io, AGENTS_USAGE, `agents ${sub} takes ${needs[sub] ? 'one argument' : 'no argument'}`);
   let file: { value: unknown } | undefined;
-  if (sub === 'add') {
+  if (isSave(sub)) {
     if (!(file = await readJson(io, arg, 'the agent file'))) return 1;
     const shape = Array.isArray(file.value) ? 'an array' : file.value === null ? 'null' : typeof file.value !== 'object' ? `a ${typeof file.value}` : null;
     if (shape) {
@@ -83,31 +98,44 @@ export const agentsCommand: CliCommand = async (argv, io) => {
     const v = file.value as { workspace?: unknown } | null;
     if (v && typeof v === 'object' && typeof v.workspace === 'string' && !isAbsolute(v.workspace)) v.workspace = resolve(dirname(resolve(arg)), v.workspace);
   }
-  return withKernel(p.values, io, async (k) => {
-    if (sub === 'add') {
-      const r = await call<{ agent: SandboxShown & { name: string; mode: string }; warnings: { index: number; message: string }[]; replaced: boolean }>(k, io, 'agentsSave', file!.value);
+  return withKernel(p.values, io, async (api) => {
+    if (isSave(sub)) {
+      const r = await saveAgentFile(api, io, sub, file!.value);
       if (!r) return 1;
       if (p.values.json) printJson(io, r.value);
       else {
-        // DESIGN: `agents add` is the CLI's one edit path, so a saved name is updated, and says so.
-        io.out(`${r.value.replaced ? 'updated' : 'saved'} agent ${r.value.agent.name} (mode ${r.value.agent.mode})${r.value.replaced ? ': replaced the saved profile' : ''}`);
+        // `agents add` creates or replaces, and says which; create and replace did what they were asked.
+        const replaced = sub === 'replace' || ('replaced' in r.value && r.value.replaced);
+        const detail = sub === 'add' && replaced ? ': replaced the saved profile' : '';
+        io.out(`${replaced ? 'updated' : sub === 'create' ? 'created' : 'saved'} agent ${r.value.agent.name} (mode ${r.value.agent.mode})${detail}`);
         for (const w of r.value.warnings) io.out(`warning: ${w.message}`); // the message names its rule
         io.out(sandboxLine(r.value.agent));
       }
       return 0;
     }
     if (sub === 'list') {
-      const r = await call<{ name: string; mode: string; status: string; model: { provider: string; model: string } }[]>(k, io, 'agentsList');
+      const r = await expectValue(io, api.agentsList({}));
       if (!r) return 1;
       if (p.values.json) printJson(io, r.value);
       else io.out(r.value.length ? table(r.value.map((a) => [a.name, a.status, a.mode, `${a.model.provider}:${a.model.model}`])) : '(no agents)');
       return 0;
     }
-    const method = { show: 'agentsGet', remove: 'agentsRemove', revoke: 'executorsRevoke' }[sub]!;
-    const r = await call<Record<string, unknown>>(k, io, method, sub === 'revoke' ? { agent: arg } : { name: arg });
+    if (sub === 'show') {
+      const r = await expectValue(io, api.agentsGet({ name: arg }));
+      if (!r) return 1;
+      printJson(io, r.value);
+      return 0;
+    }
+    if (sub === 'remove') {
+      const r = await expectValue(io, api.agentsRemove({ name: arg }));
+      if (!r) return 1;
+      if (p.values.json) printJson(io, r.value);
+      else io.out(r.value.removed ? `removed ${arg}; stopping ${r.value.runs_stopped} run(s)` : `${arg} was already removed`);
+      return 0;
+    }
+    const r = await expectValue(io, api.executorsRevoke({ agent: arg }));
     if (!r) return 1;
-    if (p.values.json || sub === 'show') printJson(io, r.value);
-    else if (sub === 'remove') io.out(r.value.removed ? `removed ${arg}; stopping ${r.value.runs_stopped} run(s)` : `${arg} was already removed`);
+    if (p.values.json) printJson(io, r.value);
     else io.out(`revoked the executor of ${arg}; ${r.value.readdressed} held row(s) readdressed`);
     return 0;
   });
@@ -160,8 +188,8 @@ export const runCommand: CliCommand = async (argv, io) => {
     if (p.positionals.length > 1) return usageError(io, RUN_USAGE, `unexpected ${p.positionals.slice(1).join(' ')}`);
     if (!mode) return usageError(io, RUN_USAGE, 'run create needs --mode');
     const workspace = p.values.workspace ? resolve(p.values.workspace as string) : undefined;
-    return withKernel(p.values, io, async (k) => {
-      const r = await call<RunSummary>(k, io, 'runsCreate', { mode, ...(rules ? { rules: rules.value } : {}), ...(workspace ? { workspace } : {}) });
+    return withKernel(p.values, io, async (api) => {
+      const r = await expectValue(io, api.runsCreate({ mode: mode as Mode, ...(rules ? { rules: rules.value } : {}), ...(workspace ? { workspace } : {}) }));
       if (!r) return 1;
       if (p.values.json) printJson(io, r.value);
       else io.out(r.value.id);
@@ -171,14 +199,14 @@ export const runCommand: CliCommand = async (argv, io) => {
 
   const [agent, prompt, ...extra] = p.positionals;
   if (!agent || !prompt || extra.length) return usageError(io, RUN_USAGE, 'run needs AGENT and PROMPT (quote the prompt)');
-  return withKernel(p.values, io, async (k) => {
+  return withKernel(p.values, io, async (api, k) => {
     let id: string | null = null;
     // While waiting, say what the run is waiting on (stderr, so stdout stays the answer).
     const waiter = p.values.wait
       ? waitForRunEnd(k, () => id, (d) => io.err(`waiting for approval: ${d.tool} ${oneLine(String(d.target ?? ''))} — nexus approve ${d.row_id} | nexus deny ${d.row_id}`))
       : null;
     if (waiter) await waiter.ready;
-    const r = await call<RunSummary>(k, io, 'runsStart', { agent, prompt, ...(mode ? { mode } : {}), ...(rules ? { extra_rules: rules.value } : {}) });
+    const r = await expectValue(io, api.runsStart({ agent, prompt, ...(mode ? { mode: mode as Mode } : {}), ...(rules ? { extra_rules: rules.value } : {}) }));
     if (!r) return 1;
     id = r.value.id;
     waiter?.known(id);
@@ -188,10 +216,10 @@ export const runCommand: CliCommand = async (argv, io) => {
       return 0;
     }
     // Subscribed before starting; still check once in case it ended before our id was known.
-    const first = await call<RunDetail>(k, io, 'runsShow', { id });
+    const first = await expectValue(io, api.runsShow({ id }));
     if (!first) return 1;
     if (first.value.status === 'running') await waiter.ended;
-    const done = await call<RunDetail>(k, io, 'runsShow', { id });
+    const done = await expectValue(io, api.runsShow({ id }));
     if (!done) return 1;
     if (p.values.json) printJson(io, done.value);
     else io.out(done.value.final_answer ?? `run ${id} ${done.value.status}${done.value.error ? `: ${done.value.error}` : ''}`);
@@ -216,13 +244,14 @@ export const appendCommand: CliCommand = async (argv, io) => {
       return usageError(io, APPEND_USAGE, `--input is not JSON: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-  return withKernel(p.values, io, async (k) => {
-    const r = await call<Row>(k, io, 'runsAppend', { run_id: run, tool: p.values.tool, input });
+  const tool = p.values.tool as string;
+  return withKernel(p.values, io, async (api) => {
+    const r = await expectValue(io, api.runsAppend({ run_id: run, tool, input }));
     if (!r) return 1;
     let row = r.value;
     if (p.values.wait) {
       while (['ready', 'needs_approval', 'running'].includes(row.state)) {
-        const w = await call<Row>(k, io, 'rowsWait', { id: row.id, timeout_ms: 600_000 });
+        const w = await expectValue(io, api.rowsWait({ id: row.id, timeout_ms: 600_000 }));
         if (!w) return 1;
         row = w.value;
       }
@@ -247,16 +276,16 @@ export const runsCommand: CliCommand = async (argv, io) => {
   if ((sub === 'list' && id) || (sub !== 'list' && !id) || extra.length) return usageError(io, RUNS_USAGE, `runs ${sub} ${sub === 'list' ? 'takes no argument' : 'needs one ID'}`);
   const limit = p.values.limit === undefined ? 100 : Number(p.values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return usageError(io, RUNS_USAGE, '--limit must be 1..1000');
-  return withKernel(p.values, io, async (k) => {
+  return withKernel(p.values, io, async (api) => {
     if (sub === 'list') {
-      const r = await call<RunSummary[]>(k, io, 'runsList', { limit });
+      const r = await expectValue(io, api.runsList({ limit }));
       if (!r) return 1;
       if (p.values.json) printJson(io, r.value);
       else io.out(r.value.length ? table(r.value.map((x) => [x.id, x.agent ?? '(person)', x.waiting_on?.length && x.status === 'running' ? 'waiting' : x.status, x.mode, `${x.pending ?? 0} pending`, x.created_at, waitingText(x.waiting_on)])) : '(no runs)');
       return 0;
     }
     if (sub === 'show') {
-      const r = await call<RunDetail>(k, io, 'runsShow', { id });
+      const r = await expectValue(io, api.runsShow({ id }));
       if (!r) return 1;
       if (p.values.json) {
         const v = r.value;
@@ -271,7 +300,7 @@ export const runsCommand: CliCommand = async (argv, io) => {
       }
       return 0;
     }
-    const r = await call<RunSummary>(k, io, 'runsStop', { id });
+    const r = await expectValue(io, api.runsStop({ id }));
     if (!r) return 1;
     if (p.values.json) printJson(io, r.value);
     else io.out(`run ${r.value.id} ${r.value.status}`);
@@ -279,7 +308,7 @@ export const runsCommand: CliCommand = async (argv, io) => {
   });
 };
 
-type SandboxShown = { sandbox?: boolean; network?: { allow: string[] }; env_passthrough?: string[]; mcpServers?: Record<string, { command?: string; network?: { allow: string[] } }> };
+type SandboxShown = Pick<AgentView, 'sandbox' | 'network' | 'env_passthrough' | 'mcpServers'>;
 /** What the agent's commands may reach: said plainly after every save (the sandbox off above all). */
 export function sandboxLine(a: SandboxShown): string {
   if (a.sandbox === false) return 'sandbox: OFF: its commands run unsandboxed, with every file and host the user can reach';
@@ -299,8 +328,8 @@ export const inboxCommand: CliCommand = async (argv, io) => {
   const p = parse(argv, {}, io, INBOX_USAGE);
   if ('exit' in p) return p.exit;
   if (p.positionals.length && p.positionals[0] !== 'list') return usageError(io, INBOX_USAGE, `unexpected ${p.positionals.join(' ')}`);
-  return withKernel(p.values, io, async (k) => {
-    const r = await call<Inbox[]>(k, io, 'inboxList');
+  return withKernel(p.values, io, async (api) => {
+    const r = await expectValue(io, api.inboxList({}));
     if (!r) return 1;
     if (p.values.json) printJson(io, r.value);
     else if (!r.value.length) io.out('(inbox empty)');
@@ -321,14 +350,14 @@ export const inboxCommand: CliCommand = async (argv, io) => {
 };
 
 /** A card whose agent runs without the OS sandbox says so in the list. */
-const unsandboxedMark = (i: Inbox): string => (i.effect?.sandboxed === false ? ' (UNSANDBOXED)' : '');
+const unsandboxedMark = (i: Inbox): string => ((i.effect as { sandboxed?: unknown } | undefined)?.sandboxed === false ? ' (UNSANDBOXED)' : '');
 
 const APPROVE_USAGE = `usage: nexus approve ID [--trust-session] [--data-dir DIR] [--json]
   --trust-session: also grant that agent's later autonomy parks until NEXUS quits (never an orchestration hold).`;
 export const approveCommand: CliCommand = async (argv, io) => {
   const p = parse(argv, { 'trust-session': { type: 'boolean', default: false } }, io, APPROVE_USAGE);
   if ('exit' in p) return p.exit;
-  return answer(p.values, p.positionals, io, APPROVE_USAGE, 'inboxApprove', { trust_session: !!p.values['trust-session'] }, 'approved');
+  return answer(p.values, p.positionals, io, APPROVE_USAGE, (api, id) => api.inboxApprove({ id, trust_session: !!p.values['trust-session'] }), 'approved');
 };
 
 const DENY_USAGE = `usage: nexus deny ID [--reason TEXT] [--data-dir DIR] [--json]
@@ -336,7 +365,7 @@ const DENY_USAGE = `usage: nexus deny ID [--reason TEXT] [--data-dir DIR] [--jso
 export const denyCommand: CliCommand = async (argv, io) => {
   const p = parse(argv, { reason: { type: 'string' } }, io, DENY_USAGE);
   if ('exit' in p) return p.exit;
-  return answer(p.values, p.positionals, io, DENY_USAGE, 'inboxDeny', p.values.reason !== undefined ? { reason: p.values.reason } : {}, 'denied');
+  return answer(p.values, p.positionals, io, DENY_USAGE, (api, id) => api.inboxDeny({ id, ...(p.values.reason !== undefined ? { reason: p.values.reason as string } : {}) }), 'denied');
 };
 
 const ANSWER_USAGE = "usage: nexus answer ID TEXT [--data-dir DIR] [--json]   (an agent's question, from `nexus inbox`)";
@@ -346,28 +375,29 @@ export const answerCommand: CliCommand = async (argv, io) => {
   const [id, text, ...rest] = p.positionals;
   if (!id || text === undefined || rest.length) return usageError(io, ANSWER_USAGE, 'answer takes the question ID and the TEXT of the answer (quote it)');
   if (!text.trim()) return usageError(io, ANSWER_USAGE, 'the answer TEXT is empty');
-  return answer(p.values, [id], io, ANSWER_USAGE, 'inboxAnswer', { text }, 'answered');
+  return answer(p.values, [id], io, ANSWER_USAGE, (api, q) => api.inboxAnswer({ id: q, text }), 'answered');
 };
 
 const RETRY_USAGE = 'usage: nexus retry ID [--data-dir DIR] [--json]   (a failed hook, from `nexus inbox`: run it again)';
 export const retryCommand: CliCommand = async (argv, io) => {
   const p = parse(argv, {}, io, RETRY_USAGE);
   if ('exit' in p) return p.exit;
-  return answer(p.values, p.positionals, io, RETRY_USAGE, 'inboxRetry', {}, 'retried');
+  return answer(p.values, p.positionals, io, RETRY_USAGE, (api, id) => api.inboxRetry({ id }), 'retried');
 };
 
 const ABANDON_USAGE = 'usage: nexus abandon ID [--data-dir DIR] [--json]   (a failed hook, from `nexus inbox`: go on without it)';
 export const abandonCommand: CliCommand = async (argv, io) => {
   const p = parse(argv, {}, io, ABANDON_USAGE);
   if ('exit' in p) return p.exit;
-  return answer(p.values, p.positionals, io, ABANDON_USAGE, 'inboxAbandon', {}, 'abandoned');
+  return answer(p.values, p.positionals, io, ABANDON_USAGE, (api, id) => api.inboxAbandon({ id }), 'abandoned');
 };
 
-async function answer(values: Values, positionals: string[], io: CliIo, usage: string, method: string, extra: Record<string, unknown>, verb: string): Promise<number> {
+/** One card answered: the id from `nexus inbox`, the call that answers it, and the verb that reports it. */
+async function answer(values: Values, positionals: string[], io: CliIo, usage: string, act: (api: NexusApi, id: string) => Promise<Result<MethodOutput<'inboxApprove'>>>, verb: string): Promise<number> {
   const [id, ...rest] = positionals;
   if (!id || rest.length) return usageError(io, usage, 'exactly one ID (from `nexus inbox`) is required');
-  return withKernel(values, io, async (k) => {
-    const r = await call<{ id: string; state: string }>(k, io, method, { id, ...extra });
+  return withKernel(values, io, async (api) => {
+    const r = await expectValue(io, act(api, id));
     if (!r) return 1;
     if (values.json) printJson(io, r.value);
     else io.out(`${verb} ${r.value.id} (now ${r.value.state})`);
@@ -384,16 +414,16 @@ export const trustCommand: CliCommand = async (argv, io) => {
   const [sub = 'list', agent, ...extra] = p.positionals;
   if (sub !== 'list' && sub !== 'revoke') return usageError(io, TRUST_USAGE, `unknown subcommand ${sub}`);
   if ((sub === 'list' && agent) || (sub === 'revoke' && !agent) || extra.length) return usageError(io, TRUST_USAGE, sub === 'list' ? 'trust list takes no argument' : 'trust revoke needs one AGENT');
-  return withKernel(p.values, io, async (k) => {
+  return withKernel(p.values, io, async (api) => {
     if (sub === 'list') {
-      const r = await call<{ trusted_agents?: string[] }>(k, io, 'status');
+      const r = await expectValue(io, api.status({}));
       if (!r) return 1;
       const names = r.value.trusted_agents ?? [];
       if (p.values.json) printJson(io, names);
       else io.out(names.length ? names.join('\n') : '(no agent is trusted for this session)');
       return 0;
     }
-    const r = await call<{ agent: string; revoked: boolean }>(k, io, 'trustRevoke', { agent });
+    const r = await expectValue(io, api.trustRevoke({ agent }));
     if (!r) return 1;
     if (p.values.json) printJson(io, r.value);
     else io.out(r.value.revoked ? `${agent} is no longer trusted: its next calls that need approval wait for a person` : `${agent} was not trusted for this session`);

@@ -140,6 +140,11 @@ describe('browser host (web door)', () => {
     expect(await back.next(1)).toEqual({ auth: { ok: true } });
     back.ws.send(JSON.stringify({ id: 7, method: 'inboxApprove', input: { id: 'row_9' } }));
     expect(await back.next(2)).toEqual({ id: 7, result: { ok: true, value: { id: 'row_9', state: 'approved' } } });
+    // The typed client has no way to name a method the API lacks; the wire does, and is answered by code.
+    back.ws.send(JSON.stringify({ id: 8, method: 'noSuchMethod', input: {} }));
+    expect(await back.next(3)).toMatchObject({ id: 8, result: { ok: false, error: { code: 'unknown_method' } } });
+    back.ws.send(JSON.stringify({ id: 9, method: '__proto__', input: {} }));
+    expect(await back.next(4)).toMatchObject({ id: 9, result: { ok: false, error: { code: 'unknown_method' } } });
     back.ws.close();
 
     for (const auth of [{ session: 'guessed' }, { session: ok.auth.session.slice(1) }, { launch: 'guessed' }, {}, { launch: 5 }]) {
@@ -176,7 +181,7 @@ describe('browser host (web door)', () => {
     fresh.close();
   });
 
-  it('carries the API through the web bridge: values, validation errors, unknown methods, pushed events', async () => {
+  it('carries the API through the web bridge: values, validation errors, pushed events', async () => {
     const bridge = createWebBridge({ url: `ws://127.0.0.1:${door.port}/api`, launch: launchOf(door.url), socket: nodeSocket() });
     try {
       const status = await bridge.status({});
@@ -185,8 +190,6 @@ describe('browser host (web door)', () => {
       const bad = await bridge.inboxApprove({ id: '' } as never);
       expect(bad.ok).toBe(false);
       if (!bad.ok) expect(bad.error.code).toBe('invalid_input');
-      const unknown = await (bridge as unknown as Record<string, (input: unknown) => Promise<{ ok: boolean; error?: { code: string } }>>).noSuchMethod({});
-      expect(unknown.ok ? null : unknown.error?.code).toBe('unknown_method');
 
       const got: NexusEvent[] = [];
       const seen = new Promise<void>((resolve) =>

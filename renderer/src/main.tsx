@@ -6,7 +6,7 @@ import { resolveApi, type ConnectionState } from './api/web-bridge.js';
 import { setApi, prefetch } from './api/client.js';
 import './styles.css';
 
-const api = resolveApi(window as unknown as Parameters<typeof resolveApi>[0]);
+const api = resolveApi(window);
 setApi(api);
 // The first page of the inbox, exactly as the inbox store asks for it (stores/inbox.ts PAGE_SIZE).
 prefetch([['inboxList', { limit: 200 }], 'status']);

@@ -8,13 +8,23 @@ import { demoMethods } from './demo.js';
 import { keysMethods } from './keys.js';
 import { externalMethods } from './external.js';
 import { modelsMethods } from './models.js';
+import type { ListedMethodName } from './method-names.js';
 
 export * from './contract.js';
 
 export const methods = { ...rulesMethods, ...kernelMethods, ...orchestrationMethods, ...demoMethods, ...keysMethods, ...externalMethods, ...modelsMethods };
 export type Methods = typeof methods;
 export type MethodName = keyof Methods;
-export const METHOD_NAMES = Object.keys(methods) as MethodName[];
+/** What a method takes and answers, by name (the CLI and the window name their types this way). */
+export type MethodInput<K extends MethodName> = InputOf<Methods[K]>;
+export type MethodOutput<K extends MethodName> = OutputOf<Methods[K]>;
+
+// The names live apart from the schemas (method-names.ts) so a caller can send them without loading zod;
+// this fails the type check unless they are exactly the table's methods (the test checks their order).
+export { METHOD_NAMES } from './method-names.js';
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const namesAreTheMethods: Exactly<ListedMethodName, MethodName> = true;
+void namesAreTheMethods;
 
 /** Events the kernel pushes to every window; the UI never polls (issue 5). */
 export const NexusEvent = z.discriminatedUnion('type', [

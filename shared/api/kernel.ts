@@ -163,10 +163,20 @@ export const kernelMethods = {
   ),
   agentsList: method(z.object({}).default({}), z.array(AgentView), 'List agent profiles.'),
   agentsGet: method(z.object({ name: Name }), AgentView, 'One agent profile.'),
+  agentsCreate: method(
+    AgentProfileInput,
+    z.object({ agent: AgentView, warnings: z.array(RuleWarning) }),
+    'Create an agent profile; `conflict` when an active agent has that name (nothing is changed).',
+  ),
+  agentsReplace: method(
+    AgentProfileInput,
+    z.object({ agent: AgentView, warnings: z.array(RuleWarning) }),
+    'Replace an active agent profile; `not_found` when no active agent has that name (nothing is created).',
+  ),
   agentsSave: method(
     AgentProfileInput,
     z.object({ agent: AgentView, warnings: z.array(RuleWarning), replaced: z.boolean() }),
-    'Create or replace an agent profile (replaced: an active profile of that name was overwritten).',
+    'Create or replace an agent profile (replaced: an active profile of that name was overwritten). `nexus agents add` keeps this; a caller that knows which it means uses agentsCreate or agentsReplace.',
   ),
   agentsRemove: method(z.object({ name: Name }), z.object({ removed: z.boolean(), runs_stopped: z.number().int() }), 'Remove an agent.'),
   runsList: method(z.object({ limit: z.number().int().min(1).max(1000).default(100) }).default({ limit: 100 }), z.array(RunSummary), 'List runs.'),

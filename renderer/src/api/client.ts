@@ -27,12 +27,15 @@ export function getApi(): NexusApi {
   return current;
 }
 
-/** A failed call, carried as an Error so views can catch it; `code` is the API's stable code. */
+/** A failed call, carried as an Error so views can catch it; `code` is the API's stable code, `details` each
+ *  refused input's path and problem (a form shows them beside its fields). */
 export class CallError extends Error {
   readonly code: string;
+  readonly details: ApiError['details'];
   constructor(error: ApiError) {
     super(error.message);
     this.code = error.code;
+    this.details = error.details;
   }
 }
 

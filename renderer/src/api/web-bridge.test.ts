@@ -4,6 +4,7 @@
 import { describe, it, expect } from 'vitest';
 import { createWebBridge, NO_KEY_MESSAGE, resolveApi, type SocketLike } from './web-bridge.js';
 import type { NexusApi } from '../../../shared/api/index.js';
+import { METHOD_NAMES } from '../../../shared/api/method-names.js';
 
 class FakeSocket implements SocketLike {
   readyState = 0;
@@ -43,6 +44,12 @@ describe('web bridge', () => {
     const bridge = createWebBridge({ url: 'ws://x/api', launch: 'L1', socket: () => (sockets.push(new FakeSocket()), sockets.at(-1)!), retryMs: 1 });
     expect(typeof bridge.inboxApprove).toBe('function');
     expect(typeof bridge.chainsList).toBe('function');
+    // Exactly the API's methods (a plain object, not a catch-all): a name the API lacks is no function, and the
+    // bridge is no thenable (awaiting it never sends a `then` call).
+    for (const name of METHOD_NAMES) expect(typeof bridge[name]).toBe('function');
+    expect((bridge as unknown as Record<string, unknown>).agentsSaveTypo).toBeUndefined();
+    expect((bridge as unknown as Record<string, unknown>).then).toBeUndefined();
+    expect(Object.keys(bridge).sort()).toEqual([...METHOD_NAMES, 'onEvent', 'onConnection', 'connectionState', 'lockReason', 'close'].sort());
     const pending = bridge.status({});
     expect(sockets[0].sent).toEqual([]);
     sockets[0].open();

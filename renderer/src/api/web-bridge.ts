@@ -9,10 +9,10 @@
 // The first socket spends the one-time launch token from the address's fragment and receives a session secret;
 // reconnects present that secret. Both live in this closure's memory only (no cookie, no storage), so a reload
 // forgets them and the bridge goes `locked`: the window then says to run `nexus open` for a new address.
-// Types only: the method table (shared/api/index.ts) carries every zod schema, and the window's first paint
-// should not wait for them to be parsed and built. Any method name becomes a call (see the Proxy below); the
-// host validates the name and the input.
-import type { NexusApi, NexusEvent, Result } from '../../../shared/api/index.js';
+// The methods are the typed client (shared/api/client.ts) over this socket: it names them without loading the
+// schemas, so the window's first paint never waits for zod to be parsed and built; the host validates each input.
+import type { MethodName, NexusApi, NexusEvent, Result } from '../../../shared/api/index.js';
+import { createClient } from '../../../shared/api/client.js';
 
 /** The part of the DOM WebSocket the bridge uses (so a test can hand it any conforming socket). */
 export interface SocketLike {
@@ -158,7 +158,7 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
     };
   };
 
-  const call = (method: string, input: unknown): Promise<Result<unknown>> =>
+  const call = (method: MethodName, input: unknown): Promise<Result<unknown>> =>
     new Promise((resolve) => {
       if (closed) return resolve({ ok: false, error: { code: 'disconnected', message: 'The window closed its connection.' } });
       if (state === 'locked') return resolve({ ok: false, error: { code: 'unauthenticated', message: lockReason ?? NO_KEY_MESSAGE } });
@@ -174,35 +174,29 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
       else queue.push({ id, frame });
     });
 
-  const api: Record<string, unknown> = {};
-  api.onEvent = (listener: (e: NexusEvent) => void) => {
-    listeners.add(listener);
-    return () => listeners.delete(listener);
-  };
-  api.onConnection = (listener: (s: ConnectionState) => void) => {
-    connectionListeners.add(listener);
-    return () => connectionListeners.delete(listener);
-  };
-  api.connectionState = () => state;
-  api.lockReason = () => lockReason;
-  api.close = () => {
-    closed = true;
-    if (timer) clearTimeout(timer);
-    socket?.close();
-  };
-  connect();
-  // Every other name is a method: `bridge.inboxList(input)` sends {method: 'inboxList'}. 'then' stays
-  // undefined so the bridge is never mistaken for a promise.
-  const methods = new Map<string, (input: unknown) => Promise<Result<unknown>>>();
-  return new Proxy(api, {
-    get(target, name) {
-      if (typeof name !== 'string' || name in target) return target[name as string];
-      if (name === 'then' || name === 'toJSON') return undefined;
-      let fn = methods.get(name);
-      if (!fn) methods.set(name, (fn = (input: unknown) => call(name, input)));
-      return fn;
+  const client = createClient({
+    call,
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
-  }) as unknown as WebBridge;
+  });
+  const bridge: WebBridge = Object.freeze({
+    ...client,
+    onConnection(listener: (s: ConnectionState) => void) {
+      connectionListeners.add(listener);
+      return () => connectionListeners.delete(listener);
+    },
+    connectionState: () => state,
+    lockReason: () => lockReason,
+    close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      socket?.close();
+    },
+  });
+  connect();
+  return bridge;
 }
 
 /**

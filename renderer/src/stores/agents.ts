@@ -2,19 +2,11 @@
 import { create } from 'zustand';
 import type { z } from 'zod';
 import type { AgentView, AgentProfileInput } from '../../../shared/api/kernel.js';
-import type { ApiError } from '../../../shared/api/contract.js';
-import { call, getApi, messageOf } from '../api/client.js';
+import { call, messageOf } from '../api/client.js';
 import { coalesce } from './refetcher.js';
 
 export type Agent = z.infer<typeof AgentView>;
 export type AgentInput = z.input<typeof AgentProfileInput>;
-
-/** A refused save, whole: the editor shows each of `error.details` next to the field its path names. */
-export class SaveRefused extends Error {
-  constructor(readonly error: ApiError) {
-    super(error.message);
-  }
-}
 
 interface AgentsState {
   agents: Agent[];
@@ -26,7 +18,9 @@ interface AgentsState {
   notice: string | null;
   refresh(): Promise<void>;
   edit(name: string | null): void;
-  save(input: AgentInput): Promise<{ warnings: { index: number; kind: string; message: string }[] }>;
+  /** Create a new agent (`conflict` when the name is taken) or replace the one being edited (`not_found` when it
+   *  was removed meanwhile): a form never overwrites, or brings back, an agent it did not open. */
+  save(input: AgentInput, how: 'create' | 'replace'): Promise<{ warnings: { index: number; kind: string; message: string }[] }>;
   remove(name: string): Promise<void>;
 }
 
@@ -47,10 +41,8 @@ export const useAgents = create<AgentsState>((set) => {
     notice: null,
     refresh,
     edit: (editing) => set({ editing, notice: null }),
-    async save(input) {
-      const answer = await getApi().agentsSave(input);
-      if (!answer.ok) throw new SaveRefused(answer.error);
-      const r = answer.value;
+    async save(input, how) {
+      const r = await call(how === 'create' ? 'agentsCreate' : 'agentsReplace', input);
       const n = r.warnings.length;
       set({ editing: r.agent.name, notice: n ? `Saved, with ${n} warning${n > 1 ? 's' : ''}.` : 'Saved.' });
       await refresh();

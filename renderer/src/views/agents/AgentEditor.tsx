@@ -1,11 +1,11 @@
 // Edit one agent profile: model, mode, approval rules (validated live), a rule tester; save or remove.
 import { useMemo, useState } from 'react';
-import { SaveRefused, useAgents, type Agent, type AgentInput } from '../../stores/agents.js';
-import { messageOf } from '../../api/client.js';
+import { useAgents, type Agent, type AgentInput } from '../../stores/agents.js';
+import { CallError, messageOf } from '../../api/client.js';
 import { RulesEditor, type RulesCheckState } from './RulesEditor.js';
 import { RuleTester } from './RuleTester.js';
 import { KeyField } from './KeyField.js';
-import { errorId, formErrors, nameTaken, type FormField } from './agent-form.js';
+import { errorId, formErrors, saveFailure, type FormField } from './agent-form.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import type { Mode } from '../../../../shared/types.js';
 
@@ -54,20 +54,16 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
   const onSave = async () => {
     setMessage(null);
     setFieldErrors({});
-    // agentsSave replaces a profile of the same name: from "New agent" that silently overwrote an existing
-    // agent's model, rules and instructions with this blank form. Refuse, and say where to edit it.
-    const name = draft.name.trim();
-    if (isNew && nameTaken(useAgents.getState().agents, name)) {
-      setMessage({ ok: false, text: `An agent named ${name} already exists. Open it from the list to change it, or choose another name: nothing was saved.` });
-      return;
-    }
     setSaving(true);
     try {
       const tools = toolsText.split(',').map((t) => t.trim()).filter(Boolean);
       const hosts = networkText.split(',').map((t) => t.trim()).filter(Boolean);
-      await save({ ...draft, approval_rules: check.rules, tools: tools.length ? tools : undefined, instructions: draft.instructions || undefined, network: hosts.length ? { allow: hosts } : undefined });
+      // "New agent" creates (the kernel refuses a taken name); an opened agent is replaced (refused if removed).
+      await save({ ...draft, approval_rules: check.rules, tools: tools.length ? tools : undefined, instructions: draft.instructions || undefined, network: hosts.length ? { allow: hosts } : undefined }, isNew ? 'create' : 'replace');
     } catch (e) {
-      const shown = e instanceof SaveRefused ? formErrors(e.error.message, e.error.details) : formErrors(messageOf(e), undefined);
+      const refused = e instanceof CallError ? e : null;
+      const plain = saveFailure(refused?.code ?? null, draft.name.trim());
+      const shown = plain === null ? formErrors(messageOf(e), refused?.details) : { fields: {}, summary: plain };
       setFieldErrors(shown.fields);
       setMessage({ ok: false, text: shown.summary });
     } finally {

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { formErrors, nameTaken } from './agent-form.js';
+import { formErrors, saveFailure } from './agent-form.js';
 
 describe('the agent editor', () => {
   it("puts each problem of a refused save next to its field, and names fields by their labels in the summary", () => {
@@ -33,8 +33,10 @@ describe('the agent editor', () => {
     });
   });
 
-  it('knows when a new agent would replace an existing one', () => {
-    expect(nameTaken([{ name: 'scribe' }], 'scribe ')).toBe(true);
-    expect(nameTaken([{ name: 'scribe' }], 'scribe2')).toBe(false);
+  it("says what a refused create or replace means, and leaves other failures to the API's message", () => {
+    expect(saveFailure('conflict', 'scribe')).toMatch(/^An agent named scribe already exists\. .*nothing was saved\.$/);
+    expect(saveFailure('not_found', 'scribe')).toMatch(/^The agent scribe no longer exists .*nothing was saved/);
+    expect(saveFailure('invalid_input', 'scribe')).toBeNull();
+    expect(saveFailure(null, 'scribe')).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 // The agent editor's plain logic (unit-tested): a refused save's problems put next to the fields they name,
-// and the name check that keeps "New agent" from replacing an existing profile.
+// and what a refused create or replace means.
 import type { ErrorDetail } from '../../../../shared/api/contract.js';
 
 /** The form's fields that can show a problem of their own. */
@@ -44,6 +44,10 @@ export function formErrors(message: string, details: readonly ErrorDetail[] | un
 /** The id of the element holding a field's problem (what its input's aria-describedby names). */
 export const errorId = (field: FormField): string => `agent-${field}-error`;
 
-/** agentsSave replaces a profile of the same name; "New agent" must not (it would overwrite model, rules and
- *  instructions with a blank form). */
-export const nameTaken = (agents: readonly { name: string }[], name: string): boolean => agents.some((a) => a.name === name.trim());
+/** What a refused save means in the editor: "New agent" on a taken name (the kernel refused to overwrite that
+ *  agent's model, rules and instructions), or an edit of an agent removed meanwhile (not brought back). */
+export function saveFailure(code: string | null, name: string): string | null {
+  if (code === 'conflict') return `An agent named ${name} already exists. Open it from the list to change it, or choose another name: nothing was saved.`;
+  if (code === 'not_found') return `The agent ${name} no longer exists (it was removed, perhaps in another window): nothing was saved. Create it again with New agent.`;
+  return null;
+}

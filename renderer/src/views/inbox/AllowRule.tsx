@@ -33,7 +33,8 @@ export function AllowRule({ item, onClose }: { item: InboxItem; onClose(): void 
       const rules = Array.isArray(a.approval_rules) ? a.approval_rules : [];
       // eslint-disable-next-line @typescript-eslint/no-unused-vars
       const { status, created_at, updated_at, ...profile } = a;
-      const r = await call('agentsSave', { ...profile, approval_rules: [...rules, rule] });
+      // Replace, never create: an agent removed since the card appeared is not brought back by a rule.
+      const r = await call('agentsReplace', { ...profile, approval_rules: [...rules, rule] });
       const n = r.warnings.length;
       setNote({ ok: true, text: `Saved to ${item.agent}'s rules (rule ${rules.length}). It applies from ${item.agent}'s next run; this card still waits for your answer.${n ? ` ${n} warning${n > 1 ? 's' : ''}: see the agent's rules.` : ''}` });
     } catch (e) {
