@@ -4,11 +4,11 @@ import type { z } from 'zod';
 import type { Handlers } from './dispatch.js';
 import { ApiFailure, personBy } from './dispatch.js';
 import type { Nexus } from '../app.js';
-import type { AgentView, InboxFilter, InboxItem, RowView, RunDetail, RunSummary } from '../../shared/api/kernel.js';
+import { RUN_DETAIL_PAGE, type AgentView, type InboxFilter, type InboxItem, type RowView, type RunDetail, type RunSummary } from '../../shared/api/kernel.js';
 import { validateRules } from '../../shared/rules/index.js';
-import { countRunsInFlight, listRuns } from '../store/queries/runs.js';
-import { countParkedByRun } from '../store/queries/rows.js';
-import { listRunEvents } from '../store/queries/events.js';
+import { countRunsInFlight, listRunsPage } from '../store/queries/runs.js';
+import { countParkedOfRun, listRowsOfRunPage } from '../store/queries/rows.js';
+import { listRunEventsPage } from '../store/queries/events.js';
 import { inboxWire, listPendingInboxPage, pendingInboxIds, summarizePendingInbox, type InboxEntry, type InboxFilter as InboxQueryFilter } from '../store/queries/inbox.js';
 import { assistantTextOfRound } from '../kernel/turns/conversation-store.js';
 import type { AgentRow } from '../store/queries/agents.js';
@@ -26,6 +26,8 @@ type KernelMethods =
   | 'agentsRemove'
   | 'runsList'
   | 'runsShow'
+  | 'runsRows'
+  | 'runsEvents'
   | 'runsCreate'
   | 'runsAppend'
   | 'runsStop'
@@ -106,6 +108,25 @@ const filterOf = (f: z.infer<typeof InboxFilter>): InboxQueryFilter => {
   return out;
 };
 
+/** The next cursor of a page: the last item's key when the page came back full (more may follow), else null. */
+const nextCursor = <T>(items: readonly T[], limit: number, key: (item: T) => string): string | null => (items.length === limit && items.length ? key(items[items.length - 1]) : null);
+
+/** A page of a run's rows; a cursor that is not one of its rows is refused, not read as the start. */
+function rowsPage(db: Nexus['db'], run_id: string, limit: number, cursor?: string) {
+  const rows = listRowsOfRunPage(db, { run_id, limit, cursor });
+  if (!rows) throw new ApiFailure('invalid_input', `The cursor ${JSON.stringify(cursor)} is not a row of run ${JSON.stringify(run_id)}; pass the rows_next_cursor or next_cursor a page gave, or none to start at the first row.`);
+  return { items: rows.map(rowView), next_cursor: nextCursor(rows, limit, (r) => r.id) };
+}
+
+/** A page of a run's timeline; its cursor is a timeline position (a whole number) a page gave. */
+function eventsPage(db: Nexus['db'], run_id: string, limit: number, cursor?: string) {
+  if (cursor !== undefined && !/^[1-9][0-9]{0,14}$/.test(cursor)) {
+    throw new ApiFailure('invalid_input', `The cursor ${JSON.stringify(cursor)} is not a position in a run's timeline; pass the events_next_cursor or next_cursor a page gave, or none to start at the first event.`);
+  }
+  const events = listRunEventsPage(db, { run_id, limit, after: cursor === undefined ? 0 : Number(cursor) });
+  return { items: events.map(({ type, at, data }) => ({ type, at, data })), next_cursor: nextCursor(events, limit, (e) => String(e.seq)) };
+}
+
 const agentView = (a: AgentRow): z.infer<typeof AgentView> => a as unknown as z.infer<typeof AgentView>;
 const by = personBy;
 
@@ -131,23 +152,36 @@ export function kernelHandlers(nexus: Nexus): Pick<Handlers, KernelMethods> {
     },
     agentsRemove: ({ name }) => removeAgent(kernel, name),
 
-    runsList: ({ limit }) => {
-      const parked = countParkedByRun(db);
-      const waiting = nexus.probes.waitingOn?.();
-      return listRuns(db, { limit }).map((r) => withWaiting(runSummary(r, parked.get(r.id) ?? 0), waiting));
+    runsList: ({ limit, cursor }) => {
+      const runs = listRunsPage(db, { limit, cursor });
+      if (!runs) throw new ApiFailure('invalid_input', `The cursor ${JSON.stringify(cursor)} is not a run's id; list again without a cursor, or pass the id of the last run of a page.`);
+      const waiting = runs.length ? nexus.probes.waitingOn?.() : undefined;
+      // Parked rows are counted per listed run (rows_parked_by_run), never across the whole store.
+      return runs.map((r) => withWaiting(runSummary(r, countParkedOfRun(db, r.id)), waiting));
     },
-    runsShow: ({ id }) => {
+    runsShow: ({ id, rows_limit = RUN_DETAIL_PAGE, events_limit = RUN_DETAIL_PAGE }) => {
       const run = kernel.getRun(id);
       if (!run) throw new ApiFailure('not_found', `No run ${JSON.stringify(id)}.`);
-      const rows = kernel.listRows(id);
+      const rows = rowsPage(db, id, rows_limit);
+      const events = eventsPage(db, id, events_limit);
       const detail: z.infer<typeof RunDetail> = {
-        ...withWaiting(runSummary(run, rows.filter((r) => r.state === 'needs_approval').length), nexus.probes.waitingOn?.()),
+        ...withWaiting(runSummary(run, countParkedOfRun(db, id)), nexus.probes.waitingOn?.()),
         rules: run.rules,
         workspace: run.workspace,
-        rows: rows.map(rowView),
-        events: listRunEvents(db, id),
+        rows: rows.items,
+        rows_next_cursor: rows.next_cursor,
+        events: events.items,
+        events_next_cursor: events.next_cursor,
       };
       return detail;
+    },
+    runsRows: ({ run_id, cursor, limit = RUN_DETAIL_PAGE }) => {
+      if (!kernel.getRun(run_id)) throw new ApiFailure('not_found', `No run ${JSON.stringify(run_id)}.`);
+      return rowsPage(db, run_id, limit, cursor);
+    },
+    runsEvents: ({ run_id, cursor, limit = RUN_DETAIL_PAGE }) => {
+      if (!kernel.getRun(run_id)) throw new ApiFailure('not_found', `No run ${JSON.stringify(run_id)}.`);
+      return eventsPage(db, run_id, limit, cursor);
     },
     runsCreate: ({ mode, rules, workspace }, ctx) => {
       const v = validateRules(rules ?? []);
@@ -173,7 +207,9 @@ export function kernelHandlers(nexus: Nexus): Pick<Handlers, KernelMethods> {
       const f = filterOf(filter);
       // The old call (no page, no filter) reads every pending card, as the CLI always has.
       if (limit === undefined && cursor === undefined && !Object.keys(f).length) return kernel.inbox.pending().map(inboxView);
-      return listPendingInboxPage(db, { limit: limit ?? 10_000, cursor, filter: f }).map(inboxView);
+      const page = listPendingInboxPage(db, { limit: limit ?? 10_000, cursor, filter: f });
+      if (!page) throw new ApiFailure('invalid_input', `The cursor ${JSON.stringify(cursor)} is not a card's id; list again without a cursor, or pass the id of the last card of a page.`);
+      return page.map(inboxView);
     },
     inboxSummary: (filter) => summarizePendingInbox(db, filterOf(filter)),
     inboxIds: (filter) => pendingInboxIds(db, filterOf(filter)),
