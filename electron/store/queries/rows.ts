@@ -233,9 +233,3 @@ export function patchRow(db: Db, id: string, patch: RowPatch, now: number): void
 export function listParkedRowsAddressedTo(db: Db, addressee: string): Row[] {
   return (stmt(db, `SELECT * FROM rows WHERE ${LIVE} AND state = 'needs_approval' AND addressee = ? ORDER BY created_at`).all(addressee) as RowRecord[]).map(toRow);
 }
-
-/** Parked rows per run, for run lists. */
-export function countParkedByRun(db: Db): Map<string, number> {
-  const rows = stmt(db, `SELECT run_id, COUNT(*) AS n FROM rows WHERE ${LIVE} AND state = 'needs_approval' GROUP BY run_id`).all() as { run_id: string; n: number }[];
-  return new Map(rows.map((r) => [r.run_id, r.n]));
-}
