@@ -92,6 +92,11 @@ export function listRowsOfRunPage(db: Db, a: { run_id: string; limit: number; cu
   return (stmt(db, 'SELECT * FROM rows WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?').all(a.run_id, after, a.limit) as RowRecord[]).map(toRow);
 }
 
+/** Every parked row's id and deadline (epoch ms; null: none), earliest first: read from rows_parked_deadline alone. */
+export function listParkedDeadlines(db: Db): { id: string; expires_at: number | null }[] {
+  return stmt(db, "SELECT id, expires_at FROM rows WHERE state = 'needs_approval' ORDER BY expires_at, id").all() as { id: string; expires_at: number | null }[];
+}
+
 /** How many rows of one run wait on a person (through the partial index rows_parked_by_run). */
 export function countParkedOfRun(db: Db, run_id: string): number {
   return (stmt(db, "SELECT COUNT(*) AS n FROM rows WHERE run_id = ? AND state = 'needs_approval'").get(run_id) as { n: number }).n;
