@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const suites = ['rules', 'kernel', 'governance', 'sandbox', 'window', 'external', 'cli'];
+const suites = ['rules', 'kernel', 'governance', 'sandbox', 'window', 'external', 'cli', 'store'];
 const only = process.argv.slice(2);
 
 for (const name of suites) {

@@ -61,7 +61,7 @@ describe('inboxList pages and filters; the old call still lists everything', () 
     const p2 = (await h('inboxList', { limit: 3, cursor: ids[2] })) as { id: string }[];
     expect(p2.map((c) => c.id)).toEqual(ids.slice(3, 6));
     expect(((await h('inboxList', { limit: 3, cursor: ids[5] })) as { id: string }[]).map((c) => c.id)).toEqual([ids[6]]);
-    expect(await h('inboxList', { limit: 3, cursor: 'no-such-card' })).toEqual([]);
+    await expect((async () => h('inboxList', { limit: 3, cursor: 'no-such-card' }))()).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/not a card's id/) });
   });
 
   it('filters by text (literally: % and _ are not wildcards), kind and run; summary counts; ids select all matching', async () => {

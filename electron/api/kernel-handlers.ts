@@ -8,10 +8,10 @@ import type { Kernel } from '../kernel/kernel.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Db } from '../store/db.js';
 import type { WaitingOn } from '../governance/hold-clock.js';
-import type { AgentProfileInput, AgentView, InboxFilter, InboxItem, RowView, RunDetail, RunSummary } from '../../shared/api/kernel.js';
-import { countRunsInFlight, listRuns } from '../store/queries/runs.js';
-import { countParkedByRun } from '../store/queries/rows.js';
-import { listRunEvents } from '../store/queries/events.js';
+import { RUN_DETAIL_PAGE, type AgentProfileInput, type AgentView, type InboxFilter, type InboxItem, type RowView, type RunDetail, type RunSummary } from '../../shared/api/kernel.js';
+import { countRunsInFlight, listRunsPage } from '../store/queries/runs.js';
+import { countParkedOfRun, listRowsOfRunPage } from '../store/queries/rows.js';
+import { listRunEventsPage } from '../store/queries/events.js';
 import { inboxWire, listPendingInboxPage, pendingInboxIds, summarizePendingInbox, type InboxEntry, type InboxFilter as InboxQueryFilter } from '../store/queries/inbox.js';
 import { allMessages, assistantTextOfRound } from '../kernel/turns/conversation-store.js';
 import { getAgent, type AgentRow } from '../store/queries/agents.js';
@@ -30,6 +30,8 @@ type KernelMethods =
   | 'agentsRemove'
   | 'runsList'
   | 'runsShow'
+  | 'runsRows'
+  | 'runsEvents'
   | 'runsCreate'
   | 'runsAppend'
   | 'runsStop'
@@ -140,6 +142,26 @@ function saveAgentProfile(kernel: Kernel, input: z.output<typeof AgentProfileInp
   const { agent, warnings, replaced } = saveAgent(kernel, input);
   return { agent: agentView(agent), warnings, replaced };
 }
+
+/** The next cursor of a page: the last item's key when the page came back full (more may follow), else null. */
+const nextCursor = <T>(items: readonly T[], limit: number, key: (item: T) => string): string | null => (items.length === limit && items.length ? key(items[items.length - 1]) : null);
+
+/** A page of a run's rows; a cursor that is not one of its rows is refused, not read as the start. */
+function rowsPage(db: Db, run_id: string, limit: number, cursor?: string) {
+  const rows = listRowsOfRunPage(db, { run_id, limit, cursor });
+  if (!rows) throw new ApiFailure('invalid_input', `The cursor ${JSON.stringify(cursor)} is not a row of run ${JSON.stringify(run_id)}; pass the rows_next_cursor or next_cursor a page gave, or none to start at the first row.`);
+  return { items: rows.map(rowView), next_cursor: nextCursor(rows, limit, (r) => r.id) };
+}
+
+/** A page of a run's timeline; its cursor is a timeline position (a whole number) a page gave. */
+function eventsPage(db: Db, run_id: string, limit: number, cursor?: string) {
+  if (cursor !== undefined && !/^[1-9][0-9]{0,14}$/.test(cursor)) {
+    throw new ApiFailure('invalid_input', `The cursor ${JSON.stringify(cursor)} is not a position in a run's timeline; pass the events_next_cursor or next_cursor a page gave, or none to start at the first event.`);
+  }
+  const events = listRunEventsPage(db, { run_id, limit, after: cursor === undefined ? 0 : Number(cursor) });
+  return { items: events.map(({ type, at, data }) => ({ type, at, data })), next_cursor: nextCursor(events, limit, (e) => String(e.seq)) };
+}
+
 const by = personBy;
 
 /** What the kernel's handlers are handed by electron/app.ts. */
@@ -185,24 +207,37 @@ export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMeth
     },
     agentsRemove: ({ name }) => removeAgent(kernel, name),
 
-    runsList: ({ limit }) => {
-      const parked = countParkedByRun(db);
+    runsList: ({ limit, cursor }) => {
+      const runs = listRunsPage(db, { limit, cursor });
+      if (!runs) throw new ApiFailure('invalid_input', `The cursor ${JSON.stringify(cursor)} is not a run's id; list again without a cursor, or pass the id of the last run of a page.`);
       const waiting = nexus.waitingOn();
-      return listRuns(db, { limit }).map((r) => withWaiting(runSummary(r, parked.get(r.id) ?? 0), waiting));
+      // Parked rows are counted per listed run (rows_parked_by_run), never across the whole store.
+      return runs.map((r) => withWaiting(runSummary(r, countParkedOfRun(db, r.id)), waiting));
     },
-    runsShow: ({ id }) => {
+    runsShow: ({ id, rows_limit = RUN_DETAIL_PAGE, events_limit = RUN_DETAIL_PAGE }) => {
       const run = kernel.getRun(id);
       if (!run) throw new ApiFailure('not_found', `No run ${JSON.stringify(id)}.`);
-      const rows = kernel.listRows(id);
+      const rows = rowsPage(db, id, rows_limit);
+      const events = eventsPage(db, id, events_limit);
       const detail: z.infer<typeof RunDetail> = {
-        ...withWaiting(runSummary(run, rows.filter((r) => r.state === 'needs_approval').length), nexus.waitingOn()),
+        ...withWaiting(runSummary(run, countParkedOfRun(db, id)), nexus.waitingOn()),
         rules: run.rules,
         workspace: run.workspace,
-        rows: rows.map(rowView),
-        events: listRunEvents(db, id),
+        rows: rows.items,
+        rows_next_cursor: rows.next_cursor,
+        events: events.items,
+        events_next_cursor: events.next_cursor,
       };
       const messages = allMessages(db, id).map((m) => ({ id: m.id, turn: m.turn, round: m.round, kind: m.kind, compacted: m.compacted, at: m.created_at, ...m.message }));
       return { ...detail, messages };
+    },
+    runsRows: ({ run_id, cursor, limit = RUN_DETAIL_PAGE }) => {
+      if (!kernel.getRun(run_id)) throw new ApiFailure('not_found', `No run ${JSON.stringify(run_id)}.`);
+      return rowsPage(db, run_id, limit, cursor);
+    },
+    runsEvents: ({ run_id, cursor, limit = RUN_DETAIL_PAGE }) => {
+      if (!kernel.getRun(run_id)) throw new ApiFailure('not_found', `No run ${JSON.stringify(run_id)}.`);
+      return eventsPage(db, run_id, limit, cursor);
     },
     // The rules passed the schema (shared/api/approval.ts); the kernel checks them again at creation, so an
     // in-process caller that skips dispatch is refused with the same words.
@@ -228,7 +263,9 @@ export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMeth
       const f = filterOf(filter);
       // The old call (no page, no filter) reads every pending card, as the CLI always has.
       if (limit === undefined && cursor === undefined && !Object.keys(f).length) return kernel.inbox.pending().map(inboxView);
-      return listPendingInboxPage(db, { limit: limit ?? 10_000, cursor, filter: f }).map(inboxView);
+      const page = listPendingInboxPage(db, { limit: limit ?? 10_000, cursor, filter: f });
+      if (!page) throw new ApiFailure('invalid_input', `The cursor ${JSON.stringify(cursor)} is not a card's id; list again without a cursor, or pass the id of the last card of a page.`);
+      return page.map(inboxView);
     },
     inboxSummary: (filter) => summarizePendingInbox(db, filterOf(filter)),
     inboxIds: (filter) => pendingInboxIds(db, filterOf(filter)),

@@ -3,7 +3,7 @@
 import type { Handlers } from './dispatch.js';
 import { ApiFailure } from './dispatch.js';
 import type { Governance } from '../governance/service.js';
-import { getTask, listEvidence, listTasks } from '../governance/task-store.js';
+import { getTask, listEvidence, listTasksPage } from '../governance/task-store.js';
 import { evidenceView } from '../governance/delegation.js';
 
 export const GOVERNANCE_METHODS = [
@@ -30,11 +30,18 @@ export function orchestrationHandlers(gov: Governance): Pick<Handlers, Governanc
     entitlementsImport: ({ token }) => gov.importEntitlement(token),
     entitlementsShow: () => gov.showEntitlement(),
     entitlementsRefresh: () => gov.refreshEntitlement(),
-    chainsList: () => gov.recent.list(),
+    chainsList: ({ limit, cursor }) => {
+      const chains = gov.recent.list();
+      const from = cursor === undefined ? 0 : chains.findIndex((c) => c.chain_id === cursor) + 1;
+      if (from === 0 && cursor !== undefined) throw new ApiFailure('invalid_input', `The cursor ${JSON.stringify(cursor)} is not a chain in the Recent chains list (it may have been cleared); list again without a cursor.`);
+      return chains.slice(from, limit === undefined ? undefined : from + limit);
+    },
     chainsClear: () => ({ cleared: gov.recent.clear() }),
-    tasksList: ({ limit }) => {
+    tasksList: ({ limit, cursor }) => {
       const waiting = gov.waitingOn();
-      return listTasks(gov.db, limit).map((t) => ({
+      const page = listTasksPage(gov.db, { limit, cursor });
+      if (!page) throw new ApiFailure('invalid_input', `The cursor ${JSON.stringify(cursor)} is not a delegated task's id; list again without a cursor, or pass the id of the last task of a page.`);
+      return page.map((t) => ({
         id: t.id,
         delegator: t.delegator,
         recipient: t.recipient,

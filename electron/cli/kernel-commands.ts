@@ -7,6 +7,7 @@ import { readJsonFile } from './read-json.js';
 import { expectValue, oneLine, parse, printJson, table, timeLeft, usageError, withKernel, type Values } from './common.js';
 import type { KernelConnection } from './client.js';
 import { blockText, inlineText } from './terminal-text.js';
+import { moreLine, parseCursor, parseLimit, showRun } from './paging.js';
 import type { MethodInput, MethodOutput, NexusApi, NexusEvent, Result } from '../../shared/api/index.js';
 import type { Mode } from '../../shared/types.js';
 import { grantWords } from '../../shared/api/doors.js';
@@ -219,11 +220,11 @@ export const runCommand: CliCommand = async (argv, io) => {
     const first = await expectValue(io, api.runsShow({ id }));
     if (!first) return 1;
     if (first.value.status === 'running') await waiter.ended;
-    const done = await expectValue(io, api.runsShow({ id }));
+    const done = await showRun(api, io, id);
     if (!done) return 1;
-    if (p.values.json) printJson(io, done.value);
-    else io.out(done.value.final_answer ?? `run ${id} ${done.value.status}${done.value.error ? `: ${done.value.error}` : ''}`);
-    return done.value.status === 'succeeded' ? 0 : 1;
+    if (p.values.json) printJson(io, done);
+    else io.out(done.final_answer ?? `run ${id} ${done.status}${done.error ? `: ${done.error}` : ''}`);
+    return done.status === 'succeeded' ? 0 : 1;
   });
 };
 
@@ -266,37 +267,45 @@ export const appendCommand: CliCommand = async (argv, io) => {
 };
 
 // ── runs ─────────────────────────────────────────────────────────────────────────────────────────────────
-const RUNS_USAGE = `usage: nexus runs list [--limit N] | show ID | stop ID  [--data-dir DIR] [--json]
-  --limit N: 1–1000 (default 100), most recent first. stop: force-stop (rows and hook work canceled).`;
+const RUNS_USAGE = `usage: nexus runs list [--limit N] [--cursor ID] | show ID [--limit N] [--cursor ROW] | stop ID  [--data-dir DIR] [--json]
+  --limit N: 1–1000 runs a list page (default 100), most recent first; show: 1–500 rows a page.
+  --cursor: the last id of the previous page (list: a run; show: a row, with --limit; JSON: rows_next_cursor).
+  show without --limit: every row. stop: force-stop (rows and hook work canceled).`;
 export const runsCommand: CliCommand = async (argv, io) => {
-  const p = parse(argv, { limit: { type: 'string' } }, io, RUNS_USAGE);
+  const p = parse(argv, { limit: { type: 'string' }, cursor: { type: 'string' } }, io, RUNS_USAGE);
   if ('exit' in p) return p.exit;
   const [sub = 'list', id, ...extra] = p.positionals;
   if (!['list', 'show', 'stop'].includes(sub)) return usageError(io, RUNS_USAGE, `unknown subcommand ${sub}`);
   if ((sub === 'list' && id) || (sub !== 'list' && !id) || extra.length) return usageError(io, RUNS_USAGE, `runs ${sub} ${sub === 'list' ? 'takes no argument' : 'needs one ID'}`);
-  const limit = p.values.limit === undefined ? 100 : Number(p.values.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return usageError(io, RUNS_USAGE, '--limit must be 1..1000');
+  const limit = parseLimit(p.values.limit, sub === 'show' ? 500 : 1000, 100);
+  if (typeof limit === 'string') return usageError(io, RUNS_USAGE, limit);
+  const cursor = parseCursor(p.values.cursor);
+  if (typeof cursor === 'object') return usageError(io, RUNS_USAGE, cursor.error);
+  if (sub === 'show' && cursor !== undefined && p.values.limit === undefined) return usageError(io, RUNS_USAGE, 'runs show --cursor needs --limit (the size of the page)');
+  if (sub === 'stop' && (p.values.limit !== undefined || cursor !== undefined)) return usageError(io, RUNS_USAGE, 'runs stop takes no --limit or --cursor');
   return withKernel(p.values, io, async (api) => {
     if (sub === 'list') {
-      const r = await expectValue(io, api.runsList({ limit }));
+      const r = await expectValue(io, api.runsList({ limit, ...(cursor ? { cursor } : {}) }));
       if (!r) return 1;
       if (p.values.json) printJson(io, r.value);
-      else io.out(r.value.length ? table(r.value.map((x) => [x.id, x.agent ?? '(person)', x.waiting_on?.length && x.status === 'running' ? 'waiting' : x.status, x.mode, `${x.pending ?? 0} pending`, x.created_at, waitingText(x.waiting_on)])) : '(no runs)');
+      else {
+        io.out(r.value.length ? table(r.value.map((x) => [x.id, x.agent ?? '(person)', x.waiting_on?.length && x.status === 'running' ? 'waiting' : x.status, x.mode, `${x.pending ?? 0} pending`, x.created_at, waitingText(x.waiting_on)])) : '(no runs)');
+        if (r.value.length === limit) io.out(moreLine(`nexus runs list --limit ${limit}`, r.value[limit - 1].id));
+      }
       return 0;
     }
     if (sub === 'show') {
-      const r = await expectValue(io, api.runsShow({ id }));
-      if (!r) return 1;
+      const v = await showRun(api, io, id, p.values.limit === undefined ? undefined : { limit, ...(cursor ? { cursor } : {}) });
+      if (!v) return 1;
       if (p.values.json) {
-        const v = r.value;
         printJson(io, { ...v, id: v.id, agent: v.agent, status: v.status, rows: v.rows.map(({ error, ...x }) => ({ ...x, id: x.id, origin: x.origin, tool: x.tool, state: x.state, ...(error ? { error } : {}) })) });
       } else {
-        const v = r.value;
         io.out(`run ${v.id} — ${v.agent ?? '(person)'} — ${v.status} — mode ${v.mode}\nworkspace: ${inlineText(v.workspace)}`);
         if (v.final_answer) io.out(`answer: ${blockText(v.final_answer)}`);
         if (v.error) io.out(`error: ${blockText(v.error)}`);
         if (v.waiting_on?.length) io.out(waitingText(v.waiting_on));
         io.out(v.rows.length ? table(v.rows.map(rowLine)) : '(no rows)');
+        if (v.rows_next_cursor) io.out(moreLine(`nexus runs show ${v.id} --limit ${limit}`, v.rows_next_cursor));
       }
       return 0;
     }

@@ -5,6 +5,7 @@ import type { CliCommand, CliIo } from './io.js';
 import { inlineText } from './terminal-text.js';
 import { MAX_TOKEN_FILE_BYTES, readBoundedText } from './read-json.js';
 import { expectValue, oneLine, parse, printJson, table, usageError, withKernel, type Parsed } from './common.js';
+import { moreLine, parseCursor, parseLimit } from './paging.js';
 import type { MethodInput, MethodOutput } from '../../shared/api/index.js';
 import { isSettableKey } from '../../shared/orchestration/settings.js';
 
@@ -12,10 +13,19 @@ import { isSettableKey } from '../../shared/orchestration/settings.js';
 type SettingsView = Record<string, unknown>;
 type EntitlementView = MethodOutput<'entitlementsShow'>;
 
-const args = (argv: string[], io: CliIo, usage: string): Parsed | number => {
-  const p = parse(argv, {}, io, usage);
+const args = (argv: string[], io: CliIo, usage: string, paged = false): Parsed | number => {
+  const p = parse(argv, paged ? { limit: { type: 'string' }, cursor: { type: 'string' } } : {}, io, usage);
   return 'exit' in p ? p.exit : p;
 };
+
+/** A list command's page: `--limit` (1..max, default `fallback`) and `--cursor`; a number is a usage exit. */
+function pageArgs(p: Parsed, io: CliIo, usage: string, max: number, fallback: number): { limit: number; cursor?: string } | number {
+  const limit = parseLimit(p.values.limit, max, fallback);
+  if (typeof limit === 'string') return usageError(io, usage, limit);
+  const cursor = parseCursor(p.values.cursor);
+  if (typeof cursor === 'object') return usageError(io, usage, cursor.error);
+  return { limit, ...(cursor ? { cursor } : {}) };
+}
 
 const settingsText = (s: SettingsView) =>
   Object.entries(s)
@@ -153,12 +163,15 @@ export const entitlementsCommand: CliCommand = async (argv, io) => {
 };
 
 // ── chains ─────────────────────────────────────────────────────────────────────────────────────────────────
-const CHAINS_USAGE = 'usage: nexus chains [clear]  [--data-dir DIR] [--json]';
+const CHAINS_USAGE = `usage: nexus chains [--limit N] [--cursor CHAIN] | clear  [--data-dir DIR] [--json]
+  --limit N: 1–500 chains a page (default 50). --cursor: the last chain_id of the previous page.`;
 export const chainsCommand: CliCommand = async (argv, io) => {
-  const p = args(argv, io, CHAINS_USAGE);
+  const p = args(argv, io, CHAINS_USAGE, true);
   if (typeof p === 'number') return p;
   const [sub, ...extra] = p.positionals;
   if ((sub !== undefined && sub !== 'clear') || extra.length) return usageError(io, CHAINS_USAGE, `unexpected ${p.positionals.join(' ')}`);
+  const page = pageArgs(p, io, CHAINS_USAGE, 500, 50);
+  if (typeof page === 'number') return page;
   return withKernel(p.values, io, async (api) => {
     if (sub === 'clear') {
       const r = await expectValue(io, api.chainsClear({}));
@@ -167,38 +180,44 @@ export const chainsCommand: CliCommand = async (argv, io) => {
       else io.out(`Forgot ${r.value.cleared} chain(s). Nothing was stopped and no limit changed.`);
       return 0;
     }
-    const r = await expectValue(io, api.chainsList({}));
+    const r = await expectValue(io, api.chainsList(page));
     if (!r) return 1;
     if (p.values.json) {
       printJson(io, r.value);
       return 0;
     }
-    if (!r.value.length) io.out('No multi-agent chains in this run of the app yet.');
+    if (!r.value.length) io.out(page.cursor ? 'No more chains.' : 'No multi-agent chains in this run of the app yet.');
     for (const c of r.value) {
       io.out(`${c.chain_id}  ${c.agents.join(' → ')}  (${c.hops.length} hops, last active ${c.last_active_at})`);
       io.out(table(c.hops.map((h) => [`  ${h.hop}`, h.agent, h.action, oneLine(h.target, 50), h.verdict === 'denied' && h.code ? `denied: ${h.code}` : h.verdict.replace('_', ' ')])));
     }
+    if (r.value.length === page.limit) io.out(moreLine(`nexus chains --limit ${page.limit}`, r.value[page.limit - 1].chain_id));
     return 0;
   });
 };
 
 // ── tasks ──────────────────────────────────────────────────────────────────────────────────────────────────
-const TASKS_USAGE = `usage: nexus tasks [list] [--json]   delegated tasks, newest first
-       nexus tasks show ID [--json]   one task with its acceptance check's evidence  [--data-dir DIR]`;
+const TASKS_USAGE = `usage: nexus tasks [list] [--limit N] [--cursor ID] [--json]   delegated tasks, newest first
+       nexus tasks show ID [--json]   one task with its acceptance check's evidence  [--data-dir DIR]
+  --limit N: 1–1000 tasks a page (default 200). --cursor: the last id of the previous page.`;
 export const tasksCommand: CliCommand = async (argv, io) => {
-  const p = args(argv, io, TASKS_USAGE);
+  const p = args(argv, io, TASKS_USAGE, true);
   if (typeof p === 'number') return p;
   const [sub = 'list', id, ...extra] = p.positionals;
   if (sub === 'list' ? id !== undefined : sub !== 'show' || !id || extra.length) return usageError(io, TASKS_USAGE, sub === 'list' || sub === 'show' ? `tasks ${sub === 'list' ? 'list takes no argument' : 'show needs one ID'}` : `unknown subcommand ${sub}`);
+  if (sub === 'show' && (p.values.limit !== undefined || p.values.cursor !== undefined)) return usageError(io, TASKS_USAGE, 'tasks show takes no --limit or --cursor');
   if (sub === 'list') {
+    const page = pageArgs(p, io, TASKS_USAGE, 1000, 200);
+    if (typeof page === 'number') return page;
     return withKernel(p.values, io, async (api) => {
-      const r = await expectValue(io, api.tasksList({}));
+      const r = await expectValue(io, api.tasksList(page));
       if (!r) return 1;
       if (p.values.json) printJson(io, r.value);
-      else if (!r.value.length) io.out('(no delegated tasks)');
+      else if (!r.value.length) io.out(page.cursor ? '(no more delegated tasks)' : '(no delegated tasks)');
       else {
         const rows = r.value.map((t) => [t.id, t.delegator, t.recipient, t.state, String(t.refusals), t.last_check_exit_code === null ? '-' : String(t.last_check_exit_code), t.waiting_on.length ? `waiting on hold ${t.waiting_on[0]!.request_id} (hop ${t.waiting_on[0]!.hop})` : oneLine(t.task, 50)]);
         io.out(table([['TASK', 'DELEGATOR', 'RECIPIENT', 'STATE', 'REFUSALS', 'LAST CHECK', ''], ...rows]));
+        if (r.value.length === page.limit) io.out(moreLine(`nexus tasks --limit ${page.limit}`, r.value[page.limit - 1].id));
       }
       return 0;
     });

@@ -47,13 +47,22 @@ export function getTask(db: Db, id: string): Task | null {
   return (stmt(db, 'SELECT * FROM tasks WHERE id = ?').get(id) as Task | undefined) ?? null;
 }
 
-/** Tasks newest first, each with the exit code of its last acceptance check (null: none ran, or no code). */
-export function listTasks(db: Db, limit: number): Array<Task & { last_check_exit_code: number | null }> {
+const LAST_CHECK = '(SELECT e.exit_code FROM task_evidence e WHERE e.task_id = t.id ORDER BY e.seq DESC LIMIT 1) AS last_check_exit_code';
+
+/**
+ * Tasks newest first, each with the exit code of its last acceptance check (null: none ran, or no code): a
+ * page after the task `cursor` (keyset on (created_at, rowid) through
+ * tasks_by_created). Null when no task has the cursor's id.
+ */
+export function listTasksPage(db: Db, a: { limit: number; cursor?: string }): Array<Task & { last_check_exit_code: number | null }> | null {
+  type Listed = Task & { last_check_exit_code: number | null };
+  if (a.cursor === undefined) return stmt(db, `SELECT t.*, ${LAST_CHECK} FROM tasks t ORDER BY t.created_at DESC, t.rowid DESC LIMIT ?`).all(a.limit) as Listed[];
+  const at = stmt(db, 'SELECT created_at, rowid AS rid FROM tasks WHERE id = ?').get(a.cursor) as { created_at: number; rid: number } | undefined;
+  if (!at) return null;
   return stmt(
     db,
-    `SELECT t.*, (SELECT e.exit_code FROM task_evidence e WHERE e.task_id = t.id ORDER BY e.seq DESC LIMIT 1) AS last_check_exit_code
-     FROM tasks t ORDER BY t.created_at DESC, t.rowid DESC LIMIT ?`,
-  ).all(limit) as Array<Task & { last_check_exit_code: number | null }>;
+    `SELECT t.*, ${LAST_CHECK} FROM tasks t WHERE t.created_at <= ? AND (t.created_at < ? OR t.rowid < ?) ORDER BY t.created_at DESC, t.rowid DESC LIMIT ?`,
+  ).all(at.created_at, at.created_at, at.rid, a.limit) as Listed[];
 }
 
 export function openTaskOfRun(db: Db, run_id: string): Task | null {

@@ -68,3 +68,54 @@ describe('migrations', () => {
     db2.close();
   });
 });
+
+describe('upgrading a database that holds data', () => {
+  it('005 → 006: runs, rows, cards and tasks written before the upgrade read the same after it, through the new indexes', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const { insertRun, listRunsPage } = await import('./queries/runs.js');
+    const { insertRow, transitionRow, listRowsOfRunPage, countParkedOfRun } = await import('./queries/rows.js');
+    const { insertInboxItem, listPendingInboxPage } = await import('./queries/inbox.js');
+    const dir = mkdtempSync(join(tmpdir(), 'nexus-migrate-'));
+    const file = join(dir, 'nexus.db');
+    try {
+      const old = openDatabase(file, MIGRATIONS.filter((m) => m.version <= 5));
+      expect(old.pragma('user_version', { simple: true })).toBe(5);
+      for (let i = 0; i < 3; i++) {
+        insertRun(old, { id: `run_${i}`, agent: i ? 'lead' : null, mode: 'ask', rules: [], hooks: {}, workspace: '/w', prompt: `p${i}`, parent: null, chain_id: null, created_by: null, now: 1000 + i });
+        for (let j = 0; j < 4; j++) {
+          insertRow(old, { id: `row_${i}_${j}`, run_id: `run_${i}`, origin: 'author', wire_tool: 'bash', tool: 'bash', runner: null, input: { command: `echo ${j}` }, round: null, on_failure: 'continue', now: 2000 + j });
+          if (j % 2 === 0) transitionRow(old, `row_${i}_${j}`, ['ready'], 'needs_approval', {}, 3000);
+        }
+      }
+      insertInboxItem(old, { id: 'row_1_0', kind: 'autonomy', run_id: 'run_1', row_id: 'row_1_0', agent: 'lead', tool: 'bash', target: 'echo 0', now: 3000 });
+      old.prepare("INSERT INTO tasks (id, status, delegator, delegator_run_id, delegator_row_id, recipient, task, check_command, created_at, updated_at) VALUES ('task_a', 'open', 'lead', 'run_1', 'row_1_1', 'mid', 't', 'true', 4000, 4000)").run();
+      old.close();
+
+      const db = openDatabase(file);
+      expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS[MIGRATIONS.length - 1].version);
+      const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all() as { name: string }[]).map((r) => r.name);
+      expect(indexes).toEqual(expect.arrayContaining(['runs_by_agent_created', 'rows_parked_by_run', 'tasks_by_created']));
+      expect(listRunsPage(db, { limit: 10 })!.map((r) => [r.id, r.prompt])).toEqual([
+        ['run_2', 'p2'],
+        ['run_1', 'p1'],
+        ['run_0', 'p0'],
+      ]);
+      expect(listRunsPage(db, { limit: 10, agent: 'lead', cursor: 'run_2' })!.map((r) => r.id)).toEqual(['run_1']);
+      expect(listRowsOfRunPage(db, { run_id: 'run_1', limit: 10 })!.map((r) => [r.id, r.state, (r.input as { command: string }).command])).toEqual([
+        ['row_1_0', 'needs_approval', 'echo 0'],
+        ['row_1_1', 'ready', 'echo 1'],
+        ['row_1_2', 'needs_approval', 'echo 2'],
+        ['row_1_3', 'ready', 'echo 3'],
+      ]);
+      expect(countParkedOfRun(db, 'run_1')).toBe(2);
+      expect(listPendingInboxPage(db, { limit: 10 })!.map((c) => c.id)).toEqual(['row_1_0']);
+      expect(db.prepare('SELECT id, task FROM tasks ORDER BY created_at DESC').all()).toEqual([{ id: 'task_a', task: 't' }]);
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -22,3 +22,16 @@ export const ToolResult = z.object({
 
 export const RuleIssue = z.object({ index: z.number().int().nullable(), key: z.string().optional(), message: z.string() });
 export const RuleWarning = z.object({ index: z.number().int(), kind: z.string(), message: z.string() });
+
+/** The most items one page of a paged list carries. */
+export const PAGE_MAX = 500;
+/**
+ * Where a page of a list starts: after the item `cursor` (what the previous page gave as its next cursor;
+ * paging is keyset, so items added meanwhile never shift a page), and at most `limit` items.
+ */
+export const PageInput = {
+  cursor: z.string().min(1).max(200).optional(),
+  limit: z.number().int().min(1).max(PAGE_MAX).optional(),
+};
+/** One page of a list; `next_cursor` is null on the last page. */
+export const pageOf = <T extends z.ZodTypeAny>(item: T) => z.object({ items: z.array(item), next_cursor: z.string().nullable() });

@@ -1,7 +1,7 @@
 // Runs, rows, the inbox and agents. Owned by the kernel work (electron/kernel, electron/store).
 import { z } from 'zod';
 import { method } from './contract.js';
-import { Id, Mode, Name, Origin, RowState, RunStatus, ToolResult, RuleWarning } from './common.js';
+import { Id, Mode, Name, Origin, PAGE_MAX, PageInput, RowState, RunStatus, ToolResult, RuleWarning, pageOf } from './common.js';
 import { ApprovalRuleView, approvalRules, EffectProfileView, LifecycleHooksInput, LifecycleHooksView } from './approval.js';
 
 export const RowView = z.object({
@@ -46,13 +46,21 @@ export const RunSummary = z.object({
   /** Pending orchestration holds this run waits on (its own, or inside the delegation it waits for). */
   waiting_on: z.array(z.object({ request_id: z.string(), hop: z.number().int(), agent: z.string(), tool: z.string(), target: z.string(), expires_at: z.string() })).optional(),
 });
+export const RunEvent = z.object({ type: z.string(), at: z.string(), data: z.unknown() });
 export const RunDetail = RunSummary.extend({
   rules: z.array(ApprovalRuleView),
   workspace: z.string(),
+  /** The first page of the run's rows, in order (runsRows reads the next ones from rows_next_cursor). */
   rows: z.array(RowView),
+  /** Where the next page of rows starts (runsRows), or null: `rows` holds every row. */
+  rows_next_cursor: z.string().nullable().optional(),
   messages: z.array(z.unknown()).optional(),
-  events: z.array(z.object({ type: z.string(), at: z.string(), data: z.unknown() })).optional(),
+  /** The first page of the run's timeline (runsEvents reads the rest from events_next_cursor). */
+  events: z.array(RunEvent).optional(),
+  events_next_cursor: z.string().nullable().optional(),
 });
+/** How many rows and events runsShow carries when the caller does not say. */
+export const RUN_DETAIL_PAGE = 200;
 
 export const InboxItem = z.object({
   id: Id,
@@ -179,8 +187,24 @@ export const kernelMethods = {
     'Create or replace an agent profile (replaced: an active profile of that name was overwritten). `nexus agents add` keeps this; a caller that knows which it means uses agentsCreate or agentsReplace.',
   ),
   agentsRemove: method(z.object({ name: Name }), z.object({ removed: z.boolean(), runs_stopped: z.number().int() }), 'Remove an agent.'),
-  runsList: method(z.object({ limit: z.number().int().min(1).max(1000).default(100) }).default({ limit: 100 }), z.array(RunSummary), 'List runs.'),
-  runsShow: method(z.object({ id: Id }), RunDetail, 'One run with its rows.'),
+  runsList: method(
+    z
+      .object({
+        limit: z.number().int().min(1).max(1000).default(100),
+        /** The id of the last run of the previous page: the page starts after it. */
+        cursor: Id.optional(),
+      })
+      .default({ limit: 100 }),
+    z.array(RunSummary),
+    'List runs, newest first (a page: limit, and cursor = the last id seen; a full page may have more after it).',
+  ),
+  runsShow: method(
+    z.object({ id: Id, rows_limit: z.number().int().min(1).max(PAGE_MAX).optional(), events_limit: z.number().int().min(1).max(PAGE_MAX).optional() }),
+    RunDetail,
+    `One run with the first page of its rows and events (default ${RUN_DETAIL_PAGE} each; runsRows and runsEvents page on).`,
+  ),
+  runsRows: method(z.object({ run_id: Id, ...PageInput }), pageOf(RowView), `A page of a run's rows in order (limit default ${RUN_DETAIL_PAGE}, max ${PAGE_MAX}).`),
+  runsEvents: method(z.object({ run_id: Id, ...PageInput }), pageOf(RunEvent), `A page of a run's timeline in order (limit default ${RUN_DETAIL_PAGE}, max ${PAGE_MAX}).`),
   runsStart: method(
     z.object({ agent: Name, prompt: z.string().min(1), mode: Mode.optional(), extra_rules: approvalRules('extra_rules are invalid').optional() }),
     RunSummary,

@@ -15,6 +15,8 @@ export const METHOD_NAMES = [
   'agentsRemove',
   'runsList',
   'runsShow',
+  'runsRows',
+  'runsEvents',
   'runsStart',
   'runsCreate',
   'runsAppend',

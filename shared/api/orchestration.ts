@@ -1,7 +1,7 @@
 // Orchestration governance methods. Owned by the governance work (electron/governance).
 import { z } from 'zod';
 import { method } from './contract.js';
-import { Id, OrchestrationCode } from './common.js';
+import { Id, OrchestrationCode, PAGE_MAX } from './common.js';
 import { SETTABLE_KEYS } from '../orchestration/settings.js';
 
 export const SettingsView = z.object({
@@ -100,12 +100,28 @@ export const orchestrationMethods = {
     EntitlementView,
     'Take the entitlement from the account service now (GET {NEXUS_ACCOUNT_URL}/v1/entitlements), verified like an import; on failure the previous state is kept.',
   ),
-  chainsList: method(z.object({}).default({}), z.array(Chain), 'Recent chains, most recently active first.'),
+  chainsList: method(
+    z
+      .object({
+        limit: z.number().int().min(1).max(PAGE_MAX).optional(),
+        /** The chain_id of the last chain of the previous page: the page starts after it. */
+        cursor: Id.optional(),
+      })
+      .default({}),
+    z.array(Chain),
+    'Recent chains, most recently active first (optionally a page: limit, and cursor = the last chain_id seen).',
+  ),
   chainsClear: method(z.object({}).default({}), z.object({ cleared: z.number().int() }), 'Forget the Recent chains list. Stops nothing.'),
   tasksShow: method(z.object({ id: Id }), TaskView, 'A delegated task with its evidence.'),
   tasksList: method(
-    z.object({ limit: z.number().int().min(1).max(1000).default(200) }).default({ limit: 200 }),
+    z
+      .object({
+        limit: z.number().int().min(1).max(1000).default(200),
+        /** The id of the last task of the previous page: the page starts after it. */
+        cursor: Id.optional(),
+      })
+      .default({ limit: 200 }),
     z.array(TaskListItem),
-    'Delegated tasks, newest first: who delegated to whom, the state, refusals and the last check\'s exit code.',
+    'Delegated tasks, newest first: who delegated to whom, the state, refusals and the last check\'s exit code (a page: limit, and cursor = the last id seen).',
   ),
 };

@@ -109,6 +109,15 @@ describe('each command\'s help gives the limits the schemas enforce', async () =
     const input = kernelMethods.runsList.input;
     expect([accepts(input, { limit: lo }), accepts(input, { limit: hi }), accepts(input, { limit: lo - 1 }), accepts(input, { limit: hi + 1 })]).toEqual([true, true, false, false]);
   });
+  it('runs show, tasks and chains --limit', () => {
+    const range = (help: string, re: RegExp) => re.exec(help)!.slice(1).map(Number);
+    const cases = [
+      [range(commands.runs, /show: (\d+)–(\d+) rows/), kernelMethods.runsShow.input, (n: number) => ({ id: 'r', rows_limit: n })],
+      [range(commands.tasks, /--limit N: (\d+)–(\d+)/), orchestrationMethods.tasksList.input, (n: number) => ({ limit: n })],
+      [range(commands.chains, /--limit N: (\d+)–(\d+)/), orchestrationMethods.chainsList.input, (n: number) => ({ limit: n })],
+    ] as const;
+    for (const [[lo, hi], input, of] of cases) expect([accepts(input, of(lo)), accepts(input, of(hi)), accepts(input, of(lo - 1)), accepts(input, of(hi + 1))]).toEqual([true, true, false, false]);
+  });
   it('deny --reason and entitlements import', () => {
     const reason = Number(/at most (\d+) characters/.exec(commands.deny)![1]);
     expect(accepts(kernelMethods.inboxDeny.input, { id: 'x', reason: 'r'.repeat(reason) })).toBe(true);

@@ -6,6 +6,7 @@ import m002 from './002_agents.js';
 import m003 from './003_governance.js';
 import m004 from './004_entitlement_source.js';
 import m005 from './005_processes.js';
+import m006 from './006_paging_indexes.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m001,
@@ -13,4 +14,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m003,
   m004,
   m005,
+  m006,
 ];

@@ -16,3 +16,19 @@ export function listRunEvents(db: Db, run_id: string): RunEventView[] {
   const rows = stmt(db, 'SELECT type, data_json, at FROM run_events WHERE run_id = ? ORDER BY seq').all(run_id) as { type: string; data_json: string | null; at: number }[];
   return rows.map((r) => ({ type: r.type, at: isoOr(r.at), data: parseJson(r.data_json, null) }));
 }
+
+/** A run event with its place in the timeline (`seq`): the cursor of the page that ends with it. */
+export interface RunEventEntry extends RunEventView {
+  seq: number;
+}
+
+/** A page of a run's events in order, after timeline position `after` (keyset on run_events_by_run). */
+export function listRunEventsPage(db: Db, a: { run_id: string; limit: number; after?: number }): RunEventEntry[] {
+  const rows = stmt(db, 'SELECT seq, type, data_json, at FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?').all(a.run_id, a.after ?? 0, a.limit) as {
+    seq: number;
+    type: string;
+    data_json: string | null;
+    at: number;
+  }[];
+  return rows.map((r) => ({ seq: r.seq, type: r.type, at: isoOr(r.at), data: parseJson(r.data_json, null) }));
+}

@@ -150,12 +150,13 @@ function filterSql(f: InboxFilter): { where: string; args: unknown[] } {
 /**
  * A page of pending cards, oldest first, after the card `cursor` (its id; a cursor that is no longer pending
  * still works: the page starts after where it stood). Keyset paging on (created_at, rowid): no OFFSET scan.
+ * Null when no card ever had the cursor's id.
  */
-export function listPendingInboxPage(db: Db, a: { limit: number; cursor?: string; filter?: InboxFilter }): InboxEntry[] {
+export function listPendingInboxPage(db: Db, a: { limit: number; cursor?: string; filter?: InboxFilter }): InboxEntry[] | null {
   const { where, args } = filterSql(a.filter ?? {});
   if (a.cursor !== undefined) {
     const at = stmt(db, 'SELECT created_at, rowid AS rid FROM inbox WHERE id = ?').get(a.cursor) as { created_at: number; rid: number } | undefined;
-    if (!at) return [];
+    if (!at) return null;
     return (
       stmt(db, `SELECT * FROM inbox WHERE ${where} AND (created_at > ? OR (created_at = ? AND rowid > ?)) ORDER BY created_at, rowid LIMIT ?`).all(
         ...args,

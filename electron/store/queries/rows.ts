@@ -78,6 +78,30 @@ export function listRowsOfRun(db: Db, run_id: string): Row[] {
   return (stmt(db, 'SELECT * FROM rows WHERE run_id = ? ORDER BY seq').all(run_id) as RowRecord[]).map(toRow);
 }
 
+/**
+ * A page of a run's rows in order, after the row `cursor` (its id; keyset on seq through rows_by_run).
+ * Null when the cursor is not a row of this run.
+ */
+export function listRowsOfRunPage(db: Db, a: { run_id: string; limit: number; cursor?: string }): Row[] | null {
+  let after = 0;
+  if (a.cursor !== undefined) {
+    const at = stmt(db, 'SELECT seq FROM rows WHERE id = ? AND run_id = ?').get(a.cursor, a.run_id) as { seq: number } | undefined;
+    if (!at) return null;
+    after = at.seq;
+  }
+  return (stmt(db, 'SELECT * FROM rows WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?').all(a.run_id, after, a.limit) as RowRecord[]).map(toRow);
+}
+
+/** Every parked row's id and deadline (epoch ms; null: none), earliest first: read from rows_parked_deadline alone. */
+export function listParkedDeadlines(db: Db): { id: string; expires_at: number | null }[] {
+  return stmt(db, "SELECT id, expires_at FROM rows WHERE state = 'needs_approval' ORDER BY expires_at, id").all() as { id: string; expires_at: number | null }[];
+}
+
+/** How many rows of one run wait on a person (through the partial index rows_parked_by_run). */
+export function countParkedOfRun(db: Db, run_id: string): number {
+  return (stmt(db, "SELECT COUNT(*) AS n FROM rows WHERE run_id = ? AND state = 'needs_approval'").get(run_id) as { n: number }).n;
+}
+
 /** The states a row can still leave; `rows_live` indexes exactly these. */
 export type LiveRowState = 'ready' | 'needs_approval' | 'running';
 // SQLite uses a partial index only when the query's WHERE implies the index's WHERE, and `state = ?` with a
@@ -213,10 +237,4 @@ export function patchRow(db: Db, id: string, patch: RowPatch, now: number): void
 /** Held rows of an agent's runs addressed to `addressee`. */
 export function listParkedRowsAddressedTo(db: Db, addressee: string): Row[] {
   return (stmt(db, `SELECT * FROM rows WHERE ${LIVE} AND state = 'needs_approval' AND addressee = ? ORDER BY created_at`).all(addressee) as RowRecord[]).map(toRow);
-}
-
-/** Parked rows per run, for run lists. */
-export function countParkedByRun(db: Db): Map<string, number> {
-  const rows = stmt(db, `SELECT run_id, COUNT(*) AS n FROM rows WHERE ${LIVE} AND state = 'needs_approval' GROUP BY run_id`).all() as { run_id: string; n: number }[];
-  return new Map(rows.map((r) => [r.run_id, r.n]));
 }

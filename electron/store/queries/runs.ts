@@ -108,6 +108,29 @@ export function listRunningRunIds(db: Db): string[] {
   return (stmt(db, "SELECT id FROM runs WHERE status = 'running' ORDER BY created_at, rowid").all() as { id: string }[]).map((r) => r.id);
 }
 
+/** Where a page cursor (the id of the last run of the previous page) stands, or null: no run has that id. */
+function runKey(db: Db, id: string): { created_at: number; rid: number } | null {
+  return (stmt(db, 'SELECT created_at, rowid AS rid FROM runs WHERE id = ?').get(id) as { created_at: number; rid: number } | undefined) ?? null;
+}
+
+/**
+ * A page of runs, newest first, after the run `cursor` (keyset paging on (created_at, rowid): no OFFSET, and
+ * runs created meanwhile do not shift the page). Null when no run has the cursor's id.
+ */
+export function listRunsPage(db: Db, a: { limit: number; cursor?: string; agent?: string }): Run[] | null {
+  const at = a.cursor === undefined ? null : runKey(db, a.cursor);
+  if (a.cursor !== undefined && !at) return null;
+  // `created_at <= ?` is the index range; the OR breaks ties inside one millisecond by rowid.
+  const after = at ? 'created_at <= ? AND (created_at < ? OR rowid < ?)' : '1';
+  const keys = at ? [at.created_at, at.created_at, at.rid] : [];
+  const sql =
+    a.agent !== undefined
+      ? `SELECT * FROM runs WHERE agent = ? AND ${after} ORDER BY created_at DESC, rowid DESC LIMIT ?`
+      : `SELECT * FROM runs WHERE ${after} ORDER BY created_at DESC, rowid DESC LIMIT ?`;
+  const args = a.agent !== undefined ? [a.agent, ...keys, a.limit] : [...keys, a.limit];
+  return (stmt(db, sql).all(...args) as RunRecord[]).map(toRun);
+}
+
 export function countRunsInFlight(db: Db): number {
   return (stmt(db, "SELECT COUNT(*) AS n FROM runs WHERE status = 'running'").get() as { n: number }).n;
 }

@@ -1,5 +1,5 @@
 // One run: its rounds and rows with their states, who approved what, delegated tasks' evidence; append, stop.
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useRuns, type RunFull } from '../../stores/runs.js';
 import { call, messageOf } from '../../api/client.js';
 import { ago, useNow } from '../../components/time.js';
@@ -9,6 +9,7 @@ import { useInbox } from '../../stores/inbox.js';
 import { useNav } from '../../stores/nav.js';
 import { shortId } from '../inbox/cards.js';
 import { grantLine, groupRows, stateLabel, type Row } from './rows.js';
+import { LoadMore } from '../../components/LoadMore.js';
 
 export const taskIdOf = (r: Row): string | null => {
   const sc = r.result?.structuredContent as Record<string, unknown> | undefined;
@@ -132,6 +133,8 @@ export function RunDetailView({ run }: { run: RunFull }) {
   const now = useNow();
   const [stopNote, setStopNote] = useState<string | null>(null);
   const groups = groupRows(run.rows);
+  const { loadingMoreRows, loadMoreRows, rowsNote } = useRuns();
+  const firstAdded = useRef<string | null>(null);
   return (
     <div className="run-detail">
       <header className="page-head row">
@@ -142,6 +145,7 @@ export function RunDetailView({ run }: { run: RunFull }) {
           </h1>
           <p className="muted">
             mode <strong>{run.mode}</strong> · started {ago(run.created_at, now)} · {run.rows.length} row{run.rows.length === 1 ? "" : "s"}
+            {run.rows_next_cursor ? ' shown, more to load' : ''}
             {run.chain_id ? <> · chain <code title={run.chain_id}>{shortId(run.chain_id)}</code></> : null}
           </p>
           {run.client ? (
@@ -211,6 +215,20 @@ export function RunDetailView({ run }: { run: RunFull }) {
             </table>
           </div>
         ) : null}
+        <LoadMore
+          label="Load more rows"
+          hasMore={!!run.rows_next_cursor}
+          busy={loadingMoreRows}
+          note={rowsNote}
+          onMore={async () => {
+            firstAdded.current = (await loadMoreRows())[0]?.id ?? null;
+          }}
+          // The last page took the button away: the focus goes to the first row it brought.
+          onDone={() => {
+            const id = firstAdded.current;
+            if (id) document.querySelector<HTMLElement>(`tr[data-row-id="${CSS.escape(id)}"] button`)?.focus();
+          }}
+        />
         {run.status === 'running' ? <AppendRow runId={run.id} /> : null}
       </section>
     </div>

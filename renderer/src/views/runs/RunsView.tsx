@@ -1,11 +1,12 @@
 // Runs: start one, list them, open one.
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useRuns } from '../../stores/runs.js';
 import { useAgents } from '../../stores/agents.js';
 import { call, messageOf } from '../../api/client.js';
 import { ago, useNow } from '../../components/time.js';
 import { RunDetailView } from './RunDetail.js';
 import { Empty } from '../../components/Empty.js';
+import { LoadMore } from '../../components/LoadMore.js';
 import { TasksList } from './TasksList.js';
 import type { Mode } from '../../../../shared/types.js';
 
@@ -73,9 +74,14 @@ function StartRun() {
   );
 }
 
+const focusRun = (id: string | null) => {
+  if (id) document.querySelector<HTMLButtonElement>(`button[data-run-id="${CSS.escape(id)}"]`)?.focus();
+};
+
 export function RunsView() {
-  const { runs, loaded, error, openId, detail, detailError, open } = useRuns();
+  const { runs, loaded, error, openId, detail, detailError, open, hasMore, loadingMore, loadMore, listNote } = useRuns();
   const now = useNow();
+  const more = useRef<string | null>(null);
   // Run events off screen only mark the list stale (events.ts); looking at it brings it up to date.
   useEffect(() => {
     if (useRuns.getState().stale) void useRuns.getState().refresh();
@@ -91,7 +97,7 @@ export function RunsView() {
         <ul className="item-list" aria-label="Runs">
           {runs.map((r) => (
             <li key={r.id}>
-              <button type="button" className={`item ${openId === r.id ? 'selected' : ''}`} aria-current={openId === r.id || undefined} onClick={() => open(r.id)}>
+              <button type="button" data-run-id={r.id} className={`item ${openId === r.id ? 'selected' : ''}`} aria-current={openId === r.id || undefined} onClick={() => open(r.id)}>
                 <span className="item-top">
                   <strong>{r.agent ?? 'standalone'}</strong>
                   {r.client ? <span className="badge">{r.client.name} session</span> : null}
@@ -109,6 +115,18 @@ export function RunsView() {
           ))}
           {loaded && runs.length === 0 ? <li className="muted pad">No runs yet.</li> : null}
         </ul>
+        <LoadMore
+          label="Load more runs"
+          hasMore={hasMore}
+          busy={loadingMore}
+          note={listNote}
+          onMore={async () => {
+            const added = await loadMore();
+            more.current = added[0]?.id ?? null;
+          }}
+          // The last page ended the list and took the button: the focus goes to the first run it brought.
+          onDone={() => focusRun(more.current)}
+        />
         <TasksList />
       </aside>
       <section className="detail-pane" tabIndex={0} aria-label="Run">
