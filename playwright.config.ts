@@ -1,5 +1,5 @@
 // The window's end-to-end tests: Debian's Chromium drives the browser host (`nexus serve`), one fresh data
-// dir and one server process per test (e2e/fixtures.ts). Screenshots of every main view are kept under
+// dir and one server process per test (test/support/e2e-fixtures.ts). Screenshots of every main view are kept under
 // test-results/ as artifacts.
 import { defineConfig } from '@playwright/test';
 

@@ -14,7 +14,7 @@ export default defineConfig({
   define: { __NEXUS_VERSION__: JSON.stringify(version) },
   test: {
     pool: 'forks',
-    globalSetup: ['test/orphan-workspaces.ts'],
+    globalSetup: ['test/support/orphan-workspaces.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     reporters: ['default'],

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { serve } from '../test/spec/serve.js';
+import { serve } from '../test/support/serve.js';
 import { socketPath } from '../electron/doors/socket-path.js';
 import { line, now, pct } from './report.js';
 

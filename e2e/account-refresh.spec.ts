@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fakeAccountService, tokenAnswer, type FakeAccountService } from '../electron/governance/account-service.fixture.js';
+import { fakeAccountService, tokenAnswer, type FakeAccountService } from '../test/support/account-service.js';
 
 const ROOT = join(import.meta.dirname, '..');
 let svc: FakeAccountService;

@@ -1,6 +1,6 @@
 // Autonomy cards end to end: a scripted model (real HTTP) asks for a tool call, the agent's ask mode parks it,
 // the person answers in the window, and the run goes on (or reads the refusal).
-import { test, expect, shot, bash, lastResult } from './fixtures.js';
+import { test, expect, shot, bash, lastResult } from '../test/support/e2e-fixtures.js';
 import type { Page } from '@playwright/test';
 
 async function startRun(page: Page, agent: string, prompt: string) {

@@ -1,7 +1,7 @@
 // The browser host authenticates the person, in a real browser: the printed address opens NEXUS once and
 // leaves no key behind for other local servers; a page served from another port on 127.0.0.1 gets nothing;
 // a reload says what to do, and `nexus open` (the real command) lets the person back in.
-import { test, expect } from './fixtures.js';
+import { test, expect } from '../test/support/e2e-fixtures.js';
 import { createServer, type Server } from 'node:http';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';

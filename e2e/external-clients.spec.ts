@@ -7,8 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clientWorld, type ClientWorld } from '../test/fixtures/clients.js';
-import { oneCall, startAnthropicModel, type ClientModel } from '../test/fixtures/client-models.js';
+import { clientWorld, type ClientWorld } from '../test/support/clients.js';
+import { oneCall, startAnthropicModel, type ClientModel } from '../test/support/client-models.js';
 
 const ROOT = join(import.meta.dirname, '..');
 

@@ -1,6 +1,6 @@
 // First run: a newcomer with no model plays the offline demo and, within a minute, answers a real card and
 // reads a real chain — labelled as a demo, with the gate answering honestly (no entitlement: denied).
-import { test, expect, shot } from './fixtures.js';
+import { test, expect, shot } from '../test/support/e2e-fixtures.js';
 
 test('a newcomer plays the offline demo: a card to answer, then a chain to read', async ({ app: page }, testInfo) => {
   await expect(page.getByRole('heading', { name: 'Nothing waits for you' })).toBeVisible();

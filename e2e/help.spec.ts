@@ -1,6 +1,6 @@
 // The window links each view to its page in docs/: the top bar's Help opens the page for the view on screen,
 // its links to other pages open them in the dialog, and it is used with the keyboard alone.
-import { test, expect, shot } from './fixtures.js';
+import { test, expect, shot } from '../test/support/e2e-fixtures.js';
 
 test('Help opens the page of the view on screen; keyboard alone; links move between pages', async ({ app: page }, testInfo) => {
   // Help is a menu in the top bar: its first item is the page of the view on screen.

@@ -1,5 +1,5 @@
 // Orchestration through the window: a chain of two scripted agents (real HTTP) crossing the real gate.
-import { test, expect, shot, bash, delegate, lastResult } from './fixtures.js';
+import { test, expect, shot, bash, delegate, lastResult } from '../test/support/e2e-fixtures.js';
 import type { Page } from '@playwright/test';
 
 async function openOrchestration(page: Page) {

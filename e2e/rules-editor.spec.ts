@@ -1,5 +1,5 @@
 // The rules editor validates live through rulesCheck and tests calls through rulesEval (pure: no model).
-import { test, expect, shot } from './fixtures.js';
+import { test, expect, shot } from '../test/support/e2e-fixtures.js';
 
 test('the rules editor rejects a bad list with the located error, and the tester shows the outcome', async ({ app: page }, testInfo) => {
   await page.getByRole('link', { name: 'Agents' }).click();

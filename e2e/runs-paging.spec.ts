@@ -1,7 +1,7 @@
 // The Runs view pages: the list and a run's rows load a first page, and "Load more" (a real button, reached
 // with Tab, answered with Enter) brings the next, says what it did in a polite live region, and when the list
 // ends hands the focus to the first item it brought.
-import { test, expect, shot } from './fixtures.js';
+import { test, expect, shot } from '../test/support/e2e-fixtures.js';
 
 test('the runs list and a long run load a page at a time; Load more works by keyboard and is announced', async ({ app: page, served }, testInfo) => {
   test.setTimeout(120_000);

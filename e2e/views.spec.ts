@@ -1,6 +1,6 @@
 // Screenshots of the main views with real data, in dark mode too (prefers-color-scheme), as artifacts; and the
 // card for a write shows the diff the approver reads.
-import { test, expect, shot } from './fixtures.js';
+import { test, expect, shot } from '../test/support/e2e-fixtures.js';
 
 test.use({ colorScheme: 'dark' });
 

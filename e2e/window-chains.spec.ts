@@ -1,5 +1,5 @@
 // Chains as a picture you can follow, the demo banner on one line, and the welcome reachable from Help.
-import { test, expect, shot } from './fixtures.js';
+import { test, expect, shot } from '../test/support/e2e-fixtures.js';
 
 test('the Chains view draws each chain as agents and hops, coloured by verdict, the denial in words, linked to runs', async ({ app: page }, testInfo) => {
   await page.getByRole('button', { name: 'Play the offline demo' }).click();
@@ -36,7 +36,7 @@ test('the Chains view draws each chain as agents and hops, coloured by verdict, 
 });
 
 test('Models is a form: Test connection makes a real request and shows the answer, or the error in words', async ({ app: page }, testInfo) => {
-  const { startScriptedModel } = await import('../test/fixtures/scripted-model.js');
+  const { startScriptedModel } = await import('../test/support/scripted-model.js');
   const model = await startScriptedModel({ script: [{ text: 'ok' }] });
   try {
     await page.getByRole('link', { name: 'Settings' }).click();

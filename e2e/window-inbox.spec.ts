@@ -1,6 +1,6 @@
 // The window people live in: cards that say why, "allow calls like this", one key that never approves a
 // dangerous call blind, the inbox at scale (filter, group, select many, bulk answers), Stop all always in reach.
-import { test, expect, shot, bash, lastResult } from './fixtures.js';
+import { test, expect, shot, bash, lastResult } from '../test/support/e2e-fixtures.js';
 
 test('a card says why: what the agent said, once who/what/target, the run by agent and start time', async ({ app: page, served }, testInfo) => {
   const said = 'The tests failed on a stale cache. I will clear the cache folder and run them again. ' + 'More detail follows. '.repeat(20);

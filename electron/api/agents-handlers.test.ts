@@ -2,7 +2,7 @@
 // one; agentsSave (the `nexus agents add` contract) still does either and says which. Through dispatch, on a
 // real kernel over a fresh SQLite store.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { harness, record, type Harness } from '../kernel/testing/harness.js';
+import { harness, record, type Harness } from '../../test/support/kernel.js';
 import { dispatch } from './dispatch.js';
 import type { NexusEvent } from '../../shared/api/index.js';
 

@@ -2,7 +2,7 @@
 // its field (`details`), so a form can put each next to its field without taking the line apart. Real NEXUS
 // (turns + governance on a fresh SQLite data dir), every call through dispatch as a door makes it.
 import { afterEach, describe, expect, it } from 'vitest';
-import { scenario, type Scenario } from '../governance/scenarios/harness.js';
+import { scenario, type Scenario } from '../../test/support/scenarios.js';
 import { dispatch } from './dispatch.js';
 import { ApiError, type MethodName } from '../../shared/api/index.js';
 

@@ -2,7 +2,7 @@
 // and filters, bulk answers report each card, and a card says what the agent said before its call.
 // Real kernel on a fresh SQLite (scenario harness), a scripted model over real HTTP.
 import { afterEach, describe, expect, it } from 'vitest';
-import { queue, scenario, type Scenario } from '../governance/scenarios/harness.js';
+import { queue, scenario, type Scenario } from '../../test/support/scenarios.js';
 import type { NexusEvent } from '../../shared/api/index.js';
 
 let s: Scenario | null = null;

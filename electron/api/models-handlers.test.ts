@@ -1,7 +1,7 @@
 // Test connection: a real request to a real (local, scripted) HTTP server through the agents' own providers;
 // the answer, or the failure in words, comes back; a typed key is used for that one request only.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedModel, type ScriptedModel } from '../../test/fixtures/scripted-model.js';
+import { startScriptedModel, type ScriptedModel } from '../../test/support/scripted-model.js';
 import { modelsHandlers } from './models-handlers.js';
 import { NO_KEYS } from '../providers/keys.js';
 

@@ -3,7 +3,7 @@
 // each value must parse with its method's output schema. The handlers build typed values instead of casting,
 // so a field the contract does not know, or one of the wrong shape, fails here rather than in a caller.
 import { afterEach, describe, expect, it } from 'vitest';
-import { bash, delegate, queue, scenario, type Scenario } from '../governance/scenarios/harness.js';
+import { bash, delegate, queue, scenario, type Scenario } from '../../test/support/scenarios.js';
 import { dispatch } from './dispatch.js';
 import { methods, type MethodName } from '../../shared/api/index.js';
 

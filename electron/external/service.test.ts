@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { harness, type Harness } from '../kernel/testing/harness.js';
+import { harness, type Harness } from '../../test/support/kernel.js';
 import { dispatch } from '../api/dispatch.js';
 import { saveAgent } from '../kernel/agents.js';
 import type { ApprovalRule } from '../../shared/types.js';

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';
-import { build, serve, type Served } from '../../test/spec/serve.js';
-import { fakeAccountService, tokenAnswer, type FakeAccountService } from './account-service.fixture.js';
+import { build, serve, type Served } from '../../test/support/serve.js';
+import { fakeAccountService, tokenAnswer, type FakeAccountService } from '../../test/support/account-service.js';
 
 const CREDENTIAL = 'cli-acct-cred-0d9e8f7a6b5c-SECRET';
 let s: Served;

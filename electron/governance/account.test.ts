@@ -13,7 +13,7 @@ import { addMember, beginChain, bindMemberRun } from './chain-store.js';
 import { recipientPosition, starterPosition } from '../../shared/orchestration/chain.js';
 import { PUBLIC_KEY_ENV } from './entitlements.js';
 import { ACCOUNT_TOKEN_ENV, ACCOUNT_URL_ENV, loadAccountConfig, REFRESH_INTERVAL_MS } from './account.js';
-import { fakeAccountService, tokenAnswer, type FakeAccountService } from './account-service.fixture.js';
+import { fakeAccountService, tokenAnswer, type FakeAccountService } from '../../test/support/account-service.js';
 
 const CREDENTIAL = 'acct-cred-7f3a9c1e5b2d4086-SECRET';
 let cleanup: Array<() => Promise<void> | void> = [];

@@ -10,7 +10,7 @@ import { ManualClock } from '../kernel/clock.js';
 import { addMember, beginChain, bindMemberRun } from './chain-store.js';
 import { getHold } from './hold-store.js';
 import { recipientPosition, starterPosition } from '../../shared/orchestration/chain.js';
-import { openGate, testNexus, type TestNexus } from './test-harness.js';
+import { openGate, testNexus, type TestNexus } from '../../test/support/nexus.js';
 import type { NexusEvent } from '../../shared/api/index.js';
 import type { Run } from '../kernel/types.js';
 

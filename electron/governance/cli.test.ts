@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { main } from '../cli/main.js';
 import { startSocketDoor, type SocketDoor } from '../doors/socket.js';
 import { saveAgent } from '../kernel/agents.js';
-import { testNexus, type TestNexus } from './test-harness.js';
-import { startScriptedModel, type ScriptedModel } from '../../test/fixtures/scripted-model.js';
+import { testNexus, type TestNexus } from '../../test/support/nexus.js';
+import { startScriptedModel, type ScriptedModel } from '../../test/support/scripted-model.js';
 
 let t: TestNexus | null = null;
 let door: SocketDoor | null = null;

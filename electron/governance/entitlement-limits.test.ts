@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { importEntitlement, loadEntitlementKey, PUBLIC_KEY_ENV, showEntitlement } from './entitlements.js';
-import { governanceOnlyDb } from './testing.js';
+import { governanceOnlyDb } from '../../test/support/governance-db.js';
 
 const NOW = Date.UTC(2026, 10, 30, 12);
 const account = generateKeyPairSync('ed25519');

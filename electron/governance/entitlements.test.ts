@@ -3,7 +3,7 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { ApiFailure } from '../api/dispatch.js';
 import { gateEntitlement, importEntitlement, loadEntitlementKey, reverifyStoredEntitlement, showEntitlement, PUBLIC_KEY_ENV } from './entitlements.js';
-import { governanceOnlyDb } from './testing.js';
+import { governanceOnlyDb } from '../../test/support/governance-db.js';
 
 const NOW = Date.UTC(2026, 10, 30, 12);
 const pair = () => generateKeyPairSync('ed25519');

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { saveAgent } from '../kernel/agents.js';
 import { addMember, beginChain, bindMemberRun } from './chain-store.js';
 import { recipientPosition, starterPosition, type ChainPosition } from '../../shared/orchestration/chain.js';
-import { openGate, testNexus, type TestNexus } from './test-harness.js';
+import { openGate, testNexus, type TestNexus } from '../../test/support/nexus.js';
 import type { Row, Run } from '../kernel/types.js';
 import type { ChainView, InboxItem } from '../../shared/types.js';
 

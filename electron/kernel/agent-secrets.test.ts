@@ -6,11 +6,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { turnsHarness, type TurnsHarness } from './turns/testing.js';
+import { turnsHarness, type TurnsHarness } from '../../test/support/turns.js';
 import { createSecretStore } from '../store/secrets.js';
 import { joinSecrets } from './agent-secrets.js';
 
-const FIXTURE = join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'mcp-env-server.mjs');
+const FIXTURE = join(import.meta.dirname, '..', '..', 'test', 'support', 'mcp-env-server.mjs');
 const ENV_SECRET = 'env-secret-7f3a9c1d5e2b';
 const HEADER_SECRET = 'Bearer hdr-secret-4b8e2d6a1c9f';
 

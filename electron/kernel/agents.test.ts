@@ -1,6 +1,6 @@
 // Agent profiles and the approval a run-backed run freezes: the profile's, tightened never loosened.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { harness, type Harness } from './testing/harness.js';
+import { harness, type Harness } from '../../test/support/kernel.js';
 import { createAgentRun, MODE_STRICTNESS, saveAgent, stricterMode, tightenApproval } from './agents.js';
 import type { AgentProfile } from '../../shared/types.js';
 

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { harness } from './testing/harness.js';
+import { harness } from '../../test/support/kernel.js';
 import { ManualClock } from './clock.js';
 import { APPROVAL_EXPIRED_TEXT, PARK_DURATION_MS } from '../../shared/types.js';
 import { startSocketDoor } from '../doors/socket.js';
@@ -31,7 +31,7 @@ afterEach(() => {
 });
 
 function startChild(): Promise<{ run: string; running: string; runningState: string; parked: string; expires_at: string; sleeper: number }> {
-  child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'electron/kernel/testing/crash-child.ts'), dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/support/crash-child.ts'), dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   return new Promise((resolve, reject) => {

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { harness, probe, type Harness } from './testing/harness.js';
+import { harness, probe, type Harness } from '../../test/support/kernel.js';
 
 let h: Harness;
 let p: ReturnType<typeof probe>;

@@ -1,6 +1,6 @@
 // The composition root and the kernel's lifecycle: one kernel per data dir, clean close, API waits.
 import { afterEach, describe, expect, it } from 'vitest';
-import { harness, probe, type Harness } from './testing/harness.js';
+import { harness, probe, type Harness } from '../../test/support/kernel.js';
 import { createNexus } from '../app.js';
 import { dispatch } from '../api/dispatch.js';
 import { rmSync } from 'node:fs';

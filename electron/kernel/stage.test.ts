@@ -1,7 +1,7 @@
 // The stage (seed 000 "The stage", "The origin rule", "The modes"): every row crosses it, under every mode, for
 // every origin, through the REAL store. Each case is a line of the seed's table.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { harness, probe, type Harness } from './testing/harness.js';
+import { harness, probe, type Harness } from '../../test/support/kernel.js';
 import type { ApprovalRule, Mode, Origin } from '../../shared/types.js';
 import { listRowsOfRun } from '../store/queries/rows.js';
 

@@ -5,7 +5,7 @@
 //  - a terminal row never changes again; an expired row reads exactly APPROVAL_EXPIRED_TEXT.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { harness, probe } from './testing/harness.js';
+import { harness, probe } from '../../test/support/kernel.js';
 import { APPROVAL_EXPIRED_TEXT, MODES, ORIGINS, PARK_DURATION_MS, TERMINAL_ROW_STATES, type ApprovalRule, type RowState } from '../../shared/types.js';
 import { listPendingInbox } from '../store/queries/inbox.js';
 import { saveAgent } from './agents.js';

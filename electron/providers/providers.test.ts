@@ -1,7 +1,7 @@
 // Providers against the scripted model over real HTTP: both wire formats, streaming and not, and every
 // way a provider can let a run down (refused, closed mid-reply, garbage, malformed arguments, slow, stopped).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startScriptedModel, type ScriptedModel } from '../../test/fixtures/scripted-model.js';
+import { startScriptedModel, type ScriptedModel } from '../../test/support/scripted-model.js';
 import { createProvider, ProviderError, type ConvMessage, type ProviderConfig } from './index.js';
 
 let model: ScriptedModel;

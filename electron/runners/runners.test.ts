@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { startHttpMcpServer, type HttpMcpServer } from '../../test/fixtures/mcp-http-server.js';
+import { startHttpMcpServer, type HttpMcpServer } from '../../test/support/mcp-http-server.js';
 import { toolsForAgent } from './agent-tools.js';
 import { McpRunner, RunnerError } from './mcp-runner.js';
 import { RunnerPool } from './pool.js';

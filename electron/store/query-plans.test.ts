@@ -3,7 +3,7 @@
 // below drives a real NEXUS (turns + governance) through parks, approvals, a delegated chain with a held hop,
 // lists and run details; then each statement it prepared is explained.
 import { afterEach, describe, expect, it } from 'vitest';
-import { bash, delegate, last, scenario, type Scenario } from '../governance/scenarios/harness.js';
+import { bash, delegate, last, scenario, type Scenario } from '../../test/support/scenarios.js';
 import { preparedSql, type Db } from './db.js';
 import type { InboxItem } from '../../shared/types.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compileGlob, globMatch, matchGlob } from './glob.js';
 import { utf8 } from './utf8.js';
-import { referenceGlob } from './testing/reference-glob.js';
+import { referenceGlob } from '../../test/support/reference-glob.js';
 
 const reference = referenceGlob;
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { ApprovalRule, Mode, Origin } from '../types.js';
 import { compileRules, evaluateCall, lintRules, validateRules } from './index.js';
-import { referenceGlob } from './testing/reference-glob.js';
+import { referenceGlob } from '../../test/support/reference-glob.js';
 
 const mode = fc.constantFrom<Mode>('bypass', 'ask', 'rules');
 const origin = fc.constantFrom<Origin>('model', 'author', 'kernel');

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentProfileInput } from '../../shared/api/kernel.js';
 import { validateHooks } from '../../electron/kernel/agents.js';
-import { bodyRows, fences, readDoc, sections, unquote } from './markdown.js';
+import { bodyRows, fences, readDoc, sections, unquote } from '../support/docs-markdown.js';
 
 const page = readDoc('agent-file.md');
 const PENDING = '(being added)';
@@ -75,7 +75,7 @@ describe('docs/agent-file.md: the built-in tools', () => {
     const { join } = await import('node:path');
     const { createNexus } = await import('../../electron/app.js');
     const { INTERNAL_TOOLS } = await import('../../electron/kernel/turns/internal-tools.js');
-    const { ROOT } = await import('./markdown.js');
+    const { ROOT } = await import('../support/docs-markdown.js');
     const listed = /Built-in tools: (.*)\./.exec(page)![1].split(', ').map(unquote);
     const dir = mkdtempSync(join(tmpdir(), 'nexus-agent-doc-'));
     const nexus = await createNexus({ dataDir: join(dir, 'data') });

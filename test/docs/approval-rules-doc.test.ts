@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileRules, evaluateCall, lintRules, validateRules } from '../../shared/rules/index.js';
 import { MODES, ORIGINS, type Mode, type Origin } from '../../shared/types.js';
-import { bodyRows, fences, readDoc, sections, unquote } from './markdown.js';
+import { bodyRows, fences, readDoc, sections, unquote } from '../support/docs-markdown.js';
 
 const page = readDoc('approval-rules.md');
 const examples = sections(sections(page, 2).find((s) => s.title === 'Fifteen examples')!.body, 3);

@@ -6,8 +6,8 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMON_OPTIONS } from '../../electron/cli/common.js';
 import { ENVIRONMENT, REFERENCE, SUMMARIES } from '../../electron/cli/help.js';
-import { bodyRows, readDoc, ROOT, sections, unquote } from './markdown.js';
-import { cliCommands, flagsIn, run } from './cli-source.js';
+import { bodyRows, readDoc, ROOT, sections, unquote } from '../support/docs-markdown.js';
+import { cliCommands, flagsIn, run } from '../support/docs-cli-source.js';
 
 const page = readDoc('cli.md');
 const PENDING = '*(being added)*';

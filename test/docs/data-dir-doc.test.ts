@@ -13,7 +13,7 @@ import { startSocketDoor, type SocketDoor, SOCKET_FILE } from '../../electron/do
 import { LOCK_FILE, acquireLock } from '../../electron/store/lock.js';
 import { NoKernelError } from '../../electron/cli/client.js';
 import { main } from '../../electron/cli/main.js';
-import { bodyRows, fences, readDoc, ROOT, sections, unquote } from './markdown.js';
+import { bodyRows, fences, readDoc, ROOT, sections, unquote } from '../support/docs-markdown.js';
 
 const page = readDoc('data-dir.md');
 const section = (t: string) => sections(page, 2).find((s) => s.title === t)!.body;

@@ -4,9 +4,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../spec/serve.js';
-import { fences, readDoc, sections } from './markdown.js';
-import { commandLines, shell, type Shell } from './shell.js';
+import { build } from '../support/serve.js';
+import { fences, readDoc, sections } from '../support/docs-markdown.js';
+import { commandLines, shell, type Shell } from '../support/docs-shell.js';
 
 const page = readDoc('entitlement.md');
 const recipe = sections(page, 2).find((s) => s.title.startsWith('3. Self-signed'))!.body;

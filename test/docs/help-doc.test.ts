@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMarkdown } from '../../renderer/src/help/markdown.js';
 import { SECTION_HELP, VIEW_HELP } from '../../renderer/src/help/help-pages.js';
-import { ROOT } from './markdown.js';
+import { ROOT } from '../support/docs-markdown.js';
 
 const DOCS = join(ROOT, 'docs');
 

@@ -5,8 +5,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anchorOf } from '../../renderer/src/help/markdown.js';
-import { ROOT } from './markdown.js';
-import { cliCommands } from './cli-source.js';
+import { ROOT } from '../support/docs-markdown.js';
+import { cliCommands } from '../support/docs-cli-source.js';
 
 function markdownFiles(dir = ROOT, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {

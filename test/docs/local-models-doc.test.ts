@@ -7,7 +7,7 @@ import { AgentProfileInput } from '../../shared/api/kernel.js';
 import { tokenBudget } from '../../electron/kernel/turns/turn-limits.js';
 import { DEFAULT_MODEL_TIMEOUT_MS } from '../../electron/providers/deadline.js';
 import { PLACEHOLDER_KEY } from '../../electron/providers/keys.js';
-import { fences, readDoc, ROOT } from './markdown.js';
+import { fences, readDoc, ROOT } from '../support/docs-markdown.js';
 
 const page = readDoc('local-models.md');
 

@@ -5,7 +5,7 @@ import { compileRules, evaluateCall, validateRules } from '../../shared/rules/in
 import { MODES, ORIGINS, type Mode } from '../../shared/types.js';
 import { RowView } from '../../shared/api/kernel.js';
 import { deniedByPerson, deniedByStage, expired, interrupted, resultText } from '../../electron/kernel/results.js';
-import { bodyRows, readDoc, sections, unquote } from './markdown.js';
+import { bodyRows, readDoc, sections, unquote } from '../support/docs-markdown.js';
 
 const page = readDoc('modes.md');
 const section = (title: string) => sections(page, 2).find((s) => s.title === title)!.body;

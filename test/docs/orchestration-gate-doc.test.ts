@@ -9,8 +9,8 @@ import { heldResult, refusedResult } from '../../shared/orchestration/holds.js';
 import { SETTABLE_KEYS } from '../../shared/orchestration/settings.js';
 import { validateSetting } from '../../shared/orchestration/setting-values.js';
 import { DEFAULT_SETTINGS } from '../../shared/types.js';
-import { bodyRows, fences, readDoc, sections, unquote } from './markdown.js';
-import { cliCommands } from './cli-source.js';
+import { bodyRows, fences, readDoc, sections, unquote } from '../support/docs-markdown.js';
+import { cliCommands } from '../support/docs-cli-source.js';
 
 const page = readDoc('orchestration-gate.md');
 const section = (title: string) => sections(page, 2).find((s) => s.title.startsWith(title))!.body;

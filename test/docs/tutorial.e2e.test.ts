@@ -1,16 +1,16 @@
 // docs/tutorial.md replayed as written: every `$ ` line of its console blocks runs in bash (cwd and exports
 // carry over, as in one terminal; HOME is a fresh folder), files the page says to save are saved, and each
 // command's output must be what the page shows — once ids, times, ports, tokens and the home folder are
-// set aside. The model is test/fixtures/tutorial-model.ts in place of Ollama (same replies every time).
+// set aside. The model is test/support/tutorial-model.ts in place of Ollama (same replies every time).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../spec/serve.js';
-import { startTutorialModel } from '../fixtures/tutorial-model.js';
-import type { ScriptedModel } from '../fixtures/scripted-model.js';
-import { ROOT, readDoc, sections } from './markdown.js';
+import { build } from '../support/serve.js';
+import { startTutorialModel } from '../support/tutorial-model.js';
+import type { ScriptedModel } from '../support/scripted-model.js';
+import { ROOT, readDoc, sections } from '../support/docs-markdown.js';
 
 const page = readDoc('tutorial.md');
 const SKIPPED = ['1. Install', '3. Connect a local model']; // replaced by the build and the scripted model

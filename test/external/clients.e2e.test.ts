@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildOnce, startKernel, type Kernel } from './harness.js';
-import { clientWorld, type ClientWorld, type Run } from '../fixtures/clients.js';
-import { oneCall, startAnthropicModel, startResponsesModel, type ClientCall, type ClientModel } from '../fixtures/client-models.js';
+import { buildOnce, startKernel, type Kernel } from '../support/external.js';
+import { clientWorld, type ClientWorld, type Run } from '../support/clients.js';
+import { oneCall, startAnthropicModel, startResponsesModel, type ClientCall, type ClientModel } from '../support/client-models.js';
 
 type Client = 'claude-code' | 'codex';
 

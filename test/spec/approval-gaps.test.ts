@@ -1,8 +1,8 @@
 // Seed 000 / DESIGN §2, §4, §7 sentences that had no test of their own (docs/spec-coverage.md lists them),
 // each named after the sentence. Real kernel (createNexus on a fresh temp dir), scripted models over real HTTP.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ScriptedRequest } from '../fixtures/scripted-model.js';
-import { delegate, last, queue, scenario, structuredOf, type Scenario } from '../../electron/governance/scenarios/harness.js';
+import type { ScriptedRequest } from '../support/scripted-model.js';
+import { delegate, last, queue, scenario, structuredOf, type Scenario } from '../support/scenarios.js';
 import { saveAgent } from '../../electron/kernel/agents.js';
 import { listRunEvents } from '../../electron/store/queries/events.js';
 import type { InboxItem } from '../../shared/types.js';

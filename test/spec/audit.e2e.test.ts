@@ -7,9 +7,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { startScriptedModel, type ScriptedModel, type ScriptedReply, type ScriptedRequest } from '../fixtures/scripted-model.js';
-import { build, ROOT, serve, type Served } from './serve.js';
-import { last, structuredOf } from '../../electron/governance/scenarios/harness.js';
+import { startScriptedModel, type ScriptedModel, type ScriptedReply, type ScriptedRequest } from '../support/scripted-model.js';
+import { build, ROOT, serve, type Served } from '../support/serve.js';
+import { last, structuredOf } from '../support/scenarios.js';
 
 // Each `nexus` command is its own process (about a second each on a busy machine): generous time limits.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 240_000 });

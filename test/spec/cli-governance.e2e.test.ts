@@ -7,8 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { startScriptedModel, type ScriptedModel, type ScriptedReply, type ScriptedRequest } from '../fixtures/scripted-model.js';
-import { build, serve, type Served } from './serve.js';
+import { startScriptedModel, type ScriptedModel, type ScriptedReply, type ScriptedRequest } from '../support/scripted-model.js';
+import { build, serve, type Served } from '../support/serve.js';
 
 let s: Served;
 const models: Record<string, ScriptedModel> = {};

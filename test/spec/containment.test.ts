@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { startScriptedModel, type ScriptedModel, type ScriptedReply, type ScriptedRequest } from '../fixtures/scripted-model.js';
-import { build, ROOT, serve, type Served } from './serve.js';
+import { startScriptedModel, type ScriptedModel, type ScriptedReply, type ScriptedRequest } from '../support/scripted-model.js';
+import { build, ROOT, serve, type Served } from '../support/serve.js';
 
 const require = createRequire(import.meta.url);
 const EVERYTHING = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist/index.js');

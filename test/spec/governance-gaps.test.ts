@@ -2,8 +2,8 @@
 // named after the sentence it makes executable. Real kernel (createNexus on a fresh temp dir, turns and
 // governance), scripted models over real HTTP, one per agent.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ScriptedReply, ScriptedRequest } from '../fixtures/scripted-model.js';
-import { bash, delegate, last, queue, scenario, structuredOf, type Scenario } from '../../electron/governance/scenarios/harness.js';
+import type { ScriptedReply, ScriptedRequest } from '../support/scripted-model.js';
+import { bash, delegate, last, queue, scenario, structuredOf, type Scenario } from '../support/scenarios.js';
 import { saveAgent } from '../../electron/kernel/agents.js';
 import type { ChainView, InboxItem } from '../../shared/types.js';
 

@@ -2,7 +2,7 @@
 // a kernel row in the recipient's workspace, every run is recorded as evidence, a failed check goes back to
 // the recipient as a continuation, repeated refusals escalate to a visible failure.
 import { afterEach, describe, expect, it } from 'vitest';
-import { delegate, last, queue, scenario, structuredOf, type Scenario } from './harness.js';
+import { delegate, last, queue, scenario, structuredOf, type Scenario } from '../../../test/support/scenarios.js';
 import type { InboxItem } from '../../../shared/types.js';
 
 let s: Scenario | null = null;

@@ -3,8 +3,8 @@
 // fails visibly (an attention card), its delegator's delegate_task reads the failure, and the held agent is
 // told. Real kernel (turns + governance), scripted models over real HTTP, a ManualClock for the 24 h.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ScriptedRequest } from '../../../test/fixtures/scripted-model.js';
-import { bash, delegate, last, queue, scenario, structuredOf, type Scenario } from './harness.js';
+import type { ScriptedRequest } from '../../../test/support/scripted-model.js';
+import { bash, delegate, last, queue, scenario, structuredOf, type Scenario } from '../../../test/support/scenarios.js';
 import { ManualClock } from '../../kernel/clock.js';
 import { getHold } from '../hold-store.js';
 import { APPROVAL_EXPIRED_TEXT, PARK_DURATION_MS, type InboxItem } from '../../../shared/types.js';

@@ -2,8 +2,8 @@
 // person's answer (a continuation in the held agent's run), the identical retry finding it, single use,
 // refusal, a changed input, and the approval stage still applying after the hold.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ScriptedRequest } from '../../../test/fixtures/scripted-model.js';
-import { bash, delegate, last, scenario, structuredOf, type Scenario } from './harness.js';
+import type { ScriptedRequest } from '../../../test/support/scripted-model.js';
+import { bash, delegate, last, scenario, structuredOf, type Scenario } from '../../../test/support/scenarios.js';
 import type { ChainView, InboxItem } from '../../../shared/types.js';
 
 let s: Scenario | null = null;

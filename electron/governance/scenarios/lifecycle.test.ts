@@ -1,7 +1,7 @@
 // Settings re-read at every hop, Stop all in the middle of a chain, and depth/breadth limits that free up
 // once the run in progress (the chain) finishes. Scripted models over real HTTP, the real kernel.
 import { afterEach, describe, expect, it } from 'vitest';
-import { bash, delegate, last, queue, scenario, structuredOf, type Scenario } from './harness.js';
+import { bash, delegate, last, queue, scenario, structuredOf, type Scenario } from '../../../test/support/scenarios.js';
 import type { ChainView } from '../../../shared/types.js';
 
 let s: Scenario | null = null;

@@ -2,8 +2,8 @@
 // and the structuredContent line with the code. Multi-agent chains, scripted models over real HTTP, the
 // real kernel. Hop 1 (the hand-off by an agent acting on its own) is never governed nor held.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ScriptedRequest } from '../../../test/fixtures/scripted-model.js';
-import { bash, delegate, scenario, structuredOf, type Scenario } from './harness.js';
+import type { ScriptedRequest } from '../../../test/support/scripted-model.js';
+import { bash, delegate, scenario, structuredOf, type Scenario } from '../../../test/support/scenarios.js';
 import type { ChainView, InboxItem } from '../../../shared/types.js';
 
 let s: Scenario | null = null;

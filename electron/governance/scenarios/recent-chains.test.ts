@@ -1,7 +1,7 @@
 // Settings ▸ Agents ▸ Orchestration ▸ Recent chains, exactly as seed 003 describes it, driven by real chains
 // (scripted models over real HTTP, the real kernel).
 import { afterEach, describe, expect, it } from 'vitest';
-import { bash, delegate, queue, scenario, type Scenario } from './harness.js';
+import { bash, delegate, queue, scenario, type Scenario } from '../../../test/support/scenarios.js';
 import type { ChainView, InboxItem } from '../../../shared/types.js';
 import type { NexusEvent } from '../../../shared/api/index.js';
 

@@ -1,8 +1,8 @@
 // Stops and restarts in the middle of governed work: a stopped run's holds close; chain state, holds and
 // tasks survive a restart as the seed and DESIGN §7 require (nothing lost, nothing re-run by itself).
 import { afterEach, describe, expect, it } from 'vitest';
-import { bash, delegate, last, queue, scenario, structuredOf, type Scenario } from './harness.js';
-import type { TestNexus } from '../test-harness.js';
+import { bash, delegate, last, queue, scenario, structuredOf, type Scenario } from '../../../test/support/scenarios.js';
+import type { TestNexus } from '../../../test/support/nexus.js';
 import type { InboxItem } from '../../../shared/types.js';
 
 let s: Scenario | null = null;

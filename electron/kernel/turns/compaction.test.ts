@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { listRunEvents } from '../../store/queries/events.js';
 import { allMessages } from './conversation-store.js';
 import { SUMMARY_PREFIX, SUMMARY_SYSTEM, keepFrom } from './compaction.js';
-import { turnsHarness, type TurnsHarness } from './testing.js';
+import { turnsHarness, type TurnsHarness } from '../../../test/support/turns.js';
 import type { StoredMessage } from './conversation-store.js';
 
 let h: TurnsHarness;

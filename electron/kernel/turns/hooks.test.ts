@@ -6,8 +6,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeSetting } from '../../governance/settings.js';
 import { listRunEvents } from '../../store/queries/events.js';
-import { turnsHarness, type TurnsHarness } from './testing.js';
-import { startHttpMcpServer, type HttpMcpServer } from '../../../test/fixtures/mcp-http-server.js';
+import { turnsHarness, type TurnsHarness } from '../../../test/support/turns.js';
+import { startHttpMcpServer, type HttpMcpServer } from '../../../test/support/mcp-http-server.js';
 
 let h: TurnsHarness;
 let mcp: HttpMcpServer | null = null;

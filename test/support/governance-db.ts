@@ -1,8 +1,8 @@
 // Test helpers for governance's own store tests: a fresh database with the governance schema only.
 import Database from 'better-sqlite3';
-import m003 from '../store/migrations/003_governance.js';
-import m004 from '../store/migrations/004_entitlement_source.js';
-import type { Db } from '../store/db.js';
+import m003 from '../../electron/store/migrations/003_governance.js';
+import m004 from '../../electron/store/migrations/004_entitlement_source.js';
+import type { Db } from '../../electron/store/db.js';
 
 export function governanceOnlyDb(): Db {
   const db = new Database(':memory:');

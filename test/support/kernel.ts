@@ -3,11 +3,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createNexus, type Nexus, type NexusModules } from '../../app.js';
-import { ManualClock } from '../clock.js';
-import { getRow } from '../../store/queries/rows.js';
-import type { ExecutorTool, Row } from '../types.js';
-import type { ToolResult } from '../../../shared/types.js';
+import { createNexus, type Nexus, type NexusModules } from '../../electron/app.js';
+import { ManualClock } from '../../electron/kernel/clock.js';
+import { getRow } from '../../electron/store/queries/rows.js';
+import type { ExecutorTool, Row } from '../../electron/kernel/types.js';
+import type { ToolResult } from '../../shared/types.js';
 
 export interface Harness {
   nexus: Nexus;
@@ -63,7 +63,7 @@ export function probe(nexus: Nexus, name = 'probe'): { calls: ProbeCall[]; tool:
 
 /** Every NexusEvent, recorded. */
 export function record(nexus: Nexus) {
-  const events: import('../../../shared/api/index.js').NexusEvent[] = [];
+  const events: import('../../shared/api/index.js').NexusEvent[] = [];
   nexus.onEvent((e) => events.push(e));
   return events;
 }

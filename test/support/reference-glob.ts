@@ -1,5 +1,5 @@
 // For tests only: the obvious O(n·m) glob matcher over UTF-8 bytes, the definition the fast one must agree with.
-import { utf8 } from '../utf8.js';
+import { utf8 } from '../../shared/rules/utf8.js';
 
 export function referenceGlob(pattern: string, text: string): boolean {
   const p = utf8(pattern);

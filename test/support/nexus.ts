@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { createNexus, type Nexus, type NexusModules } from '../app.js';
-import { dispatch } from '../api/dispatch.js';
-import { PUBLIC_KEY_ENV } from './entitlements.js';
-import type { Governance } from './service.js';
-import type { Clock } from '../kernel/clock.js';
+import { createNexus, type Nexus, type NexusModules } from '../../electron/app.js';
+import { dispatch } from '../../electron/api/dispatch.js';
+import { PUBLIC_KEY_ENV } from '../../electron/governance/entitlements.js';
+import type { Governance } from '../../electron/governance/service.js';
+import type { Clock } from '../../electron/kernel/clock.js';
 
 export interface TestAccount {
   privateKey: KeyObject;

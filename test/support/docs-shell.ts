@@ -5,7 +5,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from './markdown.js';
+import { ROOT } from './docs-markdown.js';
 
 export interface Shell {
   dir: string;

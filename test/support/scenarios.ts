@@ -1,14 +1,14 @@
 // The multi-agent scenario harness: a real NEXUS (turns + governance, real SQLite in a fresh temp dir, the
-// real kernel) and one scripted model per agent on real HTTP (test/fixtures/scripted-model.ts), so each
+// real kernel) and one scripted model per agent on real HTTP (test/support/scripted-model.ts), so each
 // agent's requests — what its model reads — are recorded separately. Not a test file itself.
-import { saveAgent } from '../../kernel/agents.js';
-import type { TurnEngine } from '../../kernel/turns/engine.js';
-import { startScriptedModel, type Script, type ScriptedModel, type ScriptedReply, type ScriptedRequest } from '../../../test/fixtures/scripted-model.js';
-import { openGate, testNexus, type TestNexus } from '../test-harness.js';
-import type { Row, Run } from '../../kernel/types.js';
-import { listRunEvents } from '../../store/queries/events.js';
-import type { Mode } from '../../../shared/types.js';
-import type { Clock } from '../../kernel/clock.js';
+import { saveAgent } from '../../electron/kernel/agents.js';
+import type { TurnEngine } from '../../electron/kernel/turns/engine.js';
+import { startScriptedModel, type Script, type ScriptedModel, type ScriptedReply, type ScriptedRequest } from './scripted-model.js';
+import { openGate, testNexus, type TestNexus } from './nexus.js';
+import type { Row, Run } from '../../electron/kernel/types.js';
+import { listRunEvents } from '../../electron/store/queries/events.js';
+import type { Mode } from '../../shared/types.js';
+import type { Clock } from '../../electron/kernel/clock.js';
 
 export interface Scenario extends TestNexus {
   turns: TurnEngine;

@@ -3,15 +3,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createNexus, type Nexus, type NexusModules } from '../../app.js';
-import { dispatch } from '../../api/dispatch.js';
-import { ManualClock } from '../clock.js';
-import { saveAgent } from '../agents.js';
-import { startScriptedModel, type Script, type ScriptedModel } from '../../../test/fixtures/scripted-model.js';
-import type { AgentProfile } from '../../../shared/types.js';
-import type { MethodName, Methods, OutputOf } from '../../../shared/api/index.js';
-import type { Row, Run } from '../types.js';
-import type { TurnEngine } from './engine.js';
+import { createNexus, type Nexus, type NexusModules } from '../../electron/app.js';
+import { dispatch } from '../../electron/api/dispatch.js';
+import { ManualClock } from '../../electron/kernel/clock.js';
+import { saveAgent } from '../../electron/kernel/agents.js';
+import { startScriptedModel, type Script, type ScriptedModel } from './scripted-model.js';
+import type { AgentProfile } from '../../shared/types.js';
+import type { MethodName, Methods, OutputOf } from '../../shared/api/index.js';
+import type { Row, Run } from '../../electron/kernel/types.js';
+import type { TurnEngine } from '../../electron/kernel/turns/engine.js';
 
 export interface TurnsHarness {
   nexus: Nexus;

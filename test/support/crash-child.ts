@@ -2,8 +2,8 @@
 // running (a long bash) and one parked; prints their ids as one JSON line, then waits to be SIGKILLed.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createNexus } from '../../app.js';
-import { startSocketDoor } from '../../doors/socket.js';
+import { createNexus } from '../../electron/app.js';
+import { startSocketDoor } from '../../electron/doors/socket.js';
 
 const dataDir = process.argv[2];
 const nexus = await createNexus({ dataDir, modules: {} });

@@ -9,13 +9,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { connectKernel } from '../electron/cli/client.js';
-import { createWebBridge, type SocketLike, type WebBridge } from '../renderer/src/api/web-bridge.js';
-import type { InputOf, Methods, MethodName, OutputOf } from '../shared/api/index.js';
+import { connectKernel } from '../../electron/cli/client.js';
+import { createWebBridge, type SocketLike, type WebBridge } from '../../renderer/src/api/web-bridge.js';
+import type { InputOf, Methods, MethodName, OutputOf } from '../../shared/api/index.js';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { startScriptedModel, type Script, type ScriptedModel, type ScriptedRequest } from '../test/fixtures/scripted-model.js';
-import type { Mode } from '../shared/types.js';
+import { startScriptedModel, type Script, type ScriptedModel, type ScriptedRequest } from './scripted-model.js';
+import type { Mode } from '../../shared/types.js';
 
 /** A stand-in for the account service: its own Ed25519 key, given to `nexus serve` as
  *  NEXUS_ENTITLEMENT_PUBLIC_KEY (the documented override for tests and self-hosting). */
