@@ -49,7 +49,7 @@ describe('inbox_changed carries the change, not a prompt to refetch', () => {
   });
 });
 
-describe('inboxList pages and filters; the old call still lists everything', () => {
+describe('inboxList pages and filters; a call without page or filter lists everything', () => {
   it('limit + cursor walk the queue in order with no gaps or repeats, across closes', async () => {
     s = await scenario({});
     const { ids } = await parkedRun(7);

@@ -261,7 +261,7 @@ export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMeth
 
     inboxList: ({ limit, cursor, ...filter }) => {
       const f = filterOf(filter);
-      // The old call (no page, no filter) reads every pending card, as the CLI always has.
+      // A call without page or filter reads every pending card (a caller that pages passes limit).
       if (limit === undefined && cursor === undefined && !Object.keys(f).length) return kernel.inbox.pending().map(inboxView);
       const page = listPendingInboxPage(db, { limit: limit ?? 10_000, cursor, filter: f });
       if (!page) throw new ApiFailure('invalid_input', `The cursor ${JSON.stringify(cursor)} is not a card's id; list again without a cursor, or pass the id of the last card of a page.`);

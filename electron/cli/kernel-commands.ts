@@ -7,7 +7,7 @@ import { readJsonFile } from './read-json.js';
 import { expectValue, oneLine, parse, printJson, table, timeLeft, usageError, withKernel, type Values } from './common.js';
 import type { KernelConnection } from './client.js';
 import { blockText, inlineText } from './terminal-text.js';
-import { moreLine, parseCursor, parseLimit, showRun } from './paging.js';
+import { moreLine, pageArgs, parseCursor, parseLimit, showRun } from './paging.js';
 import type { MethodInput, MethodOutput, NexusApi, NexusEvent, Result } from '../../shared/api/index.js';
 import type { Mode } from '../../shared/types.js';
 import { grantWords } from '../../shared/api/doors.js';
@@ -331,14 +331,21 @@ export function sandboxLine(a: SandboxShown): string {
 }
 
 // ── inbox, approve, deny ─────────────────────────────────────────────────────────────────────────────────
-const INBOX_USAGE = `usage: nexus inbox [--data-dir DIR] [--json]
-  kinds: autonomy, orchestration (a per-hop hold; its id is the request_id), attention, question.`;
+const INBOX_USAGE = `usage: nexus inbox [--limit N] [--cursor ID] [--data-dir DIR] [--json]
+  kinds: autonomy, orchestration (a per-hop hold; its id is the request_id), attention, question.
+  Oldest first. Without --limit every pending card is listed (read a page at a time); --limit N (1–1000) lists
+  one page, and --cursor ID starts it after that card.`;
+/** Cards asked for per request when the inbox is listed whole. */
+const INBOX_FOLLOW_PAGE = 500;
 export const inboxCommand: CliCommand = async (argv, io) => {
-  const p = parse(argv, {}, io, INBOX_USAGE);
+  const p = parse(argv, { limit: { type: 'string' }, cursor: { type: 'string' } }, io, INBOX_USAGE);
   if ('exit' in p) return p.exit;
   if (p.positionals.length && p.positionals[0] !== 'list') return usageError(io, INBOX_USAGE, `unexpected ${p.positionals.join(' ')}`);
+  const page = pageArgs(p, io, INBOX_USAGE, 1000, INBOX_FOLLOW_PAGE);
+  if (typeof page === 'number') return page;
+  const whole = p.values.limit === undefined;
   return withKernel(p.values, io, async (api) => {
-    const r = await expectValue(io, api.inboxList({}));
+    const r = whole ? await followInbox(api, io, page.cursor) : await expectValue(io, api.inboxList(page));
     if (!r) return 1;
     if (p.values.json) printJson(io, r.value);
     else if (!r.value.length) io.out('(inbox empty)');
@@ -353,10 +360,23 @@ export const inboxCommand: CliCommand = async (argv, io) => {
           })
           .join('\n'),
       );
+      if (!whole && r.value.length === page.limit) io.out(moreLine(`nexus inbox --limit ${page.limit}`, r.value[page.limit - 1]!.id));
     }
     return 0;
   });
 };
+
+/** Every pending card after `cursor`, a page at a time (no single answer grows with the inbox). */
+async function followInbox(api: NexusApi, io: CliIo, cursor: string | undefined): Promise<{ value: Inbox[] } | undefined> {
+  const all: Inbox[] = [];
+  for (;;) {
+    const r = await expectValue(io, api.inboxList({ limit: INBOX_FOLLOW_PAGE, ...(cursor ? { cursor } : {}) }));
+    if (!r) return undefined;
+    all.push(...r.value);
+    if (r.value.length < INBOX_FOLLOW_PAGE) return { value: all };
+    cursor = r.value[r.value.length - 1]!.id;
+  }
+}
 
 /** A card whose agent runs without the OS sandbox says so in the list. */
 const unsandboxedMark = (i: Inbox): string => ((i.effect as { sandboxed?: unknown } | undefined)?.sandboxed === false ? ' (UNSANDBOXED)' : '');

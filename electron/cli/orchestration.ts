@@ -5,7 +5,7 @@ import type { CliCommand, CliIo } from './io.js';
 import { inlineText } from './terminal-text.js';
 import { MAX_TOKEN_FILE_BYTES, readBoundedText } from './read-json.js';
 import { expectValue, oneLine, parse, printJson, table, usageError, withKernel, type Parsed } from './common.js';
-import { moreLine, parseCursor, parseLimit } from './paging.js';
+import { moreLine, pageArgs } from './paging.js';
 import type { MethodInput, MethodOutput } from '../../shared/api/index.js';
 import { isSettableKey } from '../../shared/orchestration/settings.js';
 
@@ -17,15 +17,6 @@ const args = (argv: string[], io: CliIo, usage: string, paged = false): Parsed |
   const p = parse(argv, paged ? { limit: { type: 'string' }, cursor: { type: 'string' } } : {}, io, usage);
   return 'exit' in p ? p.exit : p;
 };
-
-/** A list command's page: `--limit` (1..max, default `fallback`) and `--cursor`; a number is a usage exit. */
-function pageArgs(p: Parsed, io: CliIo, usage: string, max: number, fallback: number): { limit: number; cursor?: string } | number {
-  const limit = parseLimit(p.values.limit, max, fallback);
-  if (typeof limit === 'string') return usageError(io, usage, limit);
-  const cursor = parseCursor(p.values.cursor);
-  if (typeof cursor === 'object') return usageError(io, usage, cursor.error);
-  return { limit, ...(cursor ? { cursor } : {}) };
-}
 
 const settingsText = (s: SettingsView) =>
   Object.entries(s)

@@ -1,7 +1,7 @@
 // Paged lists at the command line: `--limit N` and `--cursor C` (the last id of the previous page) read one
 // page; `runs show` without them follows the pages of rows and events, so its JSON keeps every row.
 import type { CliIo } from './io.js';
-import { expectValue } from './common.js';
+import { expectValue, usageError, type Parsed } from './common.js';
 import type { MethodOutput, NexusApi, Result } from '../../shared/api/index.js';
 
 /** Rows and events asked for per request when a command follows every page. */
@@ -18,6 +18,15 @@ export function parseLimit(value: unknown, max: number, fallback: number): numbe
 export function parseCursor(value: unknown): string | undefined | { error: string } {
   if (value === undefined) return undefined;
   return typeof value === 'string' && value.trim() ? value : { error: '--cursor needs the id of the last item of a page' };
+}
+
+/** `--limit` and `--cursor` of a paged list, or the exit code of the usage error already printed. */
+export function pageArgs(p: Parsed, io: CliIo, usage: string, max: number, fallback: number): { limit: number; cursor?: string } | number {
+  const limit = parseLimit(p.values.limit, max, fallback);
+  if (typeof limit === 'string') return usageError(io, usage, limit);
+  const cursor = parseCursor(p.values.cursor);
+  if (typeof cursor === 'object') return usageError(io, usage, cursor.error);
+  return { limit, ...(cursor ? { cursor } : {}) };
 }
 
 /** The hint printed under a full page: the command that reads the next one. */

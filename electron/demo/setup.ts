@@ -1,4 +1,4 @@
-// The offline demo (issue 5, first run). A newcomer with no model sees what NEXUS does within a minute:
+// The offline demo, offered on first run. A newcomer with no model sees what NEXUS does within a minute:
 // two demo agents on a scripted local model (demo-model.ts: NOT an AI, and labelled so) run a chain through
 // the REAL kernel, approval stage and orchestration gate.
 //

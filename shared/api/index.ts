@@ -26,7 +26,7 @@ type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const namesAreTheMethods: Exactly<ListedMethodName, MethodName> = true;
 void namesAreTheMethods;
 
-/** Events the kernel pushes to every window; the UI never polls (issue 5). */
+/** Events the kernel pushes to every window; the UI never polls. */
 export const NexusEvent = z.discriminatedUnion('type', [
   /**
    * The inbox changed. With `added`/`removed` the event is the change itself (cards added whole, closed ones by

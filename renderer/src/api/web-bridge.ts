@@ -2,9 +2,8 @@
 // page runs in a browser rather than in the Electron window (where the preload provides window.nexus).
 // Calls made while (re)connecting wait for the socket; a call in flight when it drops answers `disconnected`.
 // A call still waiting (never sent) when a connection attempt fails answers `disconnected` too, and is
-// DROPPED from the queue: it was answered "not sent", so it must never be sent later. (It used to stay
-// queued: an Approve clicked while NEXUS was unreachable was reported failed, then went through silently
-// minutes later when the connection came back.)
+// DROPPED from the queue: it was answered "not sent", so it must never be sent later (else an Approve clicked
+// while NEXUS was unreachable would be reported failed, then go through silently when the connection returns).
 // Authentication (the protocol is in electron/doors/web.ts): the first message on every socket presents a key.
 // The first socket spends the one-time launch token from the address's fragment and receives a session secret;
 // reconnects present that secret. Both live in this closure's memory only (no cookie, no storage), so a reload

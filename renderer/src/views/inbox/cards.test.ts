@@ -13,7 +13,7 @@ describe('what a card says', () => {
   });
 
   it('shortens ids to their prefix and the tail where they differ (time-ordered ids share their first characters)', () => {
-    // Two runs made a minute apart: the old short form showed "run_01a2" for both.
+    // Two runs made a minute apart: a short form of the id alone would show "run_01a2" for both.
     expect(shortId('run_01a22b1af66b5bc0a0dd60290acb')).toBe('run_…290acb');
     expect(shortId('run_01a22b1c44a9481af80e1f889a53')).toBe('run_…889a53');
     expect(shortId('chain_1f8e673bed85b3f8')).toBe('chain_…85b3f8');

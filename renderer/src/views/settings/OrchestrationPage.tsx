@@ -24,7 +24,7 @@ function NumberSetting({ label, value, min, onSave, help }: { label: string; val
           {label}
         </label>
         <div className="setting-desc">{help}</div>
-        {/* A red box alone said nothing: say what is wanted, and that the old value still holds. */}
+        {/* A red box alone says nothing: say what is wanted, and that the saved value still holds. */}
         {valid ? null : (
           <div className="field-error" id={errId} role="alert">
             Enter a whole number from {min} to 100. Not saved: the limit stays {value}.
