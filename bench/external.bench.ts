@@ -38,8 +38,21 @@ export async function run(): Promise<void> {
   const nexus = await createNexus({ dataDir: join(dir, 'data'), modules: { external: true } });
   const door = await startSocketDoor(nexus);
   try {
-    saveAgent(nexus.kernel, { name: 'claude-code-proj', mode: 'ask', approval_rules: [{ tool: 'bash', verdict: 'allow' }], model: { provider: 'anthropic', baseURL: 'http://127.0.0.1:9', model: 'x' }, external: { client: 'claude-code', project } });
-    const event = (i: number) => ({ session_id: 'bench', cwd: project, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: `echo ${i}` }, tool_use_id: `t${i}` });
+    saveAgent(nexus.kernel, {
+      name: 'claude-code-proj',
+      mode: 'ask',
+      approval_rules: [{ tool: 'bash', verdict: 'allow' }],
+      model: { provider: 'anthropic', baseURL: 'http://127.0.0.1:9', model: 'x' },
+      external: { client: 'claude-code', project },
+    });
+    const event = (i: number) => ({
+      session_id: 'bench',
+      cwd: project,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: `echo ${i}` },
+      tool_use_id: `t${i}`,
+    });
     const args = [HOOK, '--client', 'claude-code', '--data-dir', nexus.dataDir, '--timeout-s', '600'];
     const first = await timeSpawn(args, JSON.stringify(event(-1)));
     if (!first.out.includes('"permissionDecision":"allow"')) throw new Error(`the hook did not allow: ${first.out}`);
@@ -48,7 +61,17 @@ export async function run(): Promise<void> {
     const inproc: number[] = [];
     for (let i = 0; i < N; i++) {
       hook.push((await timeSpawn(args, JSON.stringify(event(i)))).ms);
-      bare.push((await timeSpawn(['-e', 'process.stdin.resume();process.stdin.on("end",()=>console.log(JSON.stringify({hookSpecificOutput:{hookEventName:"PreToolUse",permissionDecision:"allow"}})))'], JSON.stringify(event(i)))).ms);
+      bare.push(
+        (
+          await timeSpawn(
+            [
+              '-e',
+              'process.stdin.resume();process.stdin.on("end",()=>console.log(JSON.stringify({hookSpecificOutput:{hookEventName:"PreToolUse",permissionDecision:"allow"}})))',
+            ],
+            JSON.stringify(event(i)),
+          )
+        ).ms,
+      );
       const t0 = now();
       await dispatch(nexus.handlers, 'externalToolUse', { client: 'claude-code', event: event(1000 + i) }, { door: 'internal' });
       inproc.push(now() - t0);
@@ -58,7 +81,7 @@ export async function run(): Promise<void> {
     line('connected client: added to an allowed call (hook − bare node), p50', `${p50.toFixed(1)} ms`, '50 ms', p50 <= 50);
     line('  the hook process, wall time p50 / p95', `${pct(hook, 50).toFixed(1)} / ${pct(hook, 95).toFixed(1)} ms`, '', null);
     line('  floor: a bare node hook that asks nothing, p50', `${pct(bare, 50).toFixed(1)} ms`, '', null);
-    line('  the kernel\'s share (externalToolUse in process), p50', `${pct(inproc, 50).toFixed(2)} ms`, '', null);
+    line("  the kernel's share (externalToolUse in process), p50", `${pct(inproc, 50).toFixed(2)} ms`, '', null);
   } finally {
     await door.close();
     await nexus.close();

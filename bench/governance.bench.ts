@@ -19,7 +19,12 @@ import { decideHop } from '../shared/orchestration/gate.js';
 import { hopFacts, recipientPosition, starterPosition } from '../shared/orchestration/chain.js';
 import { line, now, pct } from './report.js';
 
-const noop: ExecutorTool = { name: 'noop', description: 'returns at once', inputSchema: { type: 'object' }, run: async () => ({ content: [{ type: 'text', text: 'ok' }] }) };
+const noop: ExecutorTool = {
+  name: 'noop',
+  description: 'returns at once',
+  inputSchema: { type: 'object' },
+  run: async () => ({ content: [{ type: 'text', text: 'ok' }] }),
+};
 
 async function withNexus<T>(fn: (n: Nexus, gov: Governance) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'nexus-bench-gov-'));
@@ -28,13 +33,16 @@ async function withNexus<T>(fn: (n: Nexus, gov: Governance) => Promise<T>): Prom
   const nexus = await createNexus({ dataDir: dir, env, modules: { governance: true } });
   try {
     const gov = nexus.governance!;
-    const token = await new SignJWT({ ent: ['nexus.orchestration'], exp: Math.floor(Date.now() / 1000) + 3600 }).setProtectedHeader({ alg: 'EdDSA' }).sign(privateKey);
+    const token = await new SignJWT({ ent: ['nexus.orchestration'], exp: Math.floor(Date.now() / 1000) + 3600 })
+      .setProtectedHeader({ alg: 'EdDSA' })
+      .sign(privateKey);
     await gov.importEntitlement(token);
     gov.setSetting('orchestration.enabled', true);
     gov.setSetting('orchestration.allowlist', ['lead', 'mid']);
     gov.setSetting('orchestration.perHopApproval', false);
     gov.setSetting('orchestration.maxDepth', 5);
-    for (const name of ['lead', 'mid', 'solo']) saveAgent(nexus.kernel, { name, mode: 'bypass', model: { provider: 'chat-completions', baseURL: 'http://127.0.0.1:9/v1', model: 'none' } });
+    for (const name of ['lead', 'mid', 'solo'])
+      saveAgent(nexus.kernel, { name, mode: 'bypass', model: { provider: 'chat-completions', baseURL: 'http://127.0.0.1:9/v1', model: 'none' } });
     nexus.kernel.registerTool(noop);
     return await fn(nexus, gov);
   } finally {
@@ -62,7 +70,11 @@ function gateDecisionLatency(nexus: Nexus, gov: Governance, n: number): number[]
   for (let i = 0; i < n; i++) {
     const t0 = now();
     const { member, chain } = placeOf(gov.db, mid)!;
-    const d = decideHop(readSettings(gov.db), gateEntitlement(gov.db, gov.key.fingerprint, Date.now()), hopFacts({ chain_id: chain.id, touched: chain.touched }, 2, member, null));
+    const d = decideHop(
+      readSettings(gov.db),
+      gateEntitlement(gov.db, gov.key.fingerprint, Date.now()),
+      hopFacts({ chain_id: chain.id, touched: chain.touched }, 2, member, null),
+    );
     out.push((now() - t0) * 1000);
     if (!d.allowed) throw new Error('the bench chain should be allowed');
   }

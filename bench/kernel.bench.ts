@@ -42,7 +42,17 @@ const noop: ExecutorTool = {
  */
 async function throughput(nexus: Nexus, n: number, mode: 'bypass' | 'rules', fan: number): Promise<number> {
   const k = nexus.kernel;
-  const run = k.createRun({ agent: null, mode, rules: mode === 'rules' ? [{ tool: 'bash', path: 'command', match: '*rm -rf*', verdict: 'deny' }, { tool: 'noop', verdict: 'allow' }] : [] });
+  const run = k.createRun({
+    agent: null,
+    mode,
+    rules:
+      mode === 'rules'
+        ? [
+            { tool: 'bash', path: 'command', match: '*rm -rf*', verdict: 'deny' },
+            { tool: 'noop', verdict: 'allow' },
+          ]
+        : [],
+  });
   const t0 = now();
   const waits: Promise<unknown>[] = [];
   for (let i = 0; i < n; i += fan) {
@@ -125,8 +135,12 @@ export async function perRowFloor(nexus: Nexus, n: number): Promise<{ kernel: nu
     `INSERT INTO rows (id, run_id, seq, origin, wire_tool, tool, runner, input_json, state, round, on_failure, created_at, updated_at)
      VALUES (?, ?, ?, 'model', 'noop', 'noop', NULL, ?, 'ready', NULL, 'continue', ?, ?)`,
   );
-  const grant = db.prepare(`UPDATE rows SET state = 'running', updated_at = ?, granted_by = 'bypass', matched_json = '[]', started_at = ?, tool = 'noop' WHERE id = ? AND state IN ('ready')`);
-  const settle = db.prepare(`UPDATE rows SET state = 'succeeded', updated_at = ?, ended_at = ?, error_code = NULL, error_detail = NULL, result_json = ? WHERE id = ? AND state IN ('running')`);
+  const grant = db.prepare(
+    `UPDATE rows SET state = 'running', updated_at = ?, granted_by = 'bypass', matched_json = '[]', started_at = ?, tool = 'noop' WHERE id = ? AND state IN ('ready')`,
+  );
+  const settle = db.prepare(
+    `UPDATE rows SET state = 'succeeded', updated_at = ?, ended_at = ?, error_code = NULL, error_detail = NULL, result_json = ? WHERE id = ? AND state IN ('running')`,
+  );
   const decide = db.transaction((id: string, seq: number, input: string, t: number) => {
     insert.run(id, run.id, seq, input, t, t);
     grant.run(t, t, id);
@@ -179,9 +193,18 @@ export async function run(): Promise<void> {
     const p99 = pct(lat, 99);
     line('approve → row running (tool entered), p99', `${p99.toFixed(3)} ms`, '20 ms', p99 <= 20);
 
-    const rows = [await perRowFloor(nexus, 5_000), await perRowFloor(nexus, 5_000), await perRowFloor(nexus, 5_000)].sort((a, b) => a.kernel / a.floor - b.kernel / b.floor)[0];
-    line('per row: no-op call through the kernel ÷ raw better-sqlite3 (same two commits)', `${(rows.kernel / rows.floor).toFixed(2)}x`, '≤ 1.5x', rows.kernel / rows.floor <= 1.5);
-    console.log(`${''.padEnd(4)}floor ${rows.floor.toFixed(1)} µs, through the kernel ${rows.kernel.toFixed(1)} µs, added ${(rows.kernel - rows.floor).toFixed(1)} µs`);
+    const rows = [await perRowFloor(nexus, 5_000), await perRowFloor(nexus, 5_000), await perRowFloor(nexus, 5_000)].sort(
+      (a, b) => a.kernel / a.floor - b.kernel / b.floor,
+    )[0];
+    line(
+      'per row: no-op call through the kernel ÷ raw better-sqlite3 (same two commits)',
+      `${(rows.kernel / rows.floor).toFixed(2)}x`,
+      '≤ 1.5x',
+      rows.kernel / rows.floor <= 1.5,
+    );
+    console.log(
+      `${''.padEnd(4)}floor ${rows.floor.toFixed(1)} µs, through the kernel ${rows.kernel.toFixed(1)} µs, added ${(rows.kernel - rows.floor).toFixed(1)} µs`,
+    );
 
     for (const [tool, input, n] of [
       [noop, {}, 5_000],
@@ -189,13 +212,10 @@ export async function run(): Promise<void> {
       [bashTool, { command: 'true' }, 200],
     ] as const) {
       const o = await overhead(nexus, tool, input, n);
-      line(
-        `kernel overhead per ${tool.name} call (kernel ÷ direct)`,
-        `${(o.kernel / o.direct).toFixed(2)}x`,
-        '',
-        null,
+      line(`kernel overhead per ${tool.name} call (kernel ÷ direct)`, `${(o.kernel / o.direct).toFixed(2)}x`, '', null);
+      console.log(
+        `${''.padEnd(4)}direct ${(o.direct * 1000).toFixed(1)} µs, through the kernel ${(o.kernel * 1000).toFixed(1)} µs, added ${((o.kernel - o.direct) * 1000).toFixed(1)} µs`,
       );
-      console.log(`${''.padEnd(4)}direct ${(o.direct * 1000).toFixed(1)} µs, through the kernel ${(o.kernel * 1000).toFixed(1)} µs, added ${((o.kernel - o.direct) * 1000).toFixed(1)} µs`);
     }
   });
 }

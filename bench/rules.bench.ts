@@ -53,7 +53,8 @@ export async function run(): Promise<void> {
   for (const n of [10, 100, 1000]) {
     const compiled: CompiledRules = compileRules(mixedRules(n));
     const d = evaluateCall(compiled, 'rules', LATE_CALL);
-    if (d.outcome !== 'granted' || d.matched[d.matched.length - 1] !== n - 1) throw new Error(`bench call must be granted by the last rule, got ${JSON.stringify(d)}`);
+    if (d.outcome !== 'granted' || d.matched[d.matched.length - 1] !== n - 1)
+      throw new Error(`bench call must be granted by the last rule, got ${JSON.stringify(d)}`);
     const batch = n >= 1000 ? 200 : 5000;
     const ns = medianNs(() => evaluateCall(compiled, 'rules', LATE_CALL), batch, 41);
     const budget = budgets[n];
@@ -62,7 +63,10 @@ export async function run(): Promise<void> {
 
   // Informational: a command holding every byte the globs use, so the byte-set prefilter rejects nothing and
   // every candidate glob really runs (the worst case for a list like this).
-  const heavy: Call = { ...LATE_CALL, input: { command: `npm test -- --reporter=dot # git push -f curl h t v s x rm /tmp/ .ssh/k .env ${'0123456789'.repeat(2)} *` } };
+  const heavy: Call = {
+    ...LATE_CALL,
+    input: { command: `npm test -- --reporter=dot # git push -f curl h t v s x rm /tmp/ .ssh/k .env ${'0123456789'.repeat(2)} *` },
+  };
   for (const n of [10, 1000]) {
     const c = compileRules(mixedRules(n));
     const ns = medianNs(() => evaluateCall(c, 'rules', heavy), n >= 1000 ? 200 : 5000, 41);

@@ -55,7 +55,16 @@ export function generate(dataDir: string, s: Shape): void {
       const id = i === 0 ? LONG_RUN : `run_${i}`;
       if (i) runIds.push(id);
       const running = i > 0 && i <= parkedRuns;
-      insRun.run(id, running ? null : `agent_${i % 10}`, running ? 'running' : 'succeeded', `prompt ${i}`, running ? null : 'done', (at += 10), at, running ? null : at);
+      insRun.run(
+        id,
+        running ? null : `agent_${i % 10}`,
+        running ? 'running' : 'succeeded',
+        `prompt ${i}`,
+        running ? null : 'done',
+        (at += 10),
+        at,
+        running ? null : at,
+      );
       insEvent.run(id, 'run_started', at);
       if (!running) insEvent.run(id, 'run_ended', at);
     }
@@ -65,7 +74,22 @@ export function generate(dataDir: string, s: Shape): void {
       const id = `row_${n++}`;
       const command = JSON.stringify({ command: `echo ${n} && ls -la /tmp/ws/src/${n % 97}` });
       at += 1;
-      insRow.run(id, run, seq, command, parked ? 'needs_approval' : 'succeeded', seq, parked ? null : 'rule', parked ? null : 'person:window', parked ? at + 86_400_000 * 60 : null, parked ? null : result, at, at, parked ? null : at, parked ? null : at);
+      insRow.run(
+        id,
+        run,
+        seq,
+        command,
+        parked ? 'needs_approval' : 'succeeded',
+        seq,
+        parked ? null : 'rule',
+        parked ? null : 'person:window',
+        parked ? at + 86_400_000 * 60 : null,
+        parked ? null : result,
+        at,
+        at,
+        parked ? null : at,
+        parked ? null : at,
+      );
       if (parked) insCard.run(id, 'pending', run, id, `echo ${n}`, at + 86_400_000 * 60, at, null);
       else if (n % 10 === 0) insCard.run(id, 'approved', run, id, `echo ${n}`, null, at, at); // answered cards: history
     };
@@ -132,12 +156,18 @@ export async function run() {
     for (const [i, shape] of [SMALL, LARGE].entries()) {
       const g = now();
       generate(dirs[i], shape);
-      console.log(`  generated ${shape.rows.toLocaleString('en')} rows, ${shape.runs.toLocaleString('en')} runs, ${shape.pending.toLocaleString('en')} pending cards in ${((now() - g) / 1000).toFixed(1)} s`);
+      console.log(
+        `  generated ${shape.rows.toLocaleString('en')} rows, ${shape.runs.toLocaleString('en')} runs, ${shape.pending.toLocaleString('en')} pending cards in ${((now() - g) / 1000).toFixed(1)} s`,
+      );
     }
     ratio('nexus serve start-up (process until listening), 1M ÷ 10k', await paired((w) => serveStart(dirs[w]), 7), 1.6);
     // The same start inside one process (modules already loaded): what is left is createNexus and recovery,
     // which re-arms every parked row's deadline: it grows with what is parked (10k vs 100), not with history.
-    ratio('  createNexus + recovery in-process, 1M ÷ 10k', await paired(async (w) => (await createNexus({ dataDir: dirs[w], warn: () => {} })).close(), 9), null);
+    ratio(
+      '  createNexus + recovery in-process, 1M ÷ 10k',
+      await paired(async (w) => (await createNexus({ dataDir: dirs[w], warn: () => {} })).close(), 9),
+      null,
+    );
     const nexus = [await createNexus({ dataDir: dirs[0], warn: () => {} }), await createNexus({ dataDir: dirs[1], warn: () => {} })] as const;
     try {
       const cursors: string[] = [];
@@ -149,9 +179,18 @@ export async function run() {
       ratio(`runsList first page (${PAGE}), 1M ÷ 10k`, await paired((w) => call(nexus[w], 'runsList', { limit: PAGE })), 3);
       ratio(`inboxList first page (${PAGE}), 1M ÷ 10k`, await paired((w) => call(nexus[w], 'inboxList', { limit: PAGE })), 3);
       ratio(`runsShow of the long run (first ${PAGE} rows), 1M ÷ 10k`, await paired((w) => call(nexus[w], 'runsShow', { id: LONG_RUN })), 3);
-      ratio(`runsRows next page (${PAGE}), 1M ÷ 10k`, await paired((w) => call(nexus[w], 'runsRows', { run_id: LONG_RUN, cursor: cursors[w], limit: PAGE })), 3);
+      ratio(
+        `runsRows next page (${PAGE}), 1M ÷ 10k`,
+        await paired((w) => call(nexus[w], 'runsRows', { run_id: LONG_RUN, cursor: cursors[w], limit: PAGE })),
+        3,
+      );
       const bytes = async (method: string, input: unknown) => `${(JSON.stringify(await call(nexus[1], method, input)).length / 1024).toFixed(0)} KiB`;
-      line('runsShow / inboxList first page size, 1M store', `${await bytes('runsShow', { id: LONG_RUN })} / ${await bytes('inboxList', { limit: PAGE })}`, '', null);
+      line(
+        'runsShow / inboxList first page size, 1M store',
+        `${await bytes('runsShow', { id: LONG_RUN })} / ${await bytes('inboxList', { limit: PAGE })}`,
+        '',
+        null,
+      );
     } finally {
       for (const n of nexus) await n.close();
     }

@@ -36,7 +36,13 @@ function countFrames(page: Page): { bytes(): number; reset(): void } {
 const painted = (page: Page) => page.waitForFunction(() => performance.getEntriesByName('nexus:inbox-painted').length > 0, null, { timeout: 60_000 });
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function measure(browser: Browser, issueUrl: () => string, cards: number, appendCard: (i: number) => Promise<string>, approveElsewhere: (id: string) => Promise<unknown>) {
+async function measure(
+  browser: Browser,
+  issueUrl: () => string,
+  cards: number,
+  appendCard: (i: number) => Promise<string>,
+  approveElsewhere: (id: string) => Promise<unknown>,
+) {
   // 1. First paint, median of 5 fresh loads; the first list's size on the wire.
   const totals: number[] = [];
   let firstLoadBytes = 0;
@@ -122,7 +128,10 @@ async function measure(browser: Browser, issueUrl: () => string, cards: number, 
     listed.push(ms);
     counted.push(Date.now() - t0);
   }
-  const listP95 = pct(listed.filter((x) => x >= 0), 95);
+  const listP95 = pct(
+    listed.filter((x) => x >= 0),
+    95,
+  );
   line(`${cards} pending: event arrived → list updated, p95`, `${listP95.toFixed(1)} ms`, `≤ ${LIST_BUDGET_MS} ms`, listP95 <= LIST_BUDGET_MS);
   line(`${cards} pending: approve in the kernel → list updated on screen, p95`, `${pct(counted, 95)} ms`, '', null);
 
@@ -161,9 +170,24 @@ export async function run(): Promise<void> {
         const ctx = { door: 'internal' as const };
         const run = await h.runsCreate!({ mode: 'ask', rules: [{ tool: '*', verdict: 'ask', origin: 'author' }] }, ctx);
         const append = async (i: number) =>
-          (await h.runsAppend!({ run_id: run.id, tool: i % 3 ? 'bash' : 'write', input: i % 3 ? { command: `echo card ${i}` } : { path: `notes/${i}.md`, content: `line ${i}\n` } }, ctx)).id;
+          (
+            await h.runsAppend!(
+              {
+                run_id: run.id,
+                tool: i % 3 ? 'bash' : 'write',
+                input: i % 3 ? { command: `echo card ${i}` } : { path: `notes/${i}.md`, content: `line ${i}\n` },
+              },
+              ctx,
+            )
+          ).id;
         for (let i = 0; i < cards; i++) await append(i);
-        await measure(browser, () => door.issueUrl(), cards, append, async (id) => h.inboxApprove!({ id, trust_session: false }, ctx));
+        await measure(
+          browser,
+          () => door.issueUrl(),
+          cards,
+          append,
+          async (id) => h.inboxApprove!({ id, trust_session: false }, ctx),
+        );
       } finally {
         await door.close();
         await nexus.close();

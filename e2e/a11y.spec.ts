@@ -8,7 +8,13 @@ const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 async function audit(page: Page, testInfo: TestInfo, name: string) {
   await page.waitForTimeout(150); // transitions (switch knobs, fades) end before colours are read
   const r = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  const found = r.violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(1, 2).join(' ')}`).join('\n    ')}`);
+  const found = r.violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes
+        .slice(0, 4)
+        .map((n) => `${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(1, 2).join(' ')}`)
+        .join('\n    ')}`,
+  );
   if (found.length) await testInfo.attach(`axe-${name}.txt`, { body: found.join('\n'), contentType: 'text/plain' });
   expect(found, `axe violations in ${name}`).toEqual([]);
 }
@@ -30,7 +36,11 @@ for (const scheme of ['light', 'dark'] as const) {
       await audit(page, testInfo, `${scheme}-agents-empty`);
       for (const section of ['Orchestration', 'Models', 'About']) {
         await page.getByRole('link', { name: 'Settings' }).click();
-        await page.getByRole('button', { name: section, exact: true }).or(page.getByRole('link', { name: section, exact: true })).first().click();
+        await page
+          .getByRole('button', { name: section, exact: true })
+          .or(page.getByRole('link', { name: section, exact: true }))
+          .first()
+          .click();
         await audit(page, testInfo, `${scheme}-settings-${section.toLowerCase()}`);
       }
 
@@ -38,7 +48,16 @@ for (const scheme of ['light', 'dark'] as const) {
       await audit(page, testInfo, `${scheme}-chains-empty`);
 
       // Cards: an autonomy card (dangerous, so the note shows), the allow-rule panel, the danger confirm, bulk.
-      await served.agent('builder', () => ({ toolCalls: [{ name: 'bash', input: { command: 'rm -rf build' } }, { name: 'bash', input: { command: 'ls -la' } }] }), 'ask');
+      await served.agent(
+        'builder',
+        () => ({
+          toolCalls: [
+            { name: 'bash', input: { command: 'rm -rf build' } },
+            { name: 'bash', input: { command: 'ls -la' } },
+          ],
+        }),
+        'ask',
+      );
       await served.call('runsStart', { agent: 'builder', prompt: 'Clean.' });
       await page.getByRole('link', { name: /^Inbox/ }).click();
       await expect(page.getByTestId('pending-count')).toHaveText('2 pending');
@@ -46,7 +65,10 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.getByRole('article').getByRole('button', { name: 'Allow calls like this…' }).click();
       await expect(page.getByRole('region', { name: 'Allow calls like this from now on' })).toBeVisible();
       await audit(page, testInfo, `${scheme}-inbox-allow-rule`);
-      await page.getByRole('article').getByRole('button', { name: /^Approve/ }).click();
+      await page
+        .getByRole('article')
+        .getByRole('button', { name: /^Approve/ })
+        .click();
       await expect(page.getByRole('alertdialog')).toBeVisible();
       await audit(page, testInfo, `${scheme}-danger-confirm`);
       await page.keyboard.press('Escape');
@@ -63,7 +85,10 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(page.locator('.run-detail h1')).toBeVisible();
       await audit(page, testInfo, `${scheme}-run-detail`);
       await page.getByRole('link', { name: 'Agents' }).click();
-      await page.getByRole('button', { name: /builder/ }).first().click();
+      await page
+        .getByRole('button', { name: /builder/ })
+        .first()
+        .click();
       await audit(page, testInfo, `${scheme}-agent-editor`);
       await page.getByRole('banner').getByRole('button', { name: 'Help', exact: true }).click();
       await page.getByRole('button', { name: 'Welcome and the offline demo' }).click();

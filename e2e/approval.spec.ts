@@ -88,7 +88,9 @@ test('keyboard: j/k move between cards, a approves, d denies', async ({ app: pag
 });
 
 test('a question from an agent (the ask tool) is answered from the inbox and the run goes on', async ({ app: page, served }, testInfo) => {
-  await served.agent('deployer', (req, i) => (i === 0 ? { toolCalls: [{ name: 'ask', input: { question: 'Which branch should I deploy?' } }] } : { text: `deploying ${lastResult(req).split('\n')[0]}` }));
+  await served.agent('deployer', (req, i) =>
+    i === 0 ? { toolCalls: [{ name: 'ask', input: { question: 'Which branch should I deploy?' } }] } : { text: `deploying ${lastResult(req).split('\n')[0]}` },
+  );
   await served.call('runsStart', { agent: 'deployer', prompt: 'Deploy.' });
   const card = page.getByRole('article');
   await expect(card).toContainText('deployer asks you a question');
@@ -124,8 +126,12 @@ test('a standalone run: rows appended through the tasks door are granted by orig
   await expect(page.locator('.run-detail h1')).toContainText('canceled');
 });
 
-test('Trust for this session approves the card and grants that agent\'s later autonomy prompts', async ({ app: page, served }) => {
-  await served.agent('helper', (req, i) => (i === 0 ? { toolCalls: [bash('echo one')] } : i === 1 ? { toolCalls: [bash('echo two')] } : { text: 'both done' }), 'ask');
+test("Trust for this session approves the card and grants that agent's later autonomy prompts", async ({ app: page, served }) => {
+  await served.agent(
+    'helper',
+    (req, i) => (i === 0 ? { toolCalls: [bash('echo one')] } : i === 1 ? { toolCalls: [bash('echo two')] } : { text: 'both done' }),
+    'ask',
+  );
   await served.call('runsStart', { agent: 'helper', prompt: 'Two steps.' });
   const card = page.getByRole('article');
   await expect(card).toContainText('echo one');

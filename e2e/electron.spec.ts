@@ -28,11 +28,16 @@ function electronSqlite(): string | null {
   const dir = join(ROOT, 'native', `electron-${process.platform}-${process.arch}`);
   if (existsSync(join(dir, 'manifest.json'))) return null;
   const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'electron-native.mjs')], { cwd: ROOT, encoding: 'utf8', timeout: 600_000 });
-  return r.status === 0 ? null : `better-sqlite3 could not be built for Electron (node scripts/electron-native.mjs): ${(r.stderr || r.stdout).trim().slice(-300)}`;
+  return r.status === 0
+    ? null
+    : `better-sqlite3 could not be built for Electron (node scripts/electron-native.mjs): ${(r.stderr || r.stdout).trim().slice(-300)}`;
 }
 
 test('the Electron window: one sandboxed, isolated window exposing only window.nexus', async () => {
-  test.skip(!binary, 'No Electron binary on this machine (node_modules/electron has no downloaded dist): the Electron window cannot launch here, so this test is skipped. The browser-host specs cover the same renderer.');
+  test.skip(
+    !binary,
+    'No Electron binary on this machine (node_modules/electron has no downloaded dist): the Electron window cannot launch here, so this test is skipped. The browser-host specs cover the same renderer.',
+  );
   test.skip(!existsSync(join(ROOT, 'dist', 'electron', 'main.cjs')), 'Run `npm run build` first: dist/electron/main.cjs is missing.');
   const sqliteProblem = electronSqlite();
   test.skip(sqliteProblem !== null, sqliteProblem ?? '');
@@ -61,7 +66,11 @@ test('the Electron window: one sandboxed, isolated window exposing only window.n
     // Served from the app's own scheme, not file://.
     expect(win.url()).toMatch(/^nexus:\/\/app\/index\.html/);
     // While the window (Electron's SQLite build) runs, the Node `nexus` command (Node's build) works too.
-    const cli = spawnSync(process.execPath, [join(ROOT, 'bin', 'nexus.mjs'), 'status', '--json'], { env: { ...process.env, NEXUS_DATA_DIR: dataDir }, encoding: 'utf8', timeout: 30_000 });
+    const cli = spawnSync(process.execPath, [join(ROOT, 'bin', 'nexus.mjs'), 'status', '--json'], {
+      env: { ...process.env, NEXUS_DATA_DIR: dataDir },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(cli.status, cli.stderr).toBe(0);
   } finally {
     await app.close();

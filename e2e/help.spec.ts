@@ -27,7 +27,11 @@ test('Help opens the page of the view on screen; keyboard alone; links move betw
   await page.getByRole('link', { name: 'Settings' }).click();
   await menu.click();
   await expect(help).toHaveAccessibleName('Help: The orchestration gate');
-  await page.getByRole('button', { name: 'Models' }).or(page.getByRole('link', { name: 'Models' })).first().click();
+  await page
+    .getByRole('button', { name: 'Models' })
+    .or(page.getByRole('link', { name: 'Models' }))
+    .first()
+    .click();
   await menu.click();
   await expect(help).toHaveAccessibleName('Help: Connecting a local model');
   await help.click();

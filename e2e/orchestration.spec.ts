@@ -9,7 +9,8 @@ async function openOrchestration(page: Page) {
 const recent = (page: Page) => page.getByRole('region', { name: 'Recent chains' });
 
 /** lead delegates to mid; mid's bash is hop 2. mid waits when held, retries when told APPROVED. */
-const leadScript = (req: Parameters<typeof lastResult>[0], i: number) => (i === 0 ? { toolCalls: [delegate('mid')] } : { text: `lead read: ${lastResult(req)}` });
+const leadScript = (req: Parameters<typeof lastResult>[0], i: number) =>
+  i === 0 ? { toolCalls: [delegate('mid')] } : { text: `lead read: ${lastResult(req)}` };
 const midScript = (req: Parameters<typeof lastResult>[0]) => {
   if (lastResult(req).includes('"hop_held"')) return { text: 'waiting for a person' };
   if (req.toolResults.length && !lastResult(req).includes('"hop_held"')) return { text: 'mid finished' };
@@ -46,7 +47,11 @@ test('an orchestration hold: the card says orchestration asks for hop 2; approve
 
   // The lead's run shows the delegated task with its acceptance-check evidence.
   await page.getByRole('link', { name: 'Runs' }).click();
-  await page.getByRole('list', { name: 'Runs' }).getByRole('button').filter({ has: page.locator('strong', { hasText: /^lead$/ }) }).click();
+  await page
+    .getByRole('list', { name: 'Runs' })
+    .getByRole('button')
+    .filter({ has: page.locator('strong', { hasText: /^lead$/ }) })
+    .click();
   const evidence = page.locator('.evidence');
   await expect(evidence).toContainText('Delegated to mid');
   await expect(evidence).toContainText('completed');
@@ -55,10 +60,16 @@ test('an orchestration hold: the card says orchestration asks for hop 2; approve
 
   // mid's run: the held try reads "held" (not a red failure), its long sentence wraps inside the panel,
   // and the acceptance check (a kernel row) is listed after the round it followed.
-  await page.getByRole('list', { name: 'Runs' }).getByRole('button').filter({ has: page.locator('strong', { hasText: /^mid$/ }) }).click();
+  await page
+    .getByRole('list', { name: 'Runs' })
+    .getByRole('button')
+    .filter({ has: page.locator('strong', { hasText: /^mid$/ }) })
+    .click();
   await expect(page.locator('.run-detail .state-pill.held')).toHaveText('held');
   await expect(page.locator('.run-detail .group-head').last()).toHaveText('Kernel rows');
-  const overflow = await page.locator('.run-detail .panel, .run-detail .round').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).length);
+  const overflow = await page
+    .locator('.run-detail .panel, .run-detail .round')
+    .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).length);
   expect(overflow).toBe(0);
   await expect(page.locator('.run-detail p.muted code')).toHaveText(/^chain_…[0-9a-f]{6}$/);
   await shot(page, testInfo, 'run-detail-held-row');
@@ -95,7 +106,7 @@ test('Recent chains updates live while a hop waits, and switches the moment it i
   await expect(recent(page)).toContainText('No chains yet');
 });
 
-test('switching orchestration off changes the next hop\'s verdict to orchestration_disabled', async ({ app: page, served }, testInfo) => {
+test("switching orchestration off changes the next hop's verdict to orchestration_disabled", async ({ app: page, served }, testInfo) => {
   let release!: () => void;
   const switchedOff = new Promise<void>((r) => (release = r));
   await served.agent('lead', leadScript);
@@ -133,10 +144,12 @@ test('Stop all halts a running chain, shows it is engaged, and Resume lifts it',
   await served.openGate(['lead'], false);
   await served.call('runsStart', { agent: 'lead', prompt: 'Go.' });
   await expect.poll(async () => (await served.call('runsList', {})).filter((r) => r.status === 'running').length, { timeout: 15_000 }).toBe(2);
-  await expect.poll(async () => {
-    const mid = (await served.call('runsList', {})).find((r) => r.agent === 'mid');
-    return mid ? (await served.call('runsShow', { id: mid.id })).rows.some((r) => r.tool === 'bash' && r.state === 'running') : false;
-  }).toBe(true);
+  await expect
+    .poll(async () => {
+      const mid = (await served.call('runsList', {})).find((r) => r.agent === 'mid');
+      return mid ? (await served.call('runsShow', { id: mid.id })).rows.some((r) => r.tool === 'bash' && r.state === 'running') : false;
+    })
+    .toBe(true);
 
   await page.getByRole('banner').getByRole('button', { name: 'Stop all', exact: true }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Stop everything?' });
@@ -152,7 +165,10 @@ test('Stop all halts a running chain, shows it is engaged, and Resume lifts it',
 
   await openOrchestration(page);
   await expect(page.locator('.gate-state')).toContainText('Stop all is engaged');
-  await page.getByRole('region', { name: /Stop all is engaged/ }).getByRole('button', { name: 'Resume', exact: true }).click();
+  await page
+    .getByRole('region', { name: /Stop all is engaged/ })
+    .getByRole('button', { name: 'Resume', exact: true })
+    .click();
   await expect(page.getByRole('button', { name: 'Stop all', exact: true })).toBeVisible();
   expect((await served.call('status', {})).stop_all).toBe(false);
 });
@@ -194,7 +210,10 @@ test('a waiting delegation: Runs shows what it waits on (hold and hop), and Dele
   const hold = (await served.call('inboxList', {})).find((c) => c.kind === 'orchestration')!;
 
   await page.getByRole('link', { name: 'Runs' }).click();
-  const midItem = page.getByRole('list', { name: 'Runs' }).getByRole('button').filter({ has: page.locator('strong', { hasText: /^mid$/ }) });
+  const midItem = page
+    .getByRole('list', { name: 'Runs' })
+    .getByRole('button')
+    .filter({ has: page.locator('strong', { hasText: /^mid$/ }) });
   await expect(midItem.locator('.status-pill')).toHaveText('waiting');
   await midItem.click();
   await expect(page.locator('.run-detail').getByRole('status').filter({ hasText: 'Waiting on orchestration hold' })).toContainText(`${hold.id} (hop 2`);

@@ -5,7 +5,16 @@ test('the rules editor rejects a bad list with the located error, and the tester
   await page.getByRole('link', { name: 'Agents' }).click();
   await page.getByRole('button', { name: 'New agent' }).click();
   const editor = page.getByRole('textbox', { name: 'Approval rules (JSON)' });
-  await editor.fill(JSON.stringify([{ tool: 'bash', verdict: 'allow' }, { tool: 'write', verdict: 'maybe' }], null, 2));
+  await editor.fill(
+    JSON.stringify(
+      [
+        { tool: 'bash', verdict: 'allow' },
+        { tool: 'write', verdict: 'maybe' },
+      ],
+      null,
+      2,
+    ),
+  );
   const errors = page.getByRole('list', { name: 'Rule errors' });
   await expect(errors).toContainText('rule 1 (the 2nd), key "verdict"');
   await expect(errors).toContainText('verdict');
@@ -14,7 +23,10 @@ test('the rules editor rejects a bad list with the located error, and the tester
   await shot(page, testInfo, 'rules-editor-invalid');
 
   // A line longer than the editor is wide scrolls instead of wrapping, so line N stays beside gutter number N.
-  const long = [{ tool: 'bash', path: 'command', match: `*${'x'.repeat(300)}*`, verdict: 'deny', reason: 'a long reason '.repeat(10) }, ...Array.from({ length: 8 }, () => ({ tool: 'read', verdict: 'allow' }))];
+  const long = [
+    { tool: 'bash', path: 'command', match: `*${'x'.repeat(300)}*`, verdict: 'deny', reason: 'a long reason '.repeat(10) },
+    ...Array.from({ length: 8 }, () => ({ tool: 'read', verdict: 'allow' })),
+  ];
   await editor.fill(JSON.stringify(long, null, 2).replace(/\{\n\s+"tool": "bash"[^}]*\}/, (m) => m.replace(/\n\s*/g, ' ')));
   await expect(page.getByText(/Valid rule list \(9 rules\)/)).toBeVisible();
   const fit = await editor.evaluate((el) => {
@@ -29,7 +41,9 @@ test('the rules editor rejects a bad list with the located error, and the tester
 
   // A megabyte paste (over the 64 KiB envelope and the 1 MiB message limit) is judged, not sent: the
   // connection used to drop and the editor said only that.
-  const huge = JSON.stringify(Array.from({ length: 12_000 }, (_, i) => ({ tool: 'bash', path: 'command', match: `echo ${'y'.repeat(80)}${i}`, verdict: 'allow' })));
+  const huge = JSON.stringify(
+    Array.from({ length: 12_000 }, (_, i) => ({ tool: 'bash', path: 'command', match: `echo ${'y'.repeat(80)}${i}`, verdict: 'allow' })),
+  );
   await editor.evaluate((el, v) => {
     Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!.call(el, v);
     el.dispatchEvent(new Event('input', { bubbles: true }));
@@ -40,7 +54,16 @@ test('the rules editor rejects a bad list with the located error, and the tester
   await editor.fill('[{"tool": "bash", "verdict": "allow",]');
   await expect(errors).toContainText(/Line 1, column \d+/);
 
-  await editor.fill(JSON.stringify([{ tool: 'bash', path: 'command', match: '*git push*--force*', verdict: 'deny', reason: 'force push rewrites history' }, { tool: 'bash', path: 'command', match: 'ls*', verdict: 'allow' }], null, 2));
+  await editor.fill(
+    JSON.stringify(
+      [
+        { tool: 'bash', path: 'command', match: '*git push*--force*', verdict: 'deny', reason: 'force push rewrites history' },
+        { tool: 'bash', path: 'command', match: 'ls*', verdict: 'allow' },
+      ],
+      null,
+      2,
+    ),
+  );
   await expect(page.getByText(/Valid rule list \(2 rules\)/)).toBeVisible();
   await page.getByRole('radio', { name: /rules/ }).check();
   await page.getByRole('textbox', { name: 'Test tool name' }).fill('bash');
@@ -80,7 +103,11 @@ test('an agent is created, edited and removed from the Agents view', async ({ ap
   await page.getByRole('textbox', { name: 'Model' }).fill('other-model');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('alert')).toContainText('An agent named reviewer already exists');
-  expect(await served.call('agentsGet', { name: 'reviewer' })).toMatchObject({ mode: 'rules', model: { model: 'llama3.1' }, approval_rules: [{ tool: 'read|list', verdict: 'allow' }] });
+  expect(await served.call('agentsGet', { name: 'reviewer' })).toMatchObject({
+    mode: 'rules',
+    model: { model: 'llama3.1' },
+    approval_rules: [{ tool: 'read|list', verdict: 'allow' }],
+  });
   // API errors name the form's fields.
   await page.getByRole('textbox', { name: 'Name', exact: true }).fill('second');
   await page.getByRole('textbox', { name: 'Base URL' }).fill('not a url');
@@ -99,7 +126,11 @@ test('an agent is created, edited and removed from the Agents view', async ({ ap
   await page.getByRole('textbox', { name: 'Instructions' }).fill('Review, never write.');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
-  expect(await served.call('agentsGet', { name: 'reviewer' })).toMatchObject({ instructions: 'Review, never write.', mode: 'rules', model: { model: 'llama3.1' } });
+  expect(await served.call('agentsGet', { name: 'reviewer' })).toMatchObject({
+    instructions: 'Review, never write.',
+    mode: 'rules',
+    model: { model: 'llama3.1' },
+  });
 
   await page.getByRole('button', { name: 'Remove' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Remove agent' }).click();

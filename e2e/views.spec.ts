@@ -25,7 +25,11 @@ test('dark mode: a write card shows its diff; runs and agents views render', asy
   await shot(page, testInfo, 'dark-settings');
 
   // The Models page shows commands as code, not with literal backticks.
-  await page.getByRole('button', { name: 'Models' }).or(page.getByRole('link', { name: 'Models' })).first().click();
+  await page
+    .getByRole('button', { name: 'Models' })
+    .or(page.getByRole('link', { name: 'Models' }))
+    .first()
+    .click();
   await expect(page.getByRole('heading', { name: 'Connect a model' })).toBeVisible();
   await expect(page.locator('.setting-desc code').filter({ hasText: 'ollama pull llama3.1' })).toBeVisible();
   await expect(page.locator('.settings-page')).not.toContainText('`');

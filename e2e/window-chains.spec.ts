@@ -17,7 +17,10 @@ test('the Chains view draws each chain as agents and hops, coloured by verdict, 
   await expect(denied).toContainText('orchestration_not_entitled');
   await expect(chain.locator('.hop-node.verdict-allowed, .hop-node.verdict-approved').first()).toBeVisible();
   await shot(page, testInfo, 'chains-view');
-  await chain.getByRole('button', { name: /^Open demo-builder's run$/ }).first().click();
+  await chain
+    .getByRole('button', { name: /^Open demo-builder's run$/ })
+    .first()
+    .click();
   await expect(page.locator('.run-detail h1')).toContainText('demo-builder');
 
   // The banner's link lands on the Recent chains list itself (scrolled to), in Settings.
@@ -40,7 +43,11 @@ test('Models is a form: Test connection makes a real request and shows the answe
   const model = await startScriptedModel({ script: [{ text: 'ok' }] });
   try {
     await page.getByRole('link', { name: 'Settings' }).click();
-    await page.getByRole('button', { name: 'Models' }).or(page.getByRole('link', { name: 'Models' })).first().click();
+    await page
+      .getByRole('button', { name: 'Models' })
+      .or(page.getByRole('link', { name: 'Models' }))
+      .first()
+      .click();
     const form = page.getByRole('region', { name: 'Test a model connection' });
     await page.getByRole('button', { name: 'Fill in Ollama' }).click();
     await expect(form.getByRole('textbox', { name: 'Base URL' })).toHaveValue('http://127.0.0.1:11434/v1');

@@ -4,7 +4,11 @@ import { test, expect, shot, bash, lastResult } from '../test/support/e2e-fixtur
 
 test('a card says why: what the agent said, once who/what/target, the run by agent and start time', async ({ app: page, served }, testInfo) => {
   const said = 'The tests failed on a stale cache. I will clear the cache folder and run them again. ' + 'More detail follows. '.repeat(20);
-  await served.agent('builder', (req, i) => (i === 0 ? { text: said, toolCalls: [bash('npm test -- --runInBand')] } : { text: `done: ${lastResult(req).slice(0, 20)}` }), 'ask');
+  await served.agent(
+    'builder',
+    (req, i) => (i === 0 ? { text: said, toolCalls: [bash('npm test -- --runInBand')] } : { text: `done: ${lastResult(req).slice(0, 20)}` }),
+    'ask',
+  );
   await served.call('runsStart', { agent: 'builder', prompt: 'Fix the tests.' });
   const card = page.getByRole('article');
   await expect(card.getByRole('heading', { level: 2 })).toHaveText('builder wants to use bash on npm test -- --runInBand');
@@ -20,7 +24,10 @@ test('a card says why: what the agent said, once who/what/target, the run by age
   await shot(page, testInfo, 'card-with-context');
 });
 
-test('"Allow calls like this": a suggested rule, editable, tested against pending cards, linted, saved to the profile', async ({ app: page, served }, testInfo) => {
+test('"Allow calls like this": a suggested rule, editable, tested against pending cards, linted, saved to the profile', async ({
+  app: page,
+  served,
+}, testInfo) => {
   await served.agent('lister', (req, i) => (i === 0 ? { toolCalls: [bash('ls -la src'), bash('ls docs'), bash('cat secrets')] } : { text: 'ok' }), 'ask');
   await served.call('runsStart', { agent: 'lister', prompt: 'Look around.' });
   await expect(page.getByTestId('pending-count')).toHaveText('3 pending');
@@ -37,7 +44,7 @@ test('"Allow calls like this": a suggested rule, editable, tested against pendin
   await expect(panel.getByTestId('rule-reach')).toHaveText("Covers this call; of lister's other 2 pending cards shown, it would also allow 0.");
   await expect(panel.getByRole('alert')).toHaveCount(0);
   await panel.getByRole('button', { name: "Save to lister's rules" }).click();
-  await expect(panel.getByRole('status').filter({ hasText: /^Saved to lister's rules/ })).toContainText("next run");
+  await expect(panel.getByRole('status').filter({ hasText: /^Saved to lister's rules/ })).toContainText('next run');
   const profile = await served.call('agentsGet', { name: 'lister' });
   expect(profile.approval_rules).toEqual([{ tool: 'bash', path: 'command', match: 'ls -la src', verdict: 'allow' }]);
   // The card itself still waits: rules are frozen on a run.
@@ -87,10 +94,16 @@ test('the inbox at scale: filter, group, select many and answer them with a conf
   await page.getByRole('combobox', { name: 'Group by' }).selectOption('run');
   const groups = page.getByRole('list', { name: 'Groups by run' });
   await expect(groups.getByRole('button')).toHaveCount(2);
-  await groups.getByRole('button').filter({ has: page.locator('.count', { hasText: /^3$/ }) }).click();
+  await groups
+    .getByRole('button')
+    .filter({ has: page.locator('.count', { hasText: /^3$/ }) })
+    .click();
   await expect(list.getByRole('listitem')).toHaveCount(3);
   await expect(list).toContainText('notes/0.md');
-  await groups.getByRole('button').filter({ has: page.locator('.count', { hasText: /^3$/ }) }).click(); // off again
+  await groups
+    .getByRole('button')
+    .filter({ has: page.locator('.count', { hasText: /^3$/ }) })
+    .click(); // off again
 
   await page.getByRole('searchbox', { name: 'Filter by tool or target' }).fill('echo a');
   await page.getByRole('searchbox', { name: 'Filter by tool or target' }).press('Enter');

@@ -31,7 +31,19 @@ import type { Delegation } from './governance/delegation.js';
 import { createDemo, type Demo, type InternalCall } from './demo/setup.js';
 import { createExternal, EXTERNAL_METHODS } from './external/setup.js';
 import type { ExternalService } from './external/service.js';
-import { agentsHandlers, ApiFailure, dispatch, GOVERNANCE_METHODS, kernelHandlers, modelsHandlers, orchestrationHandlers, rulesHandlers, TURNS_METHODS, unavailable, type Handlers } from './api/index.js';
+import {
+  agentsHandlers,
+  ApiFailure,
+  dispatch,
+  GOVERNANCE_METHODS,
+  kernelHandlers,
+  modelsHandlers,
+  orchestrationHandlers,
+  rulesHandlers,
+  TURNS_METHODS,
+  unavailable,
+  type Handlers,
+} from './api/index.js';
 import type { InputOf, MethodName, Methods, NexusEvent, OutputOf } from '../shared/api/index.js';
 
 /** The modules a NEXUS is built with: all of them, unless a test asks for fewer. */
@@ -170,12 +182,17 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
     const exists = (agent: string): Promise<boolean> =>
       Promise.resolve()
         .then(() => handlers.agentsGet({ name: agent }, { door: 'internal' }))
-        .then((a) => Boolean(a), () => false);
+        .then(
+          (a) => Boolean(a),
+          () => false,
+        );
     const handlers = {
       ...rulesHandlers,
       ...kernelHandlers({ dataDir, db, kernel, clock, stopAll, waitingOn }),
       ...(turns ? agentsHandlers(turns) : unavailable(TURNS_METHODS, 'not_available', notBuilt('Agent turns'))),
-      ...(governance ? orchestrationHandlers(governance) : unavailable(GOVERNANCE_METHODS, 'not_available', notBuilt('Orchestration governance and its settings'))),
+      ...(governance
+        ? orchestrationHandlers(governance)
+        : unavailable(GOVERNANCE_METHODS, 'not_available', notBuilt('Orchestration governance and its settings'))),
       ...modelsHandlers({ keyStore }),
       demoStart: demo ? () => demo.start() : unavailable(['demoStart'], 'not_available', notBuilt('The offline demo')).demoStart,
       ...(external ? external.handlers : unavailable(EXTERNAL_METHODS, 'not_available', notBuilt('Connected clients'))),

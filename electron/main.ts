@@ -26,7 +26,10 @@ const contents = (): WebContents | null => (win && !win.isDestroyed() ? win.webC
 /** Bring the window forward, or open a new one when none is left (macOS keeps running with no window). No window
  *  before the kernel and its IPC door are up: a second launch during start-up waits for the first window. */
 let kernelUp = false;
-const showWindow = windowOpener(() => win, () => kernelUp && setupWindow());
+const showWindow = windowOpener(
+  () => win,
+  () => kernelUp && setupWindow(),
+);
 
 /** Before ready: nexus:// is the window's origin, and Chromium's profile stays out of the data dir. */
 function setupBeforeReady() {
@@ -134,11 +137,7 @@ function setupBadge(nexus: Nexus) {
   try {
     tray = new Tray(nativeImage.createFromPath(ICON).resize({ width: 18, height: 18 }));
     tray.setContextMenu(
-      Menu.buildFromTemplate([
-        { label: 'Open NEXUS', click: showWindow },
-        { type: 'separator' },
-        { label: 'Quit', click: () => app.quit() },
-      ]),
+      Menu.buildFromTemplate([{ label: 'Open NEXUS', click: showWindow }, { type: 'separator' }, { label: 'Quit', click: () => app.quit() }]),
     );
     tray.on('click', showWindow);
   } catch {
@@ -150,19 +149,25 @@ function setupBadge(nexus: Nexus) {
     tray?.setToolTip(trayTooltip(pending, stopAll));
   };
   show(0);
-  void Promise.resolve(nexus.handlers.status({}, { door: 'internal' })).then((s) => {
-    if (!s) return;
-    stopAll = s.stop_all;
-    show(s.pending);
-  }, () => {});
+  void Promise.resolve(nexus.handlers.status({}, { door: 'internal' })).then(
+    (s) => {
+      if (!s) return;
+      stopAll = s.stop_all;
+      show(s.pending);
+    },
+    () => {},
+  );
   nexus.onEvent((e) => {
     if (e.type === 'inbox_changed') show(e.pending);
     if (e.type === 'settings_changed') {
-      void Promise.resolve(nexus.handlers.status({}, { door: 'internal' })).then((s) => {
-        if (!s) return;
-        stopAll = s.stop_all;
-        show(s.pending);
-      }, () => {});
+      void Promise.resolve(nexus.handlers.status({}, { door: 'internal' })).then(
+        (s) => {
+          if (!s) return;
+          stopAll = s.stop_all;
+          show(s.pending);
+        },
+        () => {},
+      );
     }
   });
 }

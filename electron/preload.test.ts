@@ -33,7 +33,10 @@ describe('the preload', () => {
   });
 
   it('sends each method on its own channel with the input unchanged, and answers what main answered', async () => {
-    expect(await nexus.agentsCreate({ name: 'a', mode: 'ask', model: { provider: 'anthropic', baseURL: 'http://x', model: 'm' } })).toEqual({ ok: true, value: 'nexus:agentsCreate' });
+    expect(await nexus.agentsCreate({ name: 'a', mode: 'ask', model: { provider: 'anthropic', baseURL: 'http://x', model: 'm' } })).toEqual({
+      ok: true,
+      value: 'nexus:agentsCreate',
+    });
     expect(await nexus.status({})).toEqual({ ok: true, value: 'nexus:status' });
     expect(invoked).toEqual([
       ['nexus:agentsCreate', { name: 'a', mode: 'ask', model: { provider: 'anthropic', baseURL: 'http://x', model: 'm' } }],

@@ -24,11 +24,23 @@ export const LAYERS = [
   ['demo', (p) => p.startsWith('electron/demo/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance']],
   ['api', (p) => p.startsWith('electron/api/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo']],
   // Connected clients (Claude Code, Codex): a module app.ts constructs, whose handlers are typed by api/.
-  ['external', (p) => p.startsWith('electron/external/'), ['shared', 'data-dir', 'connect', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api']],
-  ['app', (p) => p === 'electron/app.ts', ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api', 'connect', 'external']],
+  [
+    'external',
+    (p) => p.startsWith('electron/external/'),
+    ['shared', 'data-dir', 'connect', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api'],
+  ],
+  [
+    'app',
+    (p) => p === 'electron/app.ts',
+    ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api', 'connect', 'external'],
+  ],
   ['doors', (p) => p.startsWith('electron/doors/'), ['shared', 'data-dir', 'api']],
   ['cli', (p) => p.startsWith('electron/cli/'), ['shared', 'data-dir', 'connect', 'api', 'doors']],
-  ['shell', (p) => p.startsWith('electron/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api', 'connect', 'external', 'app', 'doors']],
+  [
+    'shell',
+    (p) => p.startsWith('electron/'),
+    ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api', 'connect', 'external', 'app', 'doors'],
+  ],
   ['renderer', (p) => p.startsWith('renderer/'), ['shared']],
 ];
 
@@ -38,9 +50,7 @@ const repoPath = (abs) => relative(ROOT, abs).split(sep).join('/');
 const target = (file, spec) => repoPath(resolve(dirname(file), spec)).replace(/\.js$/, '.ts');
 
 /** Files that are allowed past the table, each with the reason (entry points that construct everything). */
-const ENTRIES = new Map([
-  ['electron/cli/serve.ts', 'the `nexus serve` entry constructs the app and opens its doors'],
-]);
+const ENTRIES = new Map([['electron/cli/serve.ts', 'the `nexus serve` entry constructs the app and opens its doors']]);
 
 export default {
   meta: {

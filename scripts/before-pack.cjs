@@ -24,7 +24,8 @@ async function beforePack(context) {
   const platform = context.electronPlatformName === 'mas' ? 'darwin' : context.electronPlatformName;
   const arch = typeof context.arch === 'number' ? ARCH[context.arch] : String(context.arch);
   const root = context.packager.projectDir;
-  const electronVersion = context.packager.config.electronVersion || JSON.parse(readFileSync(require.resolve('electron/package.json', { paths: [root] }), 'utf8')).version;
+  const electronVersion =
+    context.packager.config.electronVersion || JSON.parse(readFileSync(require.resolve('electron/package.json', { paths: [root] }), 'utf8')).version;
   const problem = nativeProblem(root, platform, arch, electronVersion);
   if (problem) throw new Error(problem);
 }

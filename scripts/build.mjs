@@ -51,7 +51,11 @@ for (const e of entries) {
     // The sandboxed preload can require only 'electron': bundle its npm imports (zod via shared/api).
     // The CommonJS bundles take their npm packages in too (some, like jose, are ESM-only and a CJS bundle
     // must not depend on require() of ESM); only the native better-sqlite3 and electron stay out.
-    ...(e.out.endsWith('preload.cjs') ? { external: ['electron'] } : e.format === 'cjs' ? { external: ['electron', 'better-sqlite3'] } : { packages: 'external' }),
+    ...(e.out.endsWith('preload.cjs')
+      ? { external: ['electron'] }
+      : e.format === 'cjs'
+        ? { external: ['electron', 'better-sqlite3'] }
+        : { packages: 'external' }),
     // CommonJS has no import.meta: modules that locate files next to themselves get this file's URL instead.
     define: e.format === 'cjs' ? { ...VERSION, 'import.meta.url': '__nexus_import_meta_url' } : VERSION,
     sourcemap: true,

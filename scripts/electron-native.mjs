@@ -59,9 +59,16 @@ export async function buildElectronNative({ platform = process.platform, arch = 
   const pkgDir = dirname(require.resolve('better-sqlite3/package.json'));
   try {
     mkdirSync(join(staging, 'node_modules'), { recursive: true });
-    writeFileSync(join(staging, 'package.json'), JSON.stringify({ name: 'nexus-native-staging', private: true, dependencies: { 'better-sqlite3': want.betterSqlite3 } }));
+    writeFileSync(
+      join(staging, 'package.json'),
+      JSON.stringify({ name: 'nexus-native-staging', private: true, dependencies: { 'better-sqlite3': want.betterSqlite3 } }),
+    );
     // Copy the sources, not the Node build: the staging copy is what gets rebuilt.
-    cpSync(pkgDir, join(staging, 'node_modules', 'better-sqlite3'), { recursive: true, dereference: true, filter: (src) => !src.includes(`${join(pkgDir, 'build')}`) });
+    cpSync(pkgDir, join(staging, 'node_modules', 'better-sqlite3'), {
+      recursive: true,
+      dereference: true,
+      filter: (src) => !src.includes(`${join(pkgDir, 'build')}`),
+    });
     const { rebuild } = await import('@electron/rebuild');
     const saved = FOREIGN_HEADERS.map((k) => [k, process.env[k]]);
     for (const [k] of saved) delete process.env[k];

@@ -24,7 +24,16 @@ const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
 // Electron's own defaults: RunAsNode on, cookie encryption off, NODE_OPTIONS on, --inspect on, asar integrity
 // off, only-asar off, browser V8 snapshot off, file:// privileges on.
 const DEFAULT_WIRE = '10110001';
-const FUSES = ['runAsNode', 'enableCookieEncryption', 'enableNodeOptionsEnvironmentVariable', 'enableNodeCliInspectArguments', 'enableEmbeddedAsarIntegrityValidation', 'onlyLoadAppFromAsar', 'loadBrowserProcessSpecificV8Snapshot', 'grantFileProtocolExtraPrivileges'];
+const FUSES = [
+  'runAsNode',
+  'enableCookieEncryption',
+  'enableNodeOptionsEnvironmentVariable',
+  'enableNodeCliInspectArguments',
+  'enableEmbeddedAsarIntegrityValidation',
+  'onlyLoadAppFromAsar',
+  'loadBrowserProcessSpecificV8Snapshot',
+  'grantFileProtocolExtraPrivileges',
+];
 
 const failures = [];
 const check = (ok, what) => {
@@ -58,15 +67,24 @@ const nativeDir = electronNativeDir(root, 'linux', process.arch);
 let madeNative = false;
 if (!existsSync(join(nativeDir, 'better_sqlite3.node'))) {
   mkdirSync(nativeDir, { recursive: true });
-  copyFileSync(join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node'), join(nativeDir, 'better_sqlite3.node'));
-  writeFileSync(join(nativeDir, 'manifest.json'), JSON.stringify({ electron: electronVersion, betterSqlite3: installedVersion('better-sqlite3'), platform: 'linux', arch: process.arch }));
+  copyFileSync(
+    join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node'),
+    join(nativeDir, 'better_sqlite3.node'),
+  );
+  writeFileSync(
+    join(nativeDir, 'manifest.json'),
+    JSON.stringify({ electron: electronVersion, betterSqlite3: installedVersion('better-sqlite3'), platform: 'linux', arch: process.arch }),
+  );
   madeNative = true;
 }
 
 const out = join(work, 'release');
 const builder = join(dirname(require.resolve('electron-builder/package.json')), 'cli.js');
 const started = Date.now();
-const b = spawnSync(process.execPath, [builder, '--linux', 'dir', '--publish', 'never', `-c.electronDist=${fake}`, `-c.directories.output=${out}`], { cwd: root, stdio: 'inherit' });
+const b = spawnSync(process.execPath, [builder, '--linux', 'dir', '--publish', 'never', `-c.electronDist=${fake}`, `-c.directories.output=${out}`], {
+  cwd: root,
+  stdio: 'inherit',
+});
 console.log(`electron-builder --linux dir: exit ${b.status} after ${Math.round((Date.now() - started) / 1000)} s`);
 if (madeNative) rmSync(nativeDir, { recursive: true, force: true });
 const app = join(out, 'linux-unpacked');
@@ -74,20 +92,35 @@ check(b.status === 0, 'electron-builder packed the Linux app directory');
 
 if (b.status === 0) {
   const res = join(app, 'resources');
-  check(existsSync(join(app, 'nexus-desktop')) && !existsSync(join(app, 'nexus')), 'the window executable is nexus-desktop (the name nexus is left to the command line)');
+  check(
+    existsSync(join(app, 'nexus-desktop')) && !existsSync(join(app, 'nexus')),
+    'the window executable is nexus-desktop (the name nexus is left to the command line)',
+  );
   check((statSync(join(res, 'cli', 'nexus')).mode & 0o111) !== 0, 'resources/cli/nexus is executable');
-  check(existsSync(join(res, 'native', 'better_sqlite3.node')) && existsSync(join(res, 'native', 'manifest.json')), 'resources/native holds the Electron build of better-sqlite3 and its manifest');
+  check(
+    existsSync(join(res, 'native', 'better_sqlite3.node')) && existsSync(join(res, 'native', 'manifest.json')),
+    'resources/native holds the Electron build of better-sqlite3 and its manifest',
+  );
   const bin = readFileSync(join(app, 'nexus-desktop'));
   const at = bin.lastIndexOf(SENTINEL) + SENTINEL.length;
   const flipped = bin.subarray(at + 2, at + 2 + bin[at + 1]).toString();
   const fuses = Object.fromEntries(FUSES.map((name, i) => [name, flipped[i] === '1']));
   console.log(`     fuses: ${JSON.stringify(fuses)}`);
-  check(fuses.runAsNode && !fuses.enableNodeOptionsEnvironmentVariable && !fuses.enableNodeCliInspectArguments && fuses.enableEmbeddedAsarIntegrityValidation && fuses.onlyLoadAppFromAsar && !fuses.grantFileProtocolExtraPrivileges, 'fuses: RunAsNode kept (for the CLI), NODE_OPTIONS and --inspect off, asar only + integrity on, no file:// privileges');
+  check(
+    fuses.runAsNode &&
+      !fuses.enableNodeOptionsEnvironmentVariable &&
+      !fuses.enableNodeCliInspectArguments &&
+      fuses.enableEmbeddedAsarIntegrityValidation &&
+      fuses.onlyLoadAppFromAsar &&
+      !fuses.grantFileProtocolExtraPrivileges,
+    'fuses: RunAsNode kept (for the CLI), NODE_OPTIONS and --inspect off, asar only + integrity on, no file:// privileges',
+  );
 
   // Plain Node cannot read app.asar: unpack it to resources/app (the CLI entry looks there too).
   const asar = require('@electron/asar');
   const files = asar.listPackage(join(res, 'app.asar'), { isPack: false }).map((f) => f.split('\\').join('/'));
-  for (const f of ['/dist/electron/main.cjs', '/dist/cli/nexus.cjs', '/dist/renderer/index.html', '/package.json']) check(files.includes(f), `app.asar holds ${f}`);
+  for (const f of ['/dist/electron/main.cjs', '/dist/cli/nexus.cjs', '/dist/renderer/index.html', '/package.json'])
+    check(files.includes(f), `app.asar holds ${f}`);
   const maps = files.filter((f) => f.endsWith('.map'));
   check(maps.length === 0, `app.asar holds no source maps${maps.length ? ` (${maps.slice(0, 3).join(', ')}…)` : ''}`);
   check(files.includes('/node_modules/better-sqlite3/lib/index.js'), 'app.asar holds better-sqlite3 (its JavaScript; the binary is resources/native)');
@@ -105,7 +138,10 @@ if (b.status === 0) {
     }
   }
   mkdirSync(join(res, 'app', 'node_modules', 'better-sqlite3', 'build', 'Release'), { recursive: true });
-  copyFileSync(join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node'), join(res, 'app', 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'));
+  copyFileSync(
+    join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node'),
+    join(res, 'app', 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'),
+  );
 
   const data = join(work, 'data');
   const cli = (args) => spawnSync(join(res, 'cli', 'nexus'), args, { encoding: 'utf8', env: { ...process.env, NEXUS_DATA_DIR: data }, timeout: 60_000 });
@@ -122,7 +158,10 @@ process.exit(failures.length ? 1 : 0);
 
 function serveCheck(res, data) {
   return new Promise((resolve) => {
-    const child = spawn(join(res, 'cli', 'nexus'), ['serve', '--port', '0'], { env: { ...process.env, NEXUS_DATA_DIR: data }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(join(res, 'cli', 'nexus'), ['serve', '--port', '0'], {
+      env: { ...process.env, NEXUS_DATA_DIR: data },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let text = '';
     const done = (v) => {
       clearTimeout(timer);

@@ -32,10 +32,10 @@ export function electronNativeDir(root, platform, arch) {
 export function nativeMatches(manifest, want) {
   return Boolean(
     manifest &&
-      manifest.electron === want.electron &&
-      manifest.platform === want.platform &&
-      manifest.arch === want.arch &&
-      manifest.betterSqlite3 === want.betterSqlite3,
+    manifest.electron === want.electron &&
+    manifest.platform === want.platform &&
+    manifest.arch === want.arch &&
+    manifest.betterSqlite3 === want.betterSqlite3,
   );
 }
 

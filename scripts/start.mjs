@@ -37,7 +37,10 @@ function electronBinary() {
   p = binary();
   if (r.status === 0 && p && existsSync(p)) return { path: p };
   // The first line that is not a stack frame says what went wrong (e.g. "TypeError: fetch failed").
-  const lines = `${r.stderr ?? ''}\n${r.stdout ?? ''}`.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('at '));
+  const lines = `${r.stderr ?? ''}\n${r.stdout ?? ''}`
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('at '));
   const detail = lines.find((l) => /error|fail/i.test(l)) ?? (r.error ? String(r.error.message) : 'no network');
   return { path: null, why: `downloading it failed: ${detail.slice(0, 120)}` };
 }

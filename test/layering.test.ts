@@ -34,7 +34,10 @@ export function importsOf(source: string): string[] {
 const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const IO_PACKAGES = ['electron', 'better-sqlite3', 'ws', 'openai', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', 'jose'];
 const isIo = (spec: string) =>
-  spec.startsWith('node:') || NODE_BUILTINS.has(spec) || NODE_BUILTINS.has(spec.split('/')[0]) || IO_PACKAGES.some((p) => spec === p || spec.startsWith(`${p}/`));
+  spec.startsWith('node:') ||
+  NODE_BUILTINS.has(spec) ||
+  NODE_BUILTINS.has(spec.split('/')[0]) ||
+  IO_PACKAGES.some((p) => spec === p || spec.startsWith(`${p}/`));
 const ELECTRON_IMPORTERS = new Set(['electron/main.ts', 'electron/preload.ts', 'electron/doors/ipc.ts']);
 const rel = (p: string) => relative(root, p).split(sep).join('/');
 

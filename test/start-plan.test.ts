@@ -92,7 +92,9 @@ describe('npm start: the Electron build of better-sqlite3', () => {
   });
 
   it('without an Electron binary the window opens in the browser and says why', () => {
-    expect(startPlan({ nodeVersion: '22.12.0', electron: { path: null, why: 'ELECTRON_SKIP_BINARY_DOWNLOAD is set' }, sandbox: null, native: 'missing' })).toEqual({
+    expect(
+      startPlan({ nodeVersion: '22.12.0', electron: { path: null, why: 'ELECTRON_SKIP_BINARY_DOWNLOAD is set' }, sandbox: null, native: 'missing' }),
+    ).toEqual({
       action: 'browser',
       message: 'no Electron binary here (ELECTRON_SKIP_BINARY_DOWNLOAD is set)',
     });

@@ -31,7 +31,15 @@ const changes = () => events.filter((e) => e.type === 'agents_changed').length;
 
 describe('agentsCreate', () => {
   it('creates a new agent and answers it with the rule warnings', async () => {
-    const r = await api('agentsCreate', profile({ approval_rules: [{ tool: 'read', verdict: 'allow' }, { tool: 'read', verdict: 'allow' }] }));
+    const r = await api(
+      'agentsCreate',
+      profile({
+        approval_rules: [
+          { tool: 'read', verdict: 'allow' },
+          { tool: 'read', verdict: 'allow' },
+        ],
+      }),
+    );
     expect(r).toMatchObject({ ok: true, value: { agent: { name: 'scribe', status: 'active', mode: 'ask' } } });
     expect(r.ok && (r.value as { warnings: unknown[] }).warnings.length).toBeGreaterThan(0);
     expect(r.ok && r.value).not.toHaveProperty('replaced');
@@ -41,10 +49,17 @@ describe('agentsCreate', () => {
   it('refuses a name an active agent has (conflict), and changes nothing: model, rules, instructions, no event', async () => {
     expect((await api('agentsCreate', profile())).ok).toBe(true);
     const before = changes();
-    const r = await api('agentsCreate', profile({ model: { provider: 'anthropic', baseURL: 'http://127.0.0.1:9', model: 'other' }, instructions: 'a blank form', approval_rules: [] }));
+    const r = await api(
+      'agentsCreate',
+      profile({ model: { provider: 'anthropic', baseURL: 'http://127.0.0.1:9', model: 'other' }, instructions: 'a blank form', approval_rules: [] }),
+    );
     expect(r).toMatchObject({ ok: false, error: { code: 'conflict' } });
     expect(!r.ok && r.error.message).toMatch(/An agent named scribe already exists: nothing was changed/);
-    expect(await stored()).toMatchObject({ model: { model: 'm1' }, instructions: 'the original instructions', approval_rules: [{ tool: 'read', verdict: 'allow' }] });
+    expect(await stored()).toMatchObject({
+      model: { model: 'm1' },
+      instructions: 'the original instructions',
+      approval_rules: [{ tool: 'read', verdict: 'allow' }],
+    });
     expect(changes()).toBe(before);
   });
 
@@ -89,6 +104,9 @@ describe('agentsReplace', () => {
 describe('agentsSave (create or replace, as `nexus agents add`)', () => {
   it('creates, then replaces, saying which', async () => {
     expect(await api('agentsSave', profile())).toMatchObject({ ok: true, value: { replaced: false } });
-    expect(await api('agentsSave', profile({ instructions: 'again' }))).toMatchObject({ ok: true, value: { replaced: true, agent: { instructions: 'again' } } });
+    expect(await api('agentsSave', profile({ instructions: 'again' }))).toMatchObject({
+      ok: true,
+      value: { replaced: true, agent: { instructions: 'again' } },
+    });
   });
 });

@@ -29,7 +29,10 @@ describe('errors carry details [{ path, message }]', () => {
       name: 'bad name',
       model: { ...model, baseURL: 'not a url' },
       mode: 'ask',
-      approval_rules: [{ tool: 'bash', verdict: 'allow' }, { tool: 'bash', verdict: 'maybe' }],
+      approval_rules: [
+        { tool: 'bash', verdict: 'allow' },
+        { tool: 'bash', verdict: 'maybe' },
+      ],
       lifecycle_hooks: { stop: [{ tool: '' }] },
     });
     expect(e.code).toBe('invalid_input');
@@ -47,12 +50,22 @@ describe('errors carry details [{ path, message }]', () => {
     expect(e).toEqual({
       code: 'invalid_rules',
       message: 'approval_rules are invalid: rule 0: unknown key "colour": a rule has at most the keys tool, verdict, path, match, reason and origin',
-      details: [{ path: 'approval_rules.0.colour', message: 'rule 0: unknown key "colour": a rule has at most the keys tool, verdict, path, match, reason and origin' }],
+      details: [
+        { path: 'approval_rules.0.colour', message: 'rule 0: unknown key "colour": a rule has at most the keys tool, verdict, path, match, reason and origin' },
+      ],
     });
     const list = await refused('runsCreate', { mode: 'ask', rules: { tool: 'bash' } });
-    expect(list).toMatchObject({ code: 'invalid_rules', message: 'The approval rules are invalid: approval rules must be a JSON array of rule objects (got an object)', details: [{ path: 'rules' }] });
+    expect(list).toMatchObject({
+      code: 'invalid_rules',
+      message: 'The approval rules are invalid: approval rules must be a JSON array of rule objects (got an object)',
+      details: [{ path: 'rules' }],
+    });
     const extra = await refused('runsStart', { agent: 'a', prompt: 'Go.', extra_rules: [{ verdict: 'deny' }] });
-    expect(extra).toMatchObject({ code: 'invalid_rules', message: expect.stringMatching(/^extra_rules are invalid: rule 0: tool is required/), details: [{ path: 'extra_rules.0.tool' }] });
+    expect(extra).toMatchObject({
+      code: 'invalid_rules',
+      message: expect.stringMatching(/^extra_rules are invalid: rule 0: tool is required/),
+      details: [{ path: 'extra_rules.0.tool' }],
+    });
   });
 
   it('hooks alone are invalid_hooks; a bad setting, a relative workspace and a whole input that is not an object say where', async () => {
@@ -70,7 +83,11 @@ describe('errors carry details [{ path, message }]', () => {
       details: [{ path: 'value', message: 'orchestration.maxDepth must be between 1 and 100 (got 0).' }],
     });
     expect(await refused('runsCreate', { mode: 'ask', workspace: 'relative/dir' })).toMatchObject({ code: 'invalid_input', details: [{ path: 'workspace' }] });
-    expect(await refused('runsShow', 'run_x')).toMatchObject({ code: 'invalid_input', details: [{ path: 'input' }], message: expect.stringMatching(/^input: /) });
+    expect(await refused('runsShow', 'run_x')).toMatchObject({
+      code: 'invalid_input',
+      details: [{ path: 'input' }],
+      message: expect.stringMatching(/^input: /),
+    });
   });
 
   it('a failure without per-field problems has no details', async () => {

@@ -61,7 +61,10 @@ describe('inboxList pages and filters; a call without page or filter lists every
     const p2 = (await h('inboxList', { limit: 3, cursor: ids[2] })) as { id: string }[];
     expect(p2.map((c) => c.id)).toEqual(ids.slice(3, 6));
     expect(((await h('inboxList', { limit: 3, cursor: ids[5] })) as { id: string }[]).map((c) => c.id)).toEqual([ids[6]]);
-    await expect((async () => h('inboxList', { limit: 3, cursor: 'no-such-card' }))()).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/not a card's id/) });
+    await expect((async () => h('inboxList', { limit: 3, cursor: 'no-such-card' }))()).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/not a card's id/),
+    });
   });
 
   it('filters by text (literally: % and _ are not wildcards), kind and run; summary counts; ids select all matching', async () => {
@@ -72,7 +75,12 @@ describe('inboxList pages and filters; a call without page or filter lists every
     expect(((await h('inboxList', { text: '%' })) as unknown[]).length).toBe(1);
     expect(((await h('inboxList', { text: 'ECHO', limit: 2 })) as unknown[]).length).toBe(2);
     expect(((await h('inboxList', { kind: 'question' })) as unknown[]).length).toBe(0);
-    expect(await h('inboxSummary', {})).toEqual({ total: 5, by_agent: [{ key: null, count: 5 }], by_run: [{ key: run.id, agent: null, count: 5 }], by_chain: [] });
+    expect(await h('inboxSummary', {})).toEqual({
+      total: 5,
+      by_agent: [{ key: null, count: 5 }],
+      by_run: [{ key: run.id, agent: null, count: 5 }],
+      by_chain: [],
+    });
     expect(((await h('inboxSummary', { text: 'echo 1' })) as { total: number }).total).toBe(2);
     expect(await h('inboxIds', { run_id: run.id, text: 'echo 1' })).toEqual([ids[1], expect.any(String)]);
   });
@@ -93,7 +101,13 @@ describe('inboxBulk answers many cards, each as if alone', () => {
 describe('inboxContext: why a card exists', () => {
   it('says what the agent said in the round that made the call, and which run it is', async () => {
     s = await scenario({
-      builder: { mode: 'ask', script: queue([{ text: 'The build folder is stale; I will clear it first.', toolCalls: [{ name: 'bash', input: { command: 'rm -rf build' } }] }, { text: 'done' }]) },
+      builder: {
+        mode: 'ask',
+        script: queue([
+          { text: 'The build folder is stale; I will clear it first.', toolCalls: [{ name: 'bash', input: { command: 'rm -rf build' } }] },
+          { text: 'done' },
+        ]),
+      },
     });
     const run = s.start('builder');
     const card = await s.until('the card', () => s!.nexus.kernel.inbox.pending()[0]);

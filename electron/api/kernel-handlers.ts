@@ -8,11 +8,27 @@ import type { Kernel } from '../kernel/kernel.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Db } from '../store/db.js';
 import type { WaitingOn } from '../governance/hold-clock.js';
-import { RUN_DETAIL_PAGE, type AgentProfileInput, type AgentView, type InboxFilter, type InboxItem, type RowView, type RunDetail, type RunSummary } from '../../shared/api/kernel.js';
+import {
+  RUN_DETAIL_PAGE,
+  type AgentProfileInput,
+  type AgentView,
+  type InboxFilter,
+  type InboxItem,
+  type RowView,
+  type RunDetail,
+  type RunSummary,
+} from '../../shared/api/kernel.js';
 import { countRunsInFlight, listRunsPage } from '../store/queries/runs.js';
 import { countParkedOfRun, listRowsOfRunPage } from '../store/queries/rows.js';
 import { listRunEventsPage } from '../store/queries/events.js';
-import { inboxWire, listPendingInboxPage, pendingInboxIds, summarizePendingInbox, type InboxEntry, type InboxFilter as InboxQueryFilter } from '../store/queries/inbox.js';
+import {
+  inboxWire,
+  listPendingInboxPage,
+  pendingInboxIds,
+  summarizePendingInbox,
+  type InboxEntry,
+  type InboxFilter as InboxQueryFilter,
+} from '../store/queries/inbox.js';
 import { allMessages, assistantTextOfRound } from '../kernel/turns/conversation-store.js';
 import { getAgent, type AgentRow } from '../store/queries/agents.js';
 import { getAgentProfile, listAgentProfiles, removeAgent, revokeExecutor, saveAgent } from '../kernel/agents.js';
@@ -133,7 +149,8 @@ const agentView = (a: AgentRow): z.infer<typeof AgentView> => {
   return view;
 };
 
-const WORKSPACE_NOT_ABSOLUTE = () => new ApiFailure('invalid_input', 'workspace must be an absolute path', [{ path: 'workspace', message: 'must be an absolute path' }]);
+const WORKSPACE_NOT_ABSOLUTE = () =>
+  new ApiFailure('invalid_input', 'workspace must be an absolute path', [{ path: 'workspace', message: 'must be an absolute path' }]);
 
 /** Save a profile the way agentsSave, agentsCreate and agentsReplace all do (the kernel checks rules, hooks
  *  and secrets); `replaced`: an active profile of that name was overwritten. */
@@ -144,19 +161,27 @@ function saveAgentProfile(kernel: Kernel, input: z.output<typeof AgentProfileInp
 }
 
 /** The next cursor of a page: the last item's key when the page came back full (more may follow), else null. */
-const nextCursor = <T>(items: readonly T[], limit: number, key: (item: T) => string): string | null => (items.length === limit && items.length ? key(items[items.length - 1]) : null);
+const nextCursor = <T>(items: readonly T[], limit: number, key: (item: T) => string): string | null =>
+  items.length === limit && items.length ? key(items[items.length - 1]) : null;
 
 /** A page of a run's rows; a cursor that is not one of its rows is refused, not read as the start. */
 function rowsPage(db: Db, run_id: string, limit: number, cursor?: string) {
   const rows = listRowsOfRunPage(db, { run_id, limit, cursor });
-  if (!rows) throw new ApiFailure('invalid_input', `The cursor ${JSON.stringify(cursor)} is not a row of run ${JSON.stringify(run_id)}; pass the rows_next_cursor or next_cursor a page gave, or none to start at the first row.`);
+  if (!rows)
+    throw new ApiFailure(
+      'invalid_input',
+      `The cursor ${JSON.stringify(cursor)} is not a row of run ${JSON.stringify(run_id)}; pass the rows_next_cursor or next_cursor a page gave, or none to start at the first row.`,
+    );
   return { items: rows.map(rowView), next_cursor: nextCursor(rows, limit, (r) => r.id) };
 }
 
 /** A page of a run's timeline; its cursor is a timeline position (a whole number) a page gave. */
 function eventsPage(db: Db, run_id: string, limit: number, cursor?: string) {
   if (cursor !== undefined && !/^[1-9][0-9]{0,14}$/.test(cursor)) {
-    throw new ApiFailure('invalid_input', `The cursor ${JSON.stringify(cursor)} is not a position in a run's timeline; pass the events_next_cursor or next_cursor a page gave, or none to start at the first event.`);
+    throw new ApiFailure(
+      'invalid_input',
+      `The cursor ${JSON.stringify(cursor)} is not a position in a run's timeline; pass the events_next_cursor or next_cursor a page gave, or none to start at the first event.`,
+    );
   }
   const events = listRunEventsPage(db, { run_id, limit, after: cursor === undefined ? 0 : Number(cursor) });
   return { items: events.map(({ type, at, data }) => ({ type, at, data })), next_cursor: nextCursor(events, limit, (e) => String(e.seq)) };
@@ -196,7 +221,11 @@ export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMeth
     // A removed agent's name starts fresh: it may be created again, and is not there to replace. The check and
     // the save run in one synchronous step, so no other call can create or remove the name in between.
     agentsCreate: (input) => {
-      if (isActive(input.name)) throw new ApiFailure('conflict', `An agent named ${input.name} already exists: nothing was changed. Replace it (agentsReplace), or choose another name.`);
+      if (isActive(input.name))
+        throw new ApiFailure(
+          'conflict',
+          `An agent named ${input.name} already exists: nothing was changed. Replace it (agentsReplace), or choose another name.`,
+        );
       const { agent, warnings } = saveAgentProfile(kernel, input);
       return { agent, warnings };
     },
@@ -209,7 +238,11 @@ export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMeth
 
     runsList: ({ limit, cursor }) => {
       const runs = listRunsPage(db, { limit, cursor });
-      if (!runs) throw new ApiFailure('invalid_input', `The cursor ${JSON.stringify(cursor)} is not a run's id; list again without a cursor, or pass the id of the last run of a page.`);
+      if (!runs)
+        throw new ApiFailure(
+          'invalid_input',
+          `The cursor ${JSON.stringify(cursor)} is not a run's id; list again without a cursor, or pass the id of the last run of a page.`,
+        );
       const waiting = nexus.waitingOn();
       // Parked rows are counted per listed run (rows_parked_by_run), never across the whole store.
       return runs.map((r) => withWaiting(runSummary(r, countParkedOfRun(db, r.id)), waiting));
@@ -228,7 +261,15 @@ export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMeth
         events: events.items,
         events_next_cursor: events.next_cursor,
       };
-      const messages = allMessages(db, id).map((m) => ({ id: m.id, turn: m.turn, round: m.round, kind: m.kind, compacted: m.compacted, at: m.created_at, ...m.message }));
+      const messages = allMessages(db, id).map((m) => ({
+        id: m.id,
+        turn: m.turn,
+        round: m.round,
+        kind: m.kind,
+        compacted: m.compacted,
+        at: m.created_at,
+        ...m.message,
+      }));
       return { ...detail, messages };
     },
     runsRows: ({ run_id, cursor, limit = RUN_DETAIL_PAGE }) => {
@@ -264,7 +305,11 @@ export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMeth
       // A call without page or filter reads every pending card (a caller that pages passes limit).
       if (limit === undefined && cursor === undefined && !Object.keys(f).length) return kernel.inbox.pending().map(inboxView);
       const page = listPendingInboxPage(db, { limit: limit ?? 10_000, cursor, filter: f });
-      if (!page) throw new ApiFailure('invalid_input', `The cursor ${JSON.stringify(cursor)} is not a card's id; list again without a cursor, or pass the id of the last card of a page.`);
+      if (!page)
+        throw new ApiFailure(
+          'invalid_input',
+          `The cursor ${JSON.stringify(cursor)} is not a card's id; list again without a cursor, or pass the id of the last card of a page.`,
+        );
       return page.map(inboxView);
     },
     inboxSummary: (filter) => summarizePendingInbox(db, filterOf(filter)),

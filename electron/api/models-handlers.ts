@@ -14,14 +14,24 @@ export function modelsHandlers(ports: { keyStore: KeyStore }, env: NodeJS.Proces
       const oneKey: KeyStore = { get: () => (key?.trim() ? key.trim() : undefined) };
       const keyStore = key?.trim() ? oneKey : ports.keyStore;
       try {
-        const p = await createProvider({ provider, baseURL, model, ...(apiKeyEnv && !key?.trim() ? { apiKeyEnv } : {}), stream: false }, key?.trim() ? 'test' : null, {
-          keyStore,
-          env,
-          timeoutMs: TEST_TIMEOUT_MS,
-          maxRetries: 0,
-        });
+        const p = await createProvider(
+          { provider, baseURL, model, ...(apiKeyEnv && !key?.trim() ? { apiKeyEnv } : {}), stream: false },
+          key?.trim() ? 'test' : null,
+          {
+            keyStore,
+            env,
+            timeoutMs: TEST_TIMEOUT_MS,
+            maxRetries: 0,
+          },
+        );
         const signal = AbortSignal.timeout(TEST_TIMEOUT_MS);
-        const reply = await p.complete({ system: 'This is a connection test. Reply with the single word: ok', messages: [{ role: 'user', text: 'ping' }], tools: [], maxTokens: 16, signal });
+        const reply = await p.complete({
+          system: 'This is a connection test. Reply with the single word: ok',
+          messages: [{ role: 'user', text: 'ping' }],
+          tools: [],
+          maxTokens: 16,
+          signal,
+        });
         return { ok: true, reply: reply.text.slice(0, 500), error: null, ms: Date.now() - started };
       } catch (e) {
         const code = e instanceof ProviderError ? e.code : 'provider_error';

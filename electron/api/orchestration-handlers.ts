@@ -33,14 +33,22 @@ export function orchestrationHandlers(gov: Governance): Pick<Handlers, Governanc
     chainsList: ({ limit, cursor }) => {
       const chains = gov.recent.list();
       const from = cursor === undefined ? 0 : chains.findIndex((c) => c.chain_id === cursor) + 1;
-      if (from === 0 && cursor !== undefined) throw new ApiFailure('invalid_input', `The cursor ${JSON.stringify(cursor)} is not a chain in the Recent chains list (it may have been cleared); list again without a cursor.`);
+      if (from === 0 && cursor !== undefined)
+        throw new ApiFailure(
+          'invalid_input',
+          `The cursor ${JSON.stringify(cursor)} is not a chain in the Recent chains list (it may have been cleared); list again without a cursor.`,
+        );
       return chains.slice(from, limit === undefined ? undefined : from + limit);
     },
     chainsClear: () => ({ cleared: gov.recent.clear() }),
     tasksList: ({ limit, cursor }) => {
       const waiting = gov.waitingOn();
       const page = listTasksPage(gov.db, { limit, cursor });
-      if (!page) throw new ApiFailure('invalid_input', `The cursor ${JSON.stringify(cursor)} is not a delegated task's id; list again without a cursor, or pass the id of the last task of a page.`);
+      if (!page)
+        throw new ApiFailure(
+          'invalid_input',
+          `The cursor ${JSON.stringify(cursor)} is not a delegated task's id; list again without a cursor, or pass the id of the last task of a page.`,
+        );
       return page.map((t) => ({
         id: t.id,
         delegator: t.delegator,

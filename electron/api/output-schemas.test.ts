@@ -46,8 +46,18 @@ describe('answers parse with their output schemas', () => {
     await checked('agentsList');
     await checked('status');
 
-    await checked('rulesCheck', { rules: [{ tool: 'bash', verdict: 'allow' }, { tool: 'bash', verdict: 'maybe' }] });
-    await checked('rulesEval', { mode: 'rules', rules: [{ tool: 'bash', path: 'command', match: 'ls*', verdict: 'allow' }], tool: 'bash', input: { command: 'ls -la' } });
+    await checked('rulesCheck', {
+      rules: [
+        { tool: 'bash', verdict: 'allow' },
+        { tool: 'bash', verdict: 'maybe' },
+      ],
+    });
+    await checked('rulesEval', {
+      mode: 'rules',
+      rules: [{ tool: 'bash', path: 'command', match: 'ls*', verdict: 'allow' }],
+      tool: 'bash',
+      input: { command: 'ls -la' },
+    });
 
     // An autonomy card (with its effect) and an orchestration hold card.
     const own = (await checked('runsCreate', { mode: 'ask', rules: [{ tool: '*', verdict: 'ask', origin: 'author' }] })) as { id: string };

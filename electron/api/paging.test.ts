@@ -20,7 +20,12 @@ type Detail = RunJson & { rows: RowJson[]; rows_next_cursor: string | null; even
 const refused = (p: Promise<unknown>, message: RegExp) => expect(p).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(message) });
 
 /** Walk a cursor-paged array method to its end, page by page. */
-async function walkArray(method: string, limit: number, input: Record<string, unknown> = {}, idOf: (x: never) => string = (x: { id: string }) => x.id): Promise<string[][]> {
+async function walkArray(
+  method: string,
+  limit: number,
+  input: Record<string, unknown> = {},
+  idOf: (x: never) => string = (x: { id: string }) => x.id,
+): Promise<string[][]> {
   const pages: string[][] = [];
   let cursor: string | undefined;
   for (;;) {
@@ -71,7 +76,7 @@ describe("runsShow carries a first page of a run's rows and timeline; runsRows a
     expect(d.rows_next_cursor).toBe(d.rows[1].id);
     expect(d.pending).toBe(5);
     const commands = d.rows.map((r) => r.input.command);
-    for (let cursor = d.rows_next_cursor; cursor; ) {
+    for (let cursor = d.rows_next_cursor; cursor;) {
       const p = await s.call<Page<RowJson>>('runsRows', { run_id: run.id, cursor, limit: 2 });
       commands.push(...p.items.map((r) => r.input.command));
       cursor = p.next_cursor;
@@ -83,14 +88,14 @@ describe("runsShow carries a first page of a run's rows and timeline; runsRows a
     expect(all.rows_next_cursor).toBeNull();
   });
 
-  it("the timeline pages the same way, from events_next_cursor", async () => {
+  it('the timeline pages the same way, from events_next_cursor', async () => {
     s = await scenario({});
     const run = await parkedRun(3);
     const whole = (await s.call<Detail>('runsShow', { id: run.id })).events.map((e) => e.type);
     expect(whole.length).toBeGreaterThanOrEqual(3);
     const d = await s.call<Detail>('runsShow', { id: run.id, events_limit: 1 });
     const types = d.events.map((e) => e.type);
-    for (let cursor = d.events_next_cursor; cursor; ) {
+    for (let cursor = d.events_next_cursor; cursor;) {
       const p = await s.call<Page<{ type: string }>>('runsEvents', { run_id: run.id, cursor, limit: 1 });
       types.push(...p.items.map((e) => e.type));
       cursor = p.next_cursor;
@@ -115,14 +120,21 @@ describe('tasksList and chainsList page too', () => {
     s = await scenario({});
     const ids = Array.from({ length: 5 }, (_, i) => `task_${i}`);
     ids.forEach((id, i) =>
-      insertTask(s!.gov.db, { id, delegator: 'lead', delegator_run_id: 'r', delegator_row_id: 'w', recipient: 'mid', task: `t${i}`, check_command: 'true', check_timeout_s: null, chain_id: null, created_at: 1000 + (i >> 1) }),
+      insertTask(s!.gov.db, {
+        id,
+        delegator: 'lead',
+        delegator_run_id: 'r',
+        delegator_row_id: 'w',
+        recipient: 'mid',
+        task: `t${i}`,
+        check_command: 'true',
+        check_timeout_s: null,
+        chain_id: null,
+        created_at: 1000 + (i >> 1),
+      }),
     );
     const pages = await walkArray('tasksList', 2);
-    expect(pages).toEqual([
-      ['task_4', 'task_3'],
-      ['task_2', 'task_1'],
-      ['task_0'],
-    ]);
+    expect(pages).toEqual([['task_4', 'task_3'], ['task_2', 'task_1'], ['task_0']]);
     await refused(s.call('tasksList', { cursor: 'task_nope' }), /not a delegated task's id/);
   });
 

@@ -16,11 +16,26 @@ describe('rulesHandlers', () => {
 
   it('rulesCheck: an invalid list is a value, valid false, every error listed', async () => {
     const r = await call('rulesCheck', { rules: [{ tool: 'bash', verdict: 'permit' }, { verdict: 'deny' }] });
-    expect(r).toMatchObject({ ok: true, value: { valid: false, errors: [{ index: 0, key: 'verdict' }, { index: 1, key: 'tool' }], warnings: [] } });
+    expect(r).toMatchObject({
+      ok: true,
+      value: {
+        valid: false,
+        errors: [
+          { index: 0, key: 'verdict' },
+          { index: 1, key: 'tool' },
+        ],
+        warnings: [],
+      },
+    });
   });
 
   it('rulesEval: decides like the stage, resolved name and runner included', async () => {
-    const r = await call('rulesEval', { mode: 'rules', rules: [{ tool: 'bash', path: 'command', match: 'ls', verdict: 'allow' }], tool: 'bash__0123456789ab', input: { command: 'ls' } });
+    const r = await call('rulesEval', {
+      mode: 'rules',
+      rules: [{ tool: 'bash', path: 'command', match: 'ls', verdict: 'allow' }],
+      tool: 'bash__0123456789ab',
+      input: { command: 'ls' },
+    });
     expect(r).toEqual({ ok: true, value: { outcome: 'granted', granted_by: 'rule', error: null, tool: 'bash', runner: '0123456789ab', matched: [0] } });
     if (r.ok) expect(methods.rulesEval.output.parse(r.value)).toEqual(r.value);
   });
@@ -30,7 +45,10 @@ describe('rulesHandlers', () => {
       ok: true,
       value: { outcome: 'failed', granted_by: null, error: { code: 'approval_denied', detail: 'no approval rule allows write' }, matched: [] },
     });
-    expect(await call('rulesEval', { mode: 'rules', tool: 'write', origin: 'author' })).toMatchObject({ ok: true, value: { outcome: 'granted', granted_by: 'origin' } });
+    expect(await call('rulesEval', { mode: 'rules', tool: 'write', origin: 'author' })).toMatchObject({
+      ok: true,
+      value: { outcome: 'granted', granted_by: 'origin' },
+    });
   });
 
   it('rulesEval: invalid rules answer invalid_rules with the errors', async () => {

@@ -35,7 +35,12 @@ const file = (name: string, text: string) => {
   writeFileSync(f, text);
   return f;
 };
-const agent = (name: string, extra: Record<string, unknown> = {}) => ({ name, model: { provider: 'chat-completions', baseURL: 'http://127.0.0.1:9/v1', model: 'm' }, mode: 'ask', ...extra });
+const agent = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  model: { provider: 'chat-completions', baseURL: 'http://127.0.0.1:9/v1', model: 'm' },
+  mode: 'ask',
+  ...extra,
+});
 
 describe('files that start with a UTF-8 byte-order mark are JSON like any other', () => {
   it('agents add, run create --rules and rules check accept a BOM', async () => {
@@ -56,14 +61,25 @@ describe('files that start with a UTF-8 byte-order mark are JSON like any other'
 
 describe('rule errors and warnings are said once, each with one "rule N:"', () => {
   it('agents add with a bad rule: a head line, then each error once', async () => {
-    const r = await withDir('agents', 'add', file('colour.json', JSON.stringify(agent('colour', { approval_rules: [{ tool: 'bash', verdict: 'allow', colour: 'red' }] }))));
+    const r = await withDir(
+      'agents',
+      'add',
+      file('colour.json', JSON.stringify(agent('colour', { approval_rules: [{ tool: 'bash', verdict: 'allow', colour: 'red' }] }))),
+    );
     expect(r.code).toBe(1);
     expect(r.err).not.toMatch(/rule 0: rule 0/);
     expect(r.err.match(/unknown key "colour"/g)).toHaveLength(1);
     expect(r.err).toMatch(/^nexus: approval_rules are invalid \(invalid_rules\)\n {2}rule 0: unknown key "colour"/);
   });
   it('run create --rules with a bad rule: the same', async () => {
-    const r = await withDir('run', 'create', '--mode', 'rules', '--rules', file('bad-rules.json', JSON.stringify([{ tool: 'bash', verdict: 'allow', colour: 1 }])));
+    const r = await withDir(
+      'run',
+      'create',
+      '--mode',
+      'rules',
+      '--rules',
+      file('bad-rules.json', JSON.stringify([{ tool: 'bash', verdict: 'allow', colour: 1 }])),
+    );
     expect(r.code).toBe(1);
     expect(r.err).not.toMatch(/rule 0: rule 0/);
     expect(r.err.match(/unknown key "colour"/g)).toHaveLength(1);
@@ -72,13 +88,20 @@ describe('rule errors and warnings are said once, each with one "rule N:"', () =
     const res = await Promise.resolve()
       .then(() => nexus.handlers.runsCreate!({ mode: 'rules', rules: [{ tool: 'bash', verdict: 'allow', colour: 1 }] } as never, { by: 'test' } as never))
       .then(
-      () => null,
-      (e: Error) => e.message,
-    );
+        () => null,
+        (e: Error) => e.message,
+      );
     expect(res).toMatch(/^The approval rules are invalid: rule 0: unknown key "colour"/);
   });
   it('agents add warnings name their rule once', async () => {
-    const r = await withDir('agents', 'add', file('warn.json', JSON.stringify(agent('warn', { mode: 'rules', approval_rules: [{ tool: 'bash', path: 'command', match: 'cat *', verdict: 'allow' }] }))));
+    const r = await withDir(
+      'agents',
+      'add',
+      file(
+        'warn.json',
+        JSON.stringify(agent('warn', { mode: 'rules', approval_rules: [{ tool: 'bash', path: 'command', match: 'cat *', verdict: 'allow' }] })),
+      ),
+    );
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/warning: rule 0: /);
     expect(r.out).not.toMatch(/rule 0: rule 0/);
@@ -181,7 +204,14 @@ describe('human output: time left, held hops', () => {
     const { rowLine } = await import('./kernel-commands.js');
     const { heldResult } = await import('../../shared/orchestration/holds.js');
     const result = heldResult({ request_id: 'req-123', chain_id: 'c1', hop: 2 } as never);
-    const line = rowLine({ id: 'r1', origin: 'model', tool: 'delegate_task', state: 'failed', error: { code: 'hop_held', detail: 'held' }, result: result as never });
+    const line = rowLine({
+      id: 'r1',
+      origin: 'model',
+      tool: 'delegate_task',
+      state: 'failed',
+      error: { code: 'hop_held', detail: 'held' },
+      result: result as never,
+    });
     expect(line[3]).toBe('held');
     expect(line[4]).toBe("orchestration: awaiting a person's approval, request req-123");
     expect(rowLine({ id: 'r2', origin: 'model', tool: 'bash', state: 'failed', error: { code: 'tool_error', detail: 'boom' } })[3]).toBe('failed');

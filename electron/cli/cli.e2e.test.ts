@@ -63,11 +63,28 @@ describe('kernel commands through the socket', () => {
 
   it('agents add FILE | list | remove NAME; invalid rules exit 1 with located errors', async () => {
     const file = join(dir, 'agent.json');
-    writeFileSync(file, JSON.stringify({ name: 'alice', model: { provider: 'chat-completions', baseURL: 'http://127.0.0.1:9/v1', model: 'm' }, mode: 'ask', approval_rules: [{ tool: 'bash', verdict: 'allow' }], workspace: 'alice-ws' }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'alice',
+        model: { provider: 'chat-completions', baseURL: 'http://127.0.0.1:9/v1', model: 'm' },
+        mode: 'ask',
+        approval_rules: [{ tool: 'bash', verdict: 'allow' }],
+        workspace: 'alice-ws',
+      }),
+    );
     expect((await nexus('agents', 'add', file)).out).toMatch(/saved agent alice/);
     expect((await json('agents', 'show', 'alice')).workspace).toBe(join(dir, 'alice-ws')); // relative to the file
     const bad = join(dir, 'bad.json');
-    writeFileSync(bad, JSON.stringify({ name: 'bob', model: { provider: 'anthropic', baseURL: 'http://127.0.0.1:9', model: 'm' }, mode: 'ask', approval_rules: [{ tool: 'bash' }] }));
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        name: 'bob',
+        model: { provider: 'anthropic', baseURL: 'http://127.0.0.1:9', model: 'm' },
+        mode: 'ask',
+        approval_rules: [{ tool: 'bash' }],
+      }),
+    );
     const r = await nexus('agents', 'add', bad);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/invalid_rules/);
@@ -78,7 +95,11 @@ describe('kernel commands through the socket', () => {
 
   it('agents create FILE refuses a taken name; agents replace FILE refuses a missing one; neither changes anything then', async () => {
     const file = join(dir, 'carol.json');
-    const carol = (instructions: string) => writeFileSync(file, JSON.stringify({ name: 'carol', model: { provider: 'chat-completions', baseURL: 'http://127.0.0.1:9/v1', model: 'm' }, mode: 'ask', instructions }));
+    const carol = (instructions: string) =>
+      writeFileSync(
+        file,
+        JSON.stringify({ name: 'carol', model: { provider: 'chat-completions', baseURL: 'http://127.0.0.1:9/v1', model: 'm' }, mode: 'ask', instructions }),
+      );
     carol('first');
     const missing = await nexus('agents', 'replace', file);
     expect(missing.code).toBe(1);
@@ -117,7 +138,15 @@ describe('kernel commands through the socket', () => {
     expect(row.state).toBe('needs_approval');
     const inbox = await json('inbox');
     expect(inbox).toHaveLength(1);
-    expect(inbox[0]).toMatchObject({ id: row.id, kind: 'autonomy', agent: null, tool: 'bash', target: 'echo approved', run_id: run.id, expires_at: expect.any(String) });
+    expect(inbox[0]).toMatchObject({
+      id: row.id,
+      kind: 'autonomy',
+      agent: null,
+      tool: 'bash',
+      target: 'echo approved',
+      run_id: run.id,
+      expires_at: expect.any(String),
+    });
     expect((await nexus('inbox')).out).toContain(row.id);
     expect(await json('approve', row.id)).toEqual({ id: row.id, state: 'running' });
     const again = await nexus('approve', row.id);
@@ -191,7 +220,9 @@ describe('kernel commands through the socket', () => {
     sock.write(`${JSON.stringify({ id: 2, method: 'subscribe' })}\n`);
     sock.write(`${JSON.stringify({ id: 3, method: 'runsCreate', input: { mode: 'bypass' } })}\n`);
     // Every answer and the event: an answer the door awaits (dispatch) may follow the events its own handling sent.
-    const arrived = () => [0, null, 1, 2, 3].every((id) => lines.some((l) => l.id === id)) && lines.some((l) => (l.event as { type?: string } | undefined)?.type === 'runs_changed');
+    const arrived = () =>
+      [0, null, 1, 2, 3].every((id) => lines.some((l) => l.id === id)) &&
+      lines.some((l) => (l.event as { type?: string } | undefined)?.type === 'runs_changed');
     for (let i = 0; i < 100 && !arrived(); i++) await new Promise((r) => setTimeout(r, 20));
     sock.destroy();
     expect(lines.find((l) => l.id === 0)).toEqual({ id: 0, ok: true, value: { authenticated: true } });

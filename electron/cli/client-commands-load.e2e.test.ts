@@ -19,19 +19,25 @@ function loaded(args: string[]): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'nexus-trace-'));
   const trace = join(dir, 'modules.txt');
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', TRACER, BIN, ...args, '--data-dir', join(dir, 'data')], { cwd: ROOT, env: { ...process.env, NEXUS_TRACE_MODULES: trace } }, () => {
-      let lines: string[] = [];
-      try {
-        lines = readFileSync(trace, 'utf8').split('\n').filter(Boolean);
-      } catch {
-        // nothing recorded: the assertions below say so
-      }
-      rmSync(dir, { recursive: true, force: true });
-      resolve(lines);
-    });
+    execFile(
+      process.execPath,
+      ['--import', TRACER, BIN, ...args, '--data-dir', join(dir, 'data')],
+      { cwd: ROOT, env: { ...process.env, NEXUS_TRACE_MODULES: trace } },
+      () => {
+        let lines: string[] = [];
+        try {
+          lines = readFileSync(trace, 'utf8').split('\n').filter(Boolean);
+        } catch {
+          // nothing recorded: the assertions below say so
+        }
+        rmSync(dir, { recursive: true, force: true });
+        resolve(lines);
+      },
+    );
   });
 }
-const npm = (urls: string[]) => [...new Set(urls.filter((u) => u.includes('/node_modules/')).map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u)![1]))].sort();
+const npm = (urls: string[]) =>
+  [...new Set(urls.filter((u) => u.includes('/node_modules/')).map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u)![1]))].sort();
 
 beforeAll(build, 120_000);
 

@@ -54,12 +54,22 @@ export function connectKernel(dataDir: string): Promise<KernelConnection> {
       } catch (e) {
         sock.destroy();
         const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'it is missing' : (e as Error).message;
-        return reject(new NotAuthenticatedError(`The kernel for ${dataDir} is running, but its credential ${credentialPath(dataDir)} cannot be read (${why}): only the person who started NEXUS can use the nexus command on it.`));
+        return reject(
+          new NotAuthenticatedError(
+            `The kernel for ${dataDir} is running, but its credential ${credentialPath(dataDir)} cannot be read (${why}): only the person who started NEXUS can use the nexus command on it.`,
+          ),
+        );
       }
       void request('auth', { token }).then((r) => {
         if (r.ok) return resolve(conn);
         sock.destroy();
-        reject(new NotAuthenticatedError(r.error.code === 'unauthenticated' ? `The kernel for ${dataDir} refused the credential in ${credentialPath(dataDir)}: ${r.error.message}` : r.error.message));
+        reject(
+          new NotAuthenticatedError(
+            r.error.code === 'unauthenticated'
+              ? `The kernel for ${dataDir} refused the credential in ${credentialPath(dataDir)}: ${r.error.message}`
+              : r.error.message,
+          ),
+        );
       });
     });
     sock.once('error', (e: NodeJS.ErrnoException) => {

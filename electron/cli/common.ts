@@ -48,7 +48,8 @@ export async function withKernel(values: Values, io: CliIo, fn: (api: NexusApi, 
   try {
     conn = await connectKernel(dataDir);
   } catch (e) {
-    const message = e instanceof NoKernelError || e instanceof NotAuthenticatedError ? e.message : `cannot reach the kernel: ${e instanceof Error ? e.message : String(e)}`;
+    const message =
+      e instanceof NoKernelError || e instanceof NotAuthenticatedError ? e.message : `cannot reach the kernel: ${e instanceof Error ? e.message : String(e)}`;
     io.err(`nexus: ${message}`);
     io.error?.(e instanceof NoKernelError ? 'no_kernel' : e instanceof NotAuthenticatedError ? 'unauthenticated' : 'unreachable', message);
     return 1;
@@ -72,7 +73,9 @@ export async function expectValue<T>(io: CliIo, answer: Promise<Result<T>>): Pro
   let head = r.error.message;
   let extra = '';
   if (list?.length) {
-    const texts = list.map((d) => (d && typeof d === 'object' && typeof (d as { message?: unknown }).message === 'string' ? (d as { message: string }).message : JSON.stringify(d)));
+    const texts = list.map((d) =>
+      d && typeof d === 'object' && typeof (d as { message?: unknown }).message === 'string' ? (d as { message: string }).message : JSON.stringify(d),
+    );
     const at = head.indexOf(texts[0]);
     if (at > 0) head = head.slice(0, at).replace(/[\s:;]+$/, '');
     extra = texts.map((t) => `\n  ${inlineText(t)}`).join('');
@@ -95,7 +98,10 @@ export function table(cells: string[][]): string {
 /** A short one-line preview: runs of spaces collapse, a line break shows as `\n` (a command's own line
  *  breaks matter: `ls\nrm -rf ~` is two commands, not `ls rm -rf ~`). */
 export const oneLine = (s: string, max = 60) => {
-  const t = s.replace(/\r\n|\r|\n/g, '\\n').replace(/\s+/g, ' ').trim();
+  const t = s
+    .replace(/\r\n|\r|\n/g, '\\n')
+    .replace(/\s+/g, ' ')
+    .trim();
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 };
 

@@ -35,7 +35,8 @@ function command(action: 'connect' | 'disconnect'): CliCommand {
     if (positionals.length > 1) return usageError(io, USAGE, `unexpected argument ${JSON.stringify(positionals[1])}`);
     if (values.user && values.project) return usageError(io, USAGE, '--user and --project are exclusive');
     const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
-    if (timeout !== undefined && !(Number.isInteger(timeout) && timeout >= 10 && timeout <= 86_400)) return usageError(io, USAGE, '--timeout is whole seconds from 10 to 86400');
+    if (timeout !== undefined && !(Number.isInteger(timeout) && timeout >= 10 && timeout <= 86_400))
+      return usageError(io, USAGE, '--timeout is whole seconds from 10 to 86400');
     const whenDown = values['when-down'];
     if (whenDown !== undefined && whenDown !== 'deny' && whenDown !== 'ask') return usageError(io, USAGE, '--when-down is deny or ask');
     const raw = resolveDataDir(values['data-dir'] as string | undefined);
@@ -57,7 +58,11 @@ function command(action: 'connect' | 'disconnect'): CliCommand {
         return 0;
       }
       if (!values.json) {
-        io.out(preview.changed ? `${preview.file} will change:\n${preview.diff}` : `${preview.file}: nothing to change (${action === 'connect' ? 'already connected' : 'not connected'}).`);
+        io.out(
+          preview.changed
+            ? `${preview.file} will change:\n${preview.diff}`
+            : `${preview.file}: nothing to change (${action === 'connect' ? 'already connected' : 'not connected'}).`,
+        );
         for (const n of preview.notes) io.out(`note: ${n}`);
       }
       if (values['dry-run']) return 0;

@@ -12,7 +12,7 @@ const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 describe('one data dir resolver for the kernel and the CLI', () => {
-  it('a data dir reached through a symlink gets the kernel\'s pipe name (Windows pipes hash the path)', async () => {
+  it("a data dir reached through a symlink gets the kernel's pipe name (Windows pipes hash the path)", async () => {
     const base = mkdtempSync(join(tmpdir(), 'nexus-canon-'));
     dirs.push(base);
     const real = join(base, 'real');

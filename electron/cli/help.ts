@@ -58,7 +58,7 @@ export const ENVIRONMENT: Array<[name: string, what: string]> = [
   ['NEXUS_BASH', "Windows: the bash.exe agents' commands run with (default: Git for Windows' bash, never WSL's)"],
   ['NEXUS_SKIP_LOGIN_ENV', "desktop app: 1 = do not read the login shell's environment at start"],
   ['NEXUS_LOADING_LOGIN_ENV', 'set to 1 by NEXUS in the login shell it reads the environment of; not for you to set'],
-  ['NEXUS_CODEX_BIN', 'nexus connect codex without --codex: the codex program asked for the hook\'s trust hash'],
+  ['NEXUS_CODEX_BIN', "nexus connect codex without --codex: the codex program asked for the hook's trust hash"],
   ['NEXUS_TESTING', 'nexus serve: 1 lets NEXUS_CLOCK_OFFSET_MS take effect (a testing aid)'],
   ['NEXUS_CLOCK_OFFSET_MS', 'nexus serve with NEXUS_TESTING=1: read the clock this many ms ahead, to test 24 h deadlines'],
   ['NEXUS_HOOK_SCRIPT', "nexus connect: the hook script to install instead of this NEXUS's own (for tests)"],

@@ -49,7 +49,11 @@ export function jsonErrors(io: CliIo): { io: CliIo; finish(exit: number): void }
     io: wrapped,
     finish(exit) {
       if (exit === 0 || stdout) return;
-      const message = stderr.split('\n').find((l) => l.trim())?.replace(/^nexus: /, '') ?? 'the command failed';
+      const message =
+        stderr
+          .split('\n')
+          .find((l) => l.trim())
+          ?.replace(/^nexus: /, '') ?? 'the command failed';
       wrapped.error!(exit === 2 ? 'usage' : 'failed', message);
     },
   };

@@ -21,7 +21,8 @@ type Inbox = MethodOutput<'inboxList'>[number];
 type WaitingOn = NonNullable<MethodOutput<'runsList'>[number]['waiting_on']>;
 type AgentView = MethodOutput<'agentsGet'>;
 /** What a run's delegation waits on, for people: the hold's request id and hop. */
-const waitingText = (w: WaitingOn | undefined) => (w?.length ? w.map((h) => `waiting on orchestration hold ${h.request_id} (hop ${h.hop}, ${h.agent} wants ${h.tool})`).join('; ') : '');
+const waitingText = (w: WaitingOn | undefined) =>
+  w?.length ? w.map((h) => `waiting on orchestration hold ${h.request_id} (hop ${h.hop}, ${h.agent} wants ${h.tool})`).join('; ') : '';
 
 async function readJson(io: CliIo, file: string, what: string): Promise<{ value: unknown } | undefined> {
   const r = await readJsonFile(file);
@@ -53,7 +54,9 @@ export const statusCommand: CliCommand = async (argv, io) => {
     if (p.values.json) printJson(io, r.value);
     else {
       const trusted = r.value.trusted_agents ?? [];
-      io.out(`NEXUS ${r.value.version} — data dir ${r.value.data_dir}\npending cards: ${r.value.pending}\nruns in flight: ${r.value.runs_in_flight}\nstop all: ${r.value.stop_all ? 'ON' : 'off'}`);
+      io.out(
+        `NEXUS ${r.value.version} — data dir ${r.value.data_dir}\npending cards: ${r.value.pending}\nruns in flight: ${r.value.runs_in_flight}\nstop all: ${r.value.stop_all ? 'ON' : 'off'}`,
+      );
       io.out(`trusted for this session: ${trusted.length ? `${trusted.join(', ')} (nexus trust revoke AGENT)` : 'none'}`);
       if (r.value.clock_offset_ms !== undefined) io.out(clockOffsetLine(r.value.clock_offset_ms));
     }
@@ -86,7 +89,8 @@ export const agentsCommand: CliCommand = async (argv, io) => {
   const [sub, arg, ...extra] = p.positionals;
   const needs = { add: 1, create: 1, replace: 1, list: 0, show: 1, remove: 1, revoke: 1 } as Record<string, number>;
   if (!sub || !Object.hasOwn(needs, sub)) return usageError(io, AGENTS_USAGE, sub ? `unknown subcommand ${sub}` : 'a subcommand is required');
-  if ((needs[sub] === 1 && !arg) || extra.length || (needs[sub] === 0 && arg)) return usageError(io, AGENTS_USAGE, `agents ${sub} takes ${needs[sub] ? 'one argument' : 'no argument'}`);
+  if ((needs[sub] === 1 && !arg) || extra.length || (needs[sub] === 0 && arg))
+    return usageError(io, AGENTS_USAGE, `agents ${sub} takes ${needs[sub] ? 'one argument' : 'no argument'}`);
   let file: { value: unknown } | undefined;
   if (isSave(sub)) {
     if (!(file = await readJson(io, arg, 'the agent file'))) return 1;
@@ -178,7 +182,12 @@ function waitForRunEnd(
 }
 
 export const runCommand: CliCommand = async (argv, io) => {
-  const p = parse(argv, { mode: { type: 'string' }, rules: { type: 'string' }, workspace: { type: 'string' }, wait: { type: 'boolean', default: false } }, io, RUN_USAGE);
+  const p = parse(
+    argv,
+    { mode: { type: 'string' }, rules: { type: 'string' }, workspace: { type: 'string' }, wait: { type: 'boolean', default: false } },
+    io,
+    RUN_USAGE,
+  );
   if ('exit' in p) return p.exit;
   const mode = p.values.mode as string | undefined;
   if (mode !== undefined && !['bypass', 'ask', 'rules'].includes(mode)) return usageError(io, RUN_USAGE, '--mode must be bypass, ask or rules');
@@ -204,7 +213,11 @@ export const runCommand: CliCommand = async (argv, io) => {
     let id: string | null = null;
     // While waiting, say what the run is waiting on (stderr, so stdout stays the answer).
     const waiter = p.values.wait
-      ? waitForRunEnd(k, () => id, (d) => io.err(`waiting for approval: ${d.tool} ${oneLine(String(d.target ?? ''))} — nexus approve ${d.row_id} | nexus deny ${d.row_id}`))
+      ? waitForRunEnd(
+          k,
+          () => id,
+          (d) => io.err(`waiting for approval: ${d.tool} ${oneLine(String(d.target ?? ''))} — nexus approve ${d.row_id} | nexus deny ${d.row_id}`),
+        )
       : null;
     if (waiter) await waiter.ready;
     const r = await expectValue(io, api.runsStart({ agent, prompt, ...(mode ? { mode: mode as Mode } : {}), ...(rules ? { extra_rules: rules.value } : {}) }));
@@ -276,12 +289,14 @@ export const runsCommand: CliCommand = async (argv, io) => {
   if ('exit' in p) return p.exit;
   const [sub = 'list', id, ...extra] = p.positionals;
   if (!['list', 'show', 'stop'].includes(sub)) return usageError(io, RUNS_USAGE, `unknown subcommand ${sub}`);
-  if ((sub === 'list' && id) || (sub !== 'list' && !id) || extra.length) return usageError(io, RUNS_USAGE, `runs ${sub} ${sub === 'list' ? 'takes no argument' : 'needs one ID'}`);
+  if ((sub === 'list' && id) || (sub !== 'list' && !id) || extra.length)
+    return usageError(io, RUNS_USAGE, `runs ${sub} ${sub === 'list' ? 'takes no argument' : 'needs one ID'}`);
   const limit = parseLimit(p.values.limit, sub === 'show' ? 500 : 1000, 100);
   if (typeof limit === 'string') return usageError(io, RUNS_USAGE, limit);
   const cursor = parseCursor(p.values.cursor);
   if (typeof cursor === 'object') return usageError(io, RUNS_USAGE, cursor.error);
-  if (sub === 'show' && cursor !== undefined && p.values.limit === undefined) return usageError(io, RUNS_USAGE, 'runs show --cursor needs --limit (the size of the page)');
+  if (sub === 'show' && cursor !== undefined && p.values.limit === undefined)
+    return usageError(io, RUNS_USAGE, 'runs show --cursor needs --limit (the size of the page)');
   if (sub === 'stop' && (p.values.limit !== undefined || cursor !== undefined)) return usageError(io, RUNS_USAGE, 'runs stop takes no --limit or --cursor');
   return withKernel(p.values, io, async (api) => {
     if (sub === 'list') {
@@ -289,7 +304,21 @@ export const runsCommand: CliCommand = async (argv, io) => {
       if (!r) return 1;
       if (p.values.json) printJson(io, r.value);
       else {
-        io.out(r.value.length ? table(r.value.map((x) => [x.id, x.agent ?? '(person)', x.waiting_on?.length && x.status === 'running' ? 'waiting' : x.status, x.mode, `${x.pending ?? 0} pending`, x.created_at, waitingText(x.waiting_on)])) : '(no runs)');
+        io.out(
+          r.value.length
+            ? table(
+                r.value.map((x) => [
+                  x.id,
+                  x.agent ?? '(person)',
+                  x.waiting_on?.length && x.status === 'running' ? 'waiting' : x.status,
+                  x.mode,
+                  `${x.pending ?? 0} pending`,
+                  x.created_at,
+                  waitingText(x.waiting_on),
+                ]),
+              )
+            : '(no runs)',
+        );
         if (r.value.length === limit) io.out(moreLine(`nexus runs list --limit ${limit}`, r.value[limit - 1].id));
       }
       return 0;
@@ -298,7 +327,13 @@ export const runsCommand: CliCommand = async (argv, io) => {
       const v = await showRun(api, io, id, p.values.limit === undefined ? undefined : { limit, ...(cursor ? { cursor } : {}) });
       if (!v) return 1;
       if (p.values.json) {
-        printJson(io, { ...v, id: v.id, agent: v.agent, status: v.status, rows: v.rows.map(({ error, ...x }) => ({ ...x, id: x.id, origin: x.origin, tool: x.tool, state: x.state, ...(error ? { error } : {}) })) });
+        printJson(io, {
+          ...v,
+          id: v.id,
+          agent: v.agent,
+          status: v.status,
+          rows: v.rows.map(({ error, ...x }) => ({ ...x, id: x.id, origin: x.origin, tool: x.tool, state: x.state, ...(error ? { error } : {}) })),
+        });
       } else {
         io.out(`run ${v.id} — ${v.agent ?? '(person)'} — ${v.status} — mode ${v.mode}\nworkspace: ${inlineText(v.workspace)}`);
         if (v.final_answer) io.out(`answer: ${blockText(v.final_answer)}`);
@@ -351,11 +386,24 @@ export const inboxCommand: CliCommand = async (argv, io) => {
     else if (!r.value.length) io.out('(inbox empty)');
     else {
       // A failed hook's message and a question's text are what the person answers: shown under their row.
-      const lines = table(r.value.map((i) => [i.id, i.kind, i.agent ?? '(person)', `${i.tool}${unsandboxedMark(i)}`, oneLine(i.target), i.hop !== undefined ? `hop ${i.hop}` : '', i.expires_at ? timeLeft(i.expires_at) : ''])).split('\n');
+      const lines = table(
+        r.value.map((i) => [
+          i.id,
+          i.kind,
+          i.agent ?? '(person)',
+          `${i.tool}${unsandboxedMark(i)}`,
+          oneLine(i.target),
+          i.hop !== undefined ? `hop ${i.hop}` : '',
+          i.expires_at ? timeLeft(i.expires_at) : '',
+        ]),
+      ).split('\n');
       io.out(
         r.value
           .map((i, n) => {
-            const said = (i.kind === 'attention' || i.kind === 'question') && i.message ? `\n    ${i.kind === 'question' ? 'asks' : 'says'}: ${oneLine(i.message, 300)}\n    ${i.kind === 'question' ? `nexus answer ${i.id} TEXT` : `nexus retry ${i.id} | nexus abandon ${i.id}`}` : '';
+            const said =
+              (i.kind === 'attention' || i.kind === 'question') && i.message
+                ? `\n    ${i.kind === 'question' ? 'asks' : 'says'}: ${oneLine(i.message, 300)}\n    ${i.kind === 'question' ? `nexus answer ${i.id} TEXT` : `nexus retry ${i.id} | nexus abandon ${i.id}`}`
+                : '';
             return `${lines[n]}${said}`;
           })
           .join('\n'),
@@ -394,7 +442,14 @@ const DENY_USAGE = `usage: nexus deny ID [--reason TEXT] [--data-dir DIR] [--jso
 export const denyCommand: CliCommand = async (argv, io) => {
   const p = parse(argv, { reason: { type: 'string' } }, io, DENY_USAGE);
   if ('exit' in p) return p.exit;
-  return answer(p.values, p.positionals, io, DENY_USAGE, (api, id) => api.inboxDeny({ id, ...(p.values.reason !== undefined ? { reason: p.values.reason as string } : {}) }), 'denied');
+  return answer(
+    p.values,
+    p.positionals,
+    io,
+    DENY_USAGE,
+    (api, id) => api.inboxDeny({ id, ...(p.values.reason !== undefined ? { reason: p.values.reason as string } : {}) }),
+    'denied',
+  );
 };
 
 const ANSWER_USAGE = "usage: nexus answer ID TEXT [--data-dir DIR] [--json]   (an agent's question, from `nexus inbox`)";
@@ -422,7 +477,14 @@ export const abandonCommand: CliCommand = async (argv, io) => {
 };
 
 /** One card answered: the id from `nexus inbox`, the call that answers it, and the verb that reports it. */
-async function answer(values: Values, positionals: string[], io: CliIo, usage: string, act: (api: NexusApi, id: string) => Promise<Result<MethodOutput<'inboxApprove'>>>, verb: string): Promise<number> {
+async function answer(
+  values: Values,
+  positionals: string[],
+  io: CliIo,
+  usage: string,
+  act: (api: NexusApi, id: string) => Promise<Result<MethodOutput<'inboxApprove'>>>,
+  verb: string,
+): Promise<number> {
   const [id, ...rest] = positionals;
   if (!id || rest.length) return usageError(io, usage, 'exactly one ID (from `nexus inbox`) is required');
   return withKernel(values, io, async (api) => {
@@ -442,7 +504,8 @@ export const trustCommand: CliCommand = async (argv, io) => {
   if ('exit' in p) return p.exit;
   const [sub = 'list', agent, ...extra] = p.positionals;
   if (sub !== 'list' && sub !== 'revoke') return usageError(io, TRUST_USAGE, `unknown subcommand ${sub}`);
-  if ((sub === 'list' && agent) || (sub === 'revoke' && !agent) || extra.length) return usageError(io, TRUST_USAGE, sub === 'list' ? 'trust list takes no argument' : 'trust revoke needs one AGENT');
+  if ((sub === 'list' && agent) || (sub === 'revoke' && !agent) || extra.length)
+    return usageError(io, TRUST_USAGE, sub === 'list' ? 'trust list takes no argument' : 'trust revoke needs one AGENT');
   return withKernel(p.values, io, async (api) => {
     if (sub === 'list') {
       const r = await expectValue(io, api.status({}));
@@ -455,7 +518,10 @@ export const trustCommand: CliCommand = async (argv, io) => {
     const r = await expectValue(io, api.trustRevoke({ agent }));
     if (!r) return 1;
     if (p.values.json) printJson(io, r.value);
-    else io.out(r.value.revoked ? `${agent} is no longer trusted: its next calls that need approval wait for a person` : `${agent} was not trusted for this session`);
+    else
+      io.out(
+        r.value.revoked ? `${agent} is no longer trusted: its next calls that need approval wait for a person` : `${agent} was not trusted for this session`,
+      );
     return 0;
   });
 };

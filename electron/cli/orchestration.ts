@@ -54,7 +54,9 @@ export const settingsCommand: CliCommand = async (argv, io) => {
     if (sub === 'set' && key === 'orchestration.allowlist') {
       const agents = await expectValue(io, api.agentsList({}));
       const known = new Set((agents?.value ?? []).filter((a) => a.status === 'active').map((a) => a.name));
-      for (const name of (r.value[key] as string[]) ?? []) if (agents && !known.has(name)) io.err(`nexus: warning: no agent named ${JSON.stringify(name)} exists yet; it is allowlisted anyway and takes effect once such an agent is added.`);
+      for (const name of (r.value[key] as string[]) ?? [])
+        if (agents && !known.has(name))
+          io.err(`nexus: warning: no agent named ${JSON.stringify(name)} exists yet; it is allowlisted anyway and takes effect once such an agent is added.`);
     }
     if (sub === 'get' && key) {
       if (!(key in r.value)) return usageError(io, SETTINGS_USAGE, `unknown setting ${JSON.stringify(key)}`);
@@ -103,13 +105,21 @@ const ENT_USAGE = `usage: nexus entitlements import FILE | show | refresh  [--da
            NEXUS_ACCOUNT_URL and NEXUS_ACCOUNT_TOKEN); on failure the stored entitlement is kept.
   import: FILE holds one EdDSA JWT (at most 65536 characters), verified before it is stored.`;
 const sourceText = (e: EntitlementView) =>
-  e.source === 'account' ? `\nfrom: the account service${e.account?.url ? ` at ${e.account.url}` : ''}${e.refreshed_at ? `, refreshed ${e.refreshed_at}` : ''}` : e.source === 'import' ? '\nfrom: an imported file' : '';
+  e.source === 'account'
+    ? `\nfrom: the account service${e.account?.url ? ` at ${e.account.url}` : ''}${e.refreshed_at ? `, refreshed ${e.refreshed_at}` : ''}`
+    : e.source === 'import'
+      ? '\nfrom: an imported file'
+      : '';
 const accountText = (e: EntitlementView) => {
   const a = e.account;
   if (!a) return '';
   if (a.problem) return `\naccount service: not used: ${a.problem}`;
   if (!a.configured) return '';
-  const last = a.last_refresh ? (a.last_refresh.ok ? `; last refresh ${a.last_refresh.at} succeeded` : `; last refresh ${a.last_refresh.at} failed (${a.last_refresh.code})`) : '';
+  const last = a.last_refresh
+    ? a.last_refresh.ok
+      ? `; last refresh ${a.last_refresh.at} succeeded`
+      : `; last refresh ${a.last_refresh.at} failed (${a.last_refresh.code})`
+    : '';
   return `\naccount service: ${a.url}${last}`;
 };
 const entText = (e: EntitlementView) =>
@@ -119,7 +129,11 @@ export const entitlementsCommand: CliCommand = async (argv, io) => {
   if (typeof p === 'number') return p;
   const [sub, file, ...extra] = p.positionals;
   if (sub === 'import' ? !file || extra.length : sub === 'show' || sub === 'refresh' ? file !== undefined : true) {
-    return usageError(io, ENT_USAGE, sub && !['import', 'show', 'refresh'].includes(sub) ? `unknown subcommand ${sub}` : 'entitlements import FILE | show | refresh');
+    return usageError(
+      io,
+      ENT_USAGE,
+      sub && !['import', 'show', 'refresh'].includes(sub) ? `unknown subcommand ${sub}` : 'entitlements import FILE | show | refresh',
+    );
   }
   let token: string | undefined;
   if (sub === 'import') {
@@ -180,7 +194,17 @@ export const chainsCommand: CliCommand = async (argv, io) => {
     if (!r.value.length) io.out(page.cursor ? 'No more chains.' : 'No multi-agent chains in this run of the app yet.');
     for (const c of r.value) {
       io.out(`${c.chain_id}  ${c.agents.join(' → ')}  (${c.hops.length} hops, last active ${c.last_active_at})`);
-      io.out(table(c.hops.map((h) => [`  ${h.hop}`, h.agent, h.action, oneLine(h.target, 50), h.verdict === 'denied' && h.code ? `denied: ${h.code}` : h.verdict.replace('_', ' ')])));
+      io.out(
+        table(
+          c.hops.map((h) => [
+            `  ${h.hop}`,
+            h.agent,
+            h.action,
+            oneLine(h.target, 50),
+            h.verdict === 'denied' && h.code ? `denied: ${h.code}` : h.verdict.replace('_', ' '),
+          ]),
+        ),
+      );
     }
     if (r.value.length === page.limit) io.out(moreLine(`nexus chains --limit ${page.limit}`, r.value[page.limit - 1].chain_id));
     return 0;
@@ -195,8 +219,14 @@ export const tasksCommand: CliCommand = async (argv, io) => {
   const p = args(argv, io, TASKS_USAGE, true);
   if (typeof p === 'number') return p;
   const [sub = 'list', id, ...extra] = p.positionals;
-  if (sub === 'list' ? id !== undefined : sub !== 'show' || !id || extra.length) return usageError(io, TASKS_USAGE, sub === 'list' || sub === 'show' ? `tasks ${sub === 'list' ? 'list takes no argument' : 'show needs one ID'}` : `unknown subcommand ${sub}`);
-  if (sub === 'show' && (p.values.limit !== undefined || p.values.cursor !== undefined)) return usageError(io, TASKS_USAGE, 'tasks show takes no --limit or --cursor');
+  if (sub === 'list' ? id !== undefined : sub !== 'show' || !id || extra.length)
+    return usageError(
+      io,
+      TASKS_USAGE,
+      sub === 'list' || sub === 'show' ? `tasks ${sub === 'list' ? 'list takes no argument' : 'show needs one ID'}` : `unknown subcommand ${sub}`,
+    );
+  if (sub === 'show' && (p.values.limit !== undefined || p.values.cursor !== undefined))
+    return usageError(io, TASKS_USAGE, 'tasks show takes no --limit or --cursor');
   if (sub === 'list') {
     const page = pageArgs(p, io, TASKS_USAGE, 1000, 200);
     if (typeof page === 'number') return page;
@@ -206,7 +236,15 @@ export const tasksCommand: CliCommand = async (argv, io) => {
       if (p.values.json) printJson(io, r.value);
       else if (!r.value.length) io.out(page.cursor ? '(no more delegated tasks)' : '(no delegated tasks)');
       else {
-        const rows = r.value.map((t) => [t.id, t.delegator, t.recipient, t.state, String(t.refusals), t.last_check_exit_code === null ? '-' : String(t.last_check_exit_code), t.waiting_on.length ? `waiting on hold ${t.waiting_on[0]!.request_id} (hop ${t.waiting_on[0]!.hop})` : oneLine(t.task, 50)]);
+        const rows = r.value.map((t) => [
+          t.id,
+          t.delegator,
+          t.recipient,
+          t.state,
+          String(t.refusals),
+          t.last_check_exit_code === null ? '-' : String(t.last_check_exit_code),
+          t.waiting_on.length ? `waiting on hold ${t.waiting_on[0]!.request_id} (hop ${t.waiting_on[0]!.hop})` : oneLine(t.task, 50),
+        ]);
         io.out(table([['TASK', 'DELEGATOR', 'RECIPIENT', 'STATE', 'REFUSALS', 'LAST CHECK', ''], ...rows]));
         if (r.value.length === page.limit) io.out(moreLine(`nexus tasks --limit ${page.limit}`, r.value[page.limit - 1].id));
       }
@@ -218,12 +256,27 @@ export const tasksCommand: CliCommand = async (argv, io) => {
     if (!r) return 1;
     const t = r.value;
     if (p.values.json) {
-      printJson(io, { ...t, evidence: t.evidence.map((e) => ({ command: e.command, exit_code: e.exit_code, passed: e.passed, output: e.output, at: e.at, duration_ms: e.duration_ms })) });
+      printJson(io, {
+        ...t,
+        evidence: t.evidence.map((e) => ({
+          command: e.command,
+          exit_code: e.exit_code,
+          passed: e.passed,
+          output: e.output,
+          at: e.at,
+          duration_ms: e.duration_ms,
+        })),
+      });
       return 0;
     }
-    io.out(`${t.id}  ${t.status}  ${t.delegator} → ${t.recipient}  (refusals: ${t.refusals})\ntask: ${oneLine(t.task, 100)}\ncheck: ${inlineText(t.acceptance_check.command)}`);
+    io.out(
+      `${t.id}  ${t.status}  ${t.delegator} → ${t.recipient}  (refusals: ${t.refusals})\ntask: ${oneLine(t.task, 100)}\ncheck: ${inlineText(t.acceptance_check.command)}`,
+    );
     if (!t.evidence.length) io.out('  no acceptance check has run yet');
-    for (const e of t.evidence) io.out(`  ${e.at}  ${e.passed ? 'PASSED' : 'FAILED'}  exit ${e.exit_code ?? '-'}  ${Math.round(e.duration_ms)} ms  ${oneLine(e.output, 80) || '(no output)'}`);
+    for (const e of t.evidence)
+      io.out(
+        `  ${e.at}  ${e.passed ? 'PASSED' : 'FAILED'}  exit ${e.exit_code ?? '-'}  ${Math.round(e.duration_ms)} ms  ${oneLine(e.output, 80) || '(no output)'}`,
+      );
     if (t.answer) io.out(`answer: ${oneLine(t.answer, 200)}`);
     return 0;
   });

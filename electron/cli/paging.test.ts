@@ -62,7 +62,12 @@ describe('nexus inbox pages', () => {
 
   it('a bad --limit or --cursor is a usage error and calls nothing', async () => {
     await withParked(1);
-    for (const bad of [['--limit', '0'], ['--limit', '1001'], ['--limit', 'ten'], ['--cursor', ' ']]) {
+    for (const bad of [
+      ['--limit', '0'],
+      ['--limit', '1001'],
+      ['--limit', 'ten'],
+      ['--cursor', ' '],
+    ]) {
       const r = await cli('inbox', ...bad);
       expect(r.code).toBe(2);
       expect(r.err).toMatch(/--limit must be a whole number 1\.\.1000|--cursor needs the id/);

@@ -36,7 +36,12 @@ type RunDetail = MethodOutput<'runsShow'>;
 type Page<T> = { items: T[]; next_cursor: string | null };
 
 /** `first` and every page after `cursor`, in order; undefined when a call failed (already printed). */
-async function follow<T>(io: CliIo, first: readonly T[], cursor: string | null | undefined, read: (cursor: string) => Promise<Result<Page<T>>>): Promise<T[] | undefined> {
+async function follow<T>(
+  io: CliIo,
+  first: readonly T[],
+  cursor: string | null | undefined,
+  read: (cursor: string) => Promise<Result<Page<T>>>,
+): Promise<T[] | undefined> {
   const all = [...first];
   while (cursor) {
     const p = await expectValue(io, read(cursor));

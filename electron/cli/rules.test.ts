@@ -53,7 +53,13 @@ const file = (name: string, content: unknown) => {
 };
 
 const SEED = [
-  { tool: 'bash|start_process', path: 'command', match: '*git push*--force*', verdict: 'deny', reason: 'force push rewrites history others may hold; a person can run it' },
+  {
+    tool: 'bash|start_process',
+    path: 'command',
+    match: '*git push*--force*',
+    verdict: 'deny',
+    reason: 'force push rewrites history others may hold; a person can run it',
+  },
   { tool: 'write|edit', path: 'path', match: '*.env', verdict: 'deny' },
   { tool: 'memory_*|ask|delegate_task|code|skill', verdict: 'allow' },
   { tool: 'bash|start_process', path: 'command', match: 'ls*', verdict: 'allow' },
@@ -70,7 +76,15 @@ describe('nexus rules check FILE [--json]', () => {
   });
 
   it('exit 1 and every error with its index for an invalid list', async () => {
-    const r = await nexus(['rules', 'check', file('bad.json', [{ tool: 'bash', verdict: 'allow' }, { tool: 'bash||x', verdict: 'permit', extra: 1 }]), '--json']);
+    const r = await nexus([
+      'rules',
+      'check',
+      file('bad.json', [
+        { tool: 'bash', verdict: 'allow' },
+        { tool: 'bash||x', verdict: 'permit', extra: 1 },
+      ]),
+      '--json',
+    ]);
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
     expect(out.valid).toBe(false);
@@ -90,7 +104,11 @@ describe('nexus rules check FILE [--json]', () => {
   it('exit 1 with a located message for a file that is not JSON', async () => {
     const r = await nexus(['rules', 'check', file('broken.json', '[\n  {"tool": "bash",}\n]'), '--json']);
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout)).toEqual({ valid: false, errors: [{ index: null, message: expect.stringMatching(/is not JSON \(line 2 column \d+\)/) }], warnings: [] });
+    expect(JSON.parse(r.stdout)).toEqual({
+      valid: false,
+      errors: [{ index: null, message: expect.stringMatching(/is not JSON \(line 2 column \d+\)/) }],
+      warnings: [],
+    });
   });
 
   it('exit 1 for a file that cannot be read', async () => {
@@ -117,7 +135,10 @@ describe('nexus rules check FILE [--json]', () => {
     const bad = await nexus(['rules', 'check', file('bad2.json', [{ verdict: 'deny' }, { tool: 'x', verdict: 'ask', origin: 'human' }])]);
     expect(bad.code).toBe(1);
     const lines = bad.stdout.trim().split('\n');
-    expect(lines.filter((l) => l.includes('error: '))).toEqual(['  error: rule 0: tool is required: the |-separated tool names the rule addresses, e.g. "bash" or "write|edit"', '  error: rule 1: origin must be model, author or kernel (got "human")']);
+    expect(lines.filter((l) => l.includes('error: '))).toEqual([
+      '  error: rule 0: tool is required: the |-separated tool names the rule addresses, e.g. "bash" or "write|edit"',
+      '  error: rule 1: origin must be model, author or kernel (got "human")',
+    ]);
     const ok = await nexus(['rules', 'check', file('seed2.json', SEED)]);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/valid \(5 rules, 1 warning\)/);
@@ -135,22 +156,43 @@ describe('nexus rules eval', () => {
 
   it('prints {"outcome","granted_by","error","tool","matched"} and exits 0 for a grant', async () => {
     expect(await evalJson(['--mode', 'rules', '--rules', seed(), '--tool', 'Bash', '--input', '{"command":"ls -la"}'])).toEqual({
-      outcome: 'granted', granted_by: 'rule', error: null, tool: 'bash', runner: null, matched: [3],
+      outcome: 'granted',
+      granted_by: 'rule',
+      error: null,
+      tool: 'bash',
+      runner: null,
+      matched: [3],
     });
   });
 
-  it('exits 0 for a refusal: the deny\'s reason rides', async () => {
+  it("exits 0 for a refusal: the deny's reason rides", async () => {
     expect(await evalJson(['--mode', 'bypass', '--rules', seed(), '--tool', 'bash', '--input', '{"command":"git push --force"}'])).toEqual({
-      outcome: 'failed', granted_by: null, error: { code: 'approval_denied', detail: 'force push rewrites history others may hold; a person can run it' }, tool: 'bash', runner: null, matched: [0],
+      outcome: 'failed',
+      granted_by: null,
+      error: { code: 'approval_denied', detail: 'force push rewrites history others may hold; a person can run it' },
+      tool: 'bash',
+      runner: null,
+      matched: [0],
     });
   });
 
   it('rules mode, unmatched: "no approval rule allows NAME" with the resolved name', async () => {
-    expect(await evalJson(['--mode', 'rules', '--rules', seed(), '--tool', 'LS'])).toMatchObject({ outcome: 'failed', error: { detail: 'no approval rule allows list' }, tool: 'list' });
+    expect(await evalJson(['--mode', 'rules', '--rules', seed(), '--tool', 'LS'])).toMatchObject({
+      outcome: 'failed',
+      error: { detail: 'no approval rule allows list' },
+      tool: 'list',
+    });
   });
 
   it('ask mode parks what no allow names; no --rules is the empty list', async () => {
-    expect(await evalJson(['--mode', 'ask', '--tool', 'write', '--input', '{"path":"a.txt"}'])).toEqual({ outcome: 'parked', granted_by: null, error: null, tool: 'write', runner: null, matched: [] });
+    expect(await evalJson(['--mode', 'ask', '--tool', 'write', '--input', '{"path":"a.txt"}'])).toEqual({
+      outcome: 'parked',
+      granted_by: null,
+      error: null,
+      tool: 'write',
+      runner: null,
+      matched: [],
+    });
   });
 
   it('--origin author: granted by origin, parked by an ask rule naming author', async () => {
@@ -159,7 +201,12 @@ describe('nexus rules eval', () => {
   });
 
   it('a runner-qualified callable is checked as its served name', async () => {
-    expect(await evalJson(['--mode', 'rules', '--rules', seed(), '--tool', 'bash__0123456789ab', '--input', '{"command":"ls"}'])).toMatchObject({ outcome: 'granted', tool: 'bash', runner: '0123456789ab', matched: [3] });
+    expect(await evalJson(['--mode', 'rules', '--rules', seed(), '--tool', 'bash__0123456789ab', '--input', '{"command":"ls"}'])).toMatchObject({
+      outcome: 'granted',
+      tool: 'bash',
+      runner: '0123456789ab',
+      matched: [3],
+    });
   });
 
   it('exit 1 when the rules are invalid', async () => {
@@ -187,7 +234,10 @@ describe('nexus rules eval', () => {
   });
 
   it('--rules - reads standard input', async () => {
-    const r = await nexus(['rules', 'eval', '--mode', 'rules', '--rules', '-', '--tool', 'read', '--json'], JSON.stringify([{ tool: 'read', verdict: 'allow' }]));
+    const r = await nexus(
+      ['rules', 'eval', '--mode', 'rules', '--rules', '-', '--tool', 'read', '--json'],
+      JSON.stringify([{ tool: 'read', verdict: 'allow' }]),
+    );
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'granted', granted_by: 'rule', matched: [0] });
   });

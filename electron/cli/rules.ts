@@ -33,7 +33,12 @@ const printWarnings = (io: CliIo, warnings: RuleWarning[]) => {
 };
 
 async function check(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: { json: { type: 'boolean' }, 'data-dir': { type: 'string' } }, allowPositionals: true, strict: true });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { json: { type: 'boolean' }, 'data-dir': { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
   if (positionals.length !== 1) throw new UsageError(positionals.length ? `expected one FILE, got ${positionals.length}` : 'missing FILE');
   const file = positionals[0];
   const loaded = await loadJson(file);
@@ -43,7 +48,9 @@ async function check(argv: string[], io: CliIo): Promise<number> {
   if (values.json) {
     io.out(JSON.stringify(report));
   } else if (v.ok) {
-    io.out(`${file}: valid (${v.rules.length} rule${v.rules.length === 1 ? '' : 's'}${warnings.length ? `, ${warnings.length} warning${warnings.length === 1 ? '' : 's'}` : ''})`);
+    io.out(
+      `${file}: valid (${v.rules.length} rule${v.rules.length === 1 ? '' : 's'}${warnings.length ? `, ${warnings.length} warning${warnings.length === 1 ? '' : 's'}` : ''})`,
+    );
     printWarnings(io, warnings);
   } else printErrors(io, file, v.errors);
   return v.ok ? 0 : 1;

@@ -30,7 +30,8 @@ describe('secrets and permissions through a real serve', () => {
     expect(s.out()).toMatch(/warning: the data dir .* was 0755, now 0700/);
     expect(s.out()).toMatch(/warning: nexus\.db was 0644, now 0600/);
     expect(statSync(s.dir).mode & 0o777).toBe(0o700);
-    for (const f of ['nexus.db', 'nexus.db-wal', 'nexus.db-shm', 'nexus.lock']) if (existsSync(join(s.dir, f))) expect(statSync(join(s.dir, f)).mode & 0o777, f).toBe(0o600);
+    for (const f of ['nexus.db', 'nexus.db-wal', 'nexus.db-shm', 'nexus.lock'])
+      if (existsSync(join(s.dir, f))) expect(statSync(join(s.dir, f)).mode & 0o777, f).toBe(0o600);
   });
 
   it('MCP env values and headers: never listed through the CLI or the socket door (agentsList), never in an SQLite file', async () => {
@@ -41,12 +42,20 @@ describe('secrets and permissions through a real serve', () => {
         name: 'secretive',
         mode: 'ask',
         model: { provider: 'chat-completions', baseURL: 'http://127.0.0.1:9/v1', model: 'm' },
-        mcpServers: { tools: { command: 'node', args: ['server.js'], env: { API_TOKEN: ENV_SECRET } }, remote: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: HEADER_SECRET } } },
+        mcpServers: {
+          tools: { command: 'node', args: ['server.js'], env: { API_TOKEN: ENV_SECRET } },
+          remote: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: HEADER_SECRET } },
+        },
       }),
     );
     const add = await s.nexus('agents', 'add', file, '--json');
     expect(add.code, add.err).toBe(0);
-    const outputs = [add.out, (await s.nexus('agents', 'list', '--json')).out, (await s.nexus('agents', 'show', 'secretive')).out, JSON.stringify(await callKernel(s.dir, 'agentsList', {}))];
+    const outputs = [
+      add.out,
+      (await s.nexus('agents', 'list', '--json')).out,
+      (await s.nexus('agents', 'show', 'secretive')).out,
+      JSON.stringify(await callKernel(s.dir, 'agentsList', {})),
+    ];
     expect(outputs[3]).toContain('"name":"secretive"');
     for (const o of outputs) {
       expect(o).not.toContain(ENV_SECRET);

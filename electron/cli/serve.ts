@@ -28,10 +28,10 @@ export function clockFromEnv(env: NodeJS.ProcessEnv): { clock: Clock } | { clock
   if (env.NEXUS_TESTING !== '1') return { clock: systemClock, ignored: 'NEXUS_CLOCK_OFFSET_MS is set but ignored: it is honoured only with NEXUS_TESTING=1.' };
   const ms = Number(raw);
   // Ten years either way is more than any deadline needs; anything else is a typo.
-  if (!/^[+-]?\d+$/.test(raw.trim()) || !Number.isSafeInteger(ms) || Math.abs(ms) > 10 * 366 * 86_400_000) return { error: `NEXUS_CLOCK_OFFSET_MS must be a whole number of milliseconds within ten years (got ${JSON.stringify(raw)})` };
+  if (!/^[+-]?\d+$/.test(raw.trim()) || !Number.isSafeInteger(ms) || Math.abs(ms) > 10 * 366 * 86_400_000)
+    return { error: `NEXUS_CLOCK_OFFSET_MS must be a whole number of milliseconds within ten years (got ${JSON.stringify(raw)})` };
   return { clock: offsetClock(ms) };
 }
-
 
 export const serveCommand: CliCommand = async (argv, io) => {
   const p = parse(argv, { port: { type: 'string' }, 'no-web': { type: 'boolean', default: false } }, io, USAGE);

@@ -36,13 +36,22 @@ export function plannerReply(messages: Msg[]): Reply {
   if (last?.role === 'tool') {
     const t = textOf(last);
     const first = t.split('\n')[0];
-    return { text: structured(t).code || /fail|denied|refus/i.test(first) ? `The builder could not finish. What it reported: ${first}` : `Done. The builder reported: ${first}` };
+    return {
+      text:
+        structured(t).code || /fail|denied|refus/i.test(first)
+          ? `The builder could not finish. What it reported: ${first}`
+          : `Done. The builder reported: ${first}`,
+    };
   }
   if (!messages.some((m) => m.role === 'assistant')) {
     return {
       call: {
         name: 'delegate_task',
-        input: { agent: DEMO_BUILDER, task: 'Write hello.md in your workspace with a short greeting.', acceptance_check: { command: 'test -s hello.md', timeout_s: 10 } },
+        input: {
+          agent: DEMO_BUILDER,
+          task: 'Write hello.md in your workspace with a short greeting.',
+          acceptance_check: { command: 'test -s hello.md', timeout_s: 10 },
+        },
       },
     };
   }
@@ -54,7 +63,8 @@ export function builderReply(messages: Msg[]): Reply {
   if (last?.role === 'tool') {
     const t = textOf(last);
     const s = structured(t);
-    if (s.code === 'hop_held') return { text: `Orchestration is holding this hop for a person's approval (request ${s.request_id}). I will retry the same call once it is answered.` };
+    if (s.code === 'hop_held')
+      return { text: `Orchestration is holding this hop for a person's approval (request ${s.request_id}). I will retry the same call once it is answered.` };
     if (s.code === 'hop_refused') return { text: 'A person refused this hop. I am reporting that instead of retrying.' };
     if (s.code) return { text: `Orchestration denied this hop (${s.code}): ${t.split('\n')[0]} I am reporting it instead of retrying.` };
     if (/denied|refused|not approved|expired/i.test(t.split('\n')[0])) return { text: `I did not write hello.md: ${t.split('\n')[0]}` };
@@ -89,17 +99,29 @@ export async function startDemoModel(): Promise<DemoModel> {
       const model = parsed.model ?? DEMO_MODEL_PREFIX;
       const reply = model.includes('builder') ? builderReply(messages) : plannerReply(messages);
       const id = `demo-${++n}`;
-      const call = 'call' in reply ? { index: 0, id: `call_${id}`, type: 'function', function: { name: reply.call.name, arguments: JSON.stringify(reply.call.input) } } : null;
+      const call =
+        'call' in reply
+          ? { index: 0, id: `call_${id}`, type: 'function', function: { name: reply.call.name, arguments: JSON.stringify(reply.call.input) } }
+          : null;
       const finish = call ? 'tool_calls' : 'stop';
       const usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
       const created = Math.floor(Date.now() / 1000);
       if (!parsed.stream) {
         const message = call ? { role: 'assistant', content: null, tool_calls: [call] } : { role: 'assistant', content: (reply as { text: string }).text };
-        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: finish }], usage }));
+        return void res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: finish }], usage }));
       }
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      const chunk = (choices: unknown[], extra: object = {}) => res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, ...extra })}\n\n`);
-      chunk([{ index: 0, delta: call ? { role: 'assistant', tool_calls: [call] } : { role: 'assistant', content: (reply as { text: string }).text }, finish_reason: null }]);
+      const chunk = (choices: unknown[], extra: object = {}) =>
+        res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, ...extra })}\n\n`);
+      chunk([
+        {
+          index: 0,
+          delta: call ? { role: 'assistant', tool_calls: [call] } : { role: 'assistant', content: (reply as { text: string }).text },
+          finish_reason: null,
+        },
+      ]);
       chunk([{ index: 0, delta: {}, finish_reason: finish }]);
       chunk([], { usage });
       res.end('data: [DONE]\n\n');

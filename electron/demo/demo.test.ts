@@ -44,11 +44,16 @@ describe('offline demo', () => {
     // The end of the denied path (a failed task, a Needs attention card) is announced, not a surprise.
     expect(started.expect).toMatch(/acceptance check \(test -s hello.md\) fails .* Needs attention card/);
 
-    const card = await until('the planner card', async () => (await call<{ id: string; kind: string; agent: string; tool: string }[]>('inboxList')).find((c) => c.agent === 'demo-planner'));
+    const card = await until('the planner card', async () =>
+      (await call<{ id: string; kind: string; agent: string; tool: string }[]>('inboxList')).find((c) => c.agent === 'demo-planner'),
+    );
     expect(card).toMatchObject({ kind: 'autonomy', tool: 'delegate_task' });
     await call('inboxApprove', { id: card.id });
 
-    const chain = await until('hop 2 in Recent chains', async () => (await call<{ hops: { hop: number; agent: string; verdict: string; code?: string }[] }[]>('chainsList'))[0]);
+    const chain = await until(
+      'hop 2 in Recent chains',
+      async () => (await call<{ hops: { hop: number; agent: string; verdict: string; code?: string }[] }[]>('chainsList'))[0],
+    );
     expect(chain.hops[0]).toMatchObject({ hop: 1, agent: 'demo-planner', verdict: 'allowed' });
     expect(chain.hops[1]).toMatchObject({ hop: 2, agent: 'demo-builder', verdict: 'denied', code: 'orchestration_not_entitled' });
     expect(await call('settingsGet')).toEqual(before);
@@ -60,9 +65,15 @@ describe('offline demo', () => {
     expect(builderReply([{ role: 'user', content: 'task' }])).toMatchObject({ call: { name: 'write' } });
     const held = builderReply([{ role: 'user', content: 't' }, { role: 'assistant' }, tool('Held.\n{"code":"hop_held","request_id":"abc"}')]);
     expect(held).toEqual({ text: expect.stringContaining('request abc') });
-    expect(builderReply([{ role: 'user', content: 't' }, { role: 'assistant' }, { role: 'user', content: 'Your hop was APPROVED (abc).' }])).toMatchObject({ call: { name: 'write' } });
-    expect(builderReply([{ role: 'user', content: 't' }, { role: 'assistant' }, tool('Denied.\n{"code":"orchestration_disabled"}')])).toEqual({ text: expect.stringContaining('orchestration_disabled') });
-    expect(builderReply([{ role: 'user', content: 't' }, { role: 'assistant' }, { role: 'user', content: 'check failed: hello.md missing' }])).toEqual({ text: expect.stringContaining('cannot do more') });
+    expect(builderReply([{ role: 'user', content: 't' }, { role: 'assistant' }, { role: 'user', content: 'Your hop was APPROVED (abc).' }])).toMatchObject({
+      call: { name: 'write' },
+    });
+    expect(builderReply([{ role: 'user', content: 't' }, { role: 'assistant' }, tool('Denied.\n{"code":"orchestration_disabled"}')])).toEqual({
+      text: expect.stringContaining('orchestration_disabled'),
+    });
+    expect(builderReply([{ role: 'user', content: 't' }, { role: 'assistant' }, { role: 'user', content: 'check failed: hello.md missing' }])).toEqual({
+      text: expect.stringContaining('cannot do more'),
+    });
   });
 
   it('says in advance which gate will answer hop 2', () => {

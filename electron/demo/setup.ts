@@ -34,11 +34,17 @@ export function expectation(gate: { entitled: boolean; enabled: boolean; allowli
   let then: string;
   if (gate.stop_all) then = 'Stop all is engaged, so hop 2 will be denied (orchestration_stopped). Press Resume to lift it.';
   else if (!gate.entitled)
-    then = 'Your account has no nexus.orchestration entitlement, so hop 2 will be DENIED with orchestration_not_entitled. The demo does not pretend otherwise: read the denial in Chains (top bar).';
-  else if (!gate.enabled) then = 'Cross-Agent Orchestration is switched off, so hop 2 will be denied (orchestration_disabled). Switch it on and add demo-planner to the allowlist to see a hold instead.';
-  else if (!gate.allowlisted) then = `${DEMO_PLANNER} is not on the Orchestrators allowlist, so hop 2 will be denied (orchestrator_not_allowed). Add it to see a hold instead.`;
-  else if (gate.per_hop_approval) then = `Per-hop approval is on, so hop 2 will be HELD: an Orchestration card appears. Approve it, and ${DEMO_BUILDER}'s own ask mode then parks the write: an Autonomy card with the diff.`;
-  else then = `Per-hop approval is off, so hop 2 is allowed by orchestration; ${DEMO_BUILDER}'s own ask mode still parks the write: an Autonomy card with the diff.`;
+    then =
+      'Your account has no nexus.orchestration entitlement, so hop 2 will be DENIED with orchestration_not_entitled. The demo does not pretend otherwise: read the denial in Chains (top bar).';
+  else if (!gate.enabled)
+    then =
+      'Cross-Agent Orchestration is switched off, so hop 2 will be denied (orchestration_disabled). Switch it on and add demo-planner to the allowlist to see a hold instead.';
+  else if (!gate.allowlisted)
+    then = `${DEMO_PLANNER} is not on the Orchestrators allowlist, so hop 2 will be denied (orchestrator_not_allowed). Add it to see a hold instead.`;
+  else if (gate.per_hop_approval)
+    then = `Per-hop approval is on, so hop 2 will be HELD: an Orchestration card appears. Approve it, and ${DEMO_BUILDER}'s own ask mode then parks the write: an Autonomy card with the diff.`;
+  else
+    then = `Per-hop approval is off, so hop 2 is allowed by orchestration; ${DEMO_BUILDER}'s own ask mode still parks the write: an Autonomy card with the diff.`;
   // When hop 2 is denied, hello.md is never written, so the task's acceptance check fails and the task fails
   // visibly: say so, or the red Needs attention card at the end looks like the demo broke.
   const denied = gate.stop_all || !gate.entitled || !gate.enabled || !gate.allowlisted;
@@ -63,7 +69,12 @@ export function createDemo({ call, onClose }: DemoPorts): Demo {
       [DEMO_PLANNER, 'planner'],
       [DEMO_BUILDER, 'builder'],
     ] as const) {
-      await call('agentsSave', { name, mode: 'ask', instructions: INSTRUCTIONS, model: { provider: 'chat-completions', baseURL, model: `${DEMO_MODEL_PREFIX}-${role}` } });
+      await call('agentsSave', {
+        name,
+        mode: 'ask',
+        instructions: INSTRUCTIONS,
+        model: { provider: 'chat-completions', baseURL, model: `${DEMO_MODEL_PREFIX}-${role}` },
+      });
     }
   };
 

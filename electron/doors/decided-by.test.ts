@@ -61,12 +61,19 @@ describe('decisions record their door', () => {
     bridge.close();
     expect(await dispatch(h.nexus.handlers, 'inboxApprove', { id: viaWindow!.id }, { door: 'ipc' })).toMatchObject({ ok: true });
 
-    for (const [row, by] of [[viaCli, 'person:cli'], [viaBrowser, 'person:browser'], [viaWindow, 'person:window']] as const) {
+    for (const [row, by] of [
+      [viaCli, 'person:cli'],
+      [viaBrowser, 'person:browser'],
+      [viaWindow, 'person:window'],
+    ] as const) {
       await k.waitRow(row!.id);
       expect(k.getRow(row!.id)!.approved_by).toBe(by);
       expect(h.nexus.db.prepare('SELECT resolved_by FROM inbox WHERE row_id = ?').get(row!.id)).toEqual({ resolved_by: by });
     }
-    const shown = (await dispatch(h.nexus.handlers, 'runsShow', { id: run.id }, { door: 'internal' })) as { ok: true; value: { rows: { approved_by?: string | null }[] } };
+    const shown = (await dispatch(h.nexus.handlers, 'runsShow', { id: run.id }, { door: 'internal' })) as {
+      ok: true;
+      value: { rows: { approved_by?: string | null }[] };
+    };
     expect(shown.value.rows.map((r) => r.approved_by)).toEqual(['person:cli', 'person:browser', 'person:window']);
 
     let out = '';

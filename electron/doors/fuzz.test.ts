@@ -36,13 +36,50 @@ afterAll(async () => {
 
 // Methods that would legitimately end the run in flight (a person's Stop) are left out; everything else is fair.
 const ENDS_RUNS = new Set(['stopAll', 'runsStop', 'resume', 'demoStart', 'entitlementsRefresh']);
-const method = fc.oneof(fc.constantFrom(...METHOD_NAMES.filter((m) => !ENDS_RUNS.has(m)), 'subscribe', 'auth', 'webOpen', '__proto__', 'constructor', 'toString'), fc.string(), fc.integer(), fc.constant(null), fc.array(fc.string()));
-const request = fc.record({ id: fc.oneof(fc.integer(), fc.string(), fc.constant(null), fc.object(), fc.array(fc.integer()), fc.double()), method, input: fc.oneof(fc.jsonValue(), fc.anything()) }, { requiredKeys: [] });
+const method = fc.oneof(
+  fc.constantFrom(...METHOD_NAMES.filter((m) => !ENDS_RUNS.has(m)), 'subscribe', 'auth', 'webOpen', '__proto__', 'constructor', 'toString'),
+  fc.string(),
+  fc.integer(),
+  fc.constant(null),
+  fc.array(fc.string()),
+);
+const request = fc.record(
+  {
+    id: fc.oneof(fc.integer(), fc.string(), fc.constant(null), fc.object(), fc.array(fc.integer()), fc.double()),
+    method,
+    input: fc.oneof(fc.jsonValue(), fc.anything()),
+  },
+  { requiredKeys: [] },
+);
 const text = fc.oneof(
-  { weight: 4, arbitrary: request.map((r) => { try { return JSON.stringify(r); } catch { return '{}'; } }) },
+  {
+    weight: 4,
+    arbitrary: request.map((r) => {
+      try {
+        return JSON.stringify(r);
+      } catch {
+        return '{}';
+      }
+    }),
+  },
   { weight: 2, arbitrary: fc.json() },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) },
-  { weight: 1, arbitrary: fc.constantFrom('null', '[]', '0', '-1', '""', 'true', '{}', '{"id":null}', '{"method":{}}', '{"id":1,"method":"status","input":null}', '{"id":1,"method":"inboxApprove","input":"x"}') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'null',
+      '[]',
+      '0',
+      '-1',
+      '""',
+      'true',
+      '{}',
+      '{"id":null}',
+      '{"method":{}}',
+      '{"id":1,"method":"status","input":null}',
+      '{"id":1,"method":"inboxApprove","input":"x"}',
+    ),
+  },
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 3000 }).map((n) => '['.repeat(n) + ']'.repeat(n)) },
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 2000 }).map((n) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`) },
 );
@@ -72,7 +109,10 @@ describe('fuzzing the doors while a run is in flight', () => {
   it('thousands of random frames and lines: every door still answers and the run finishes', async () => {
     const call = (m: string, input: unknown) => dispatch(h.nexus.handlers, m, input, { door: 'internal' });
     const run = (await call('runsCreate', { mode: 'bypass' })) as { ok: true; value: { id: string } };
-    const appended = (await call('runsAppend', { run_id: run.value.id, tool: 'bash', input: { command: 'sleep 2; echo survived' } })) as { ok: true; value: { id: string } };
+    const appended = (await call('runsAppend', { run_id: run.value.id, tool: 'bash', input: { command: 'sleep 2; echo survived' } })) as {
+      ok: true;
+      value: { id: string };
+    };
     expect(appended.ok).toBe(true);
     const rowId = appended.value.id;
 
@@ -116,7 +156,10 @@ describe('fuzzing the doors while a run is in flight', () => {
     fresh.close();
 
     // The run in flight finishes as if nothing happened.
-    const waited = (await call('rowsWait', { id: rowId, timeout_ms: 15_000 })) as { ok: true; value: { state: string; result: { content: { text: string }[] } } };
+    const waited = (await call('rowsWait', { id: rowId, timeout_ms: 15_000 })) as {
+      ok: true;
+      value: { state: string; result: { content: { text: string }[] } };
+    };
     expect(waited.value.state).toBe('succeeded');
     expect(JSON.stringify(waited.value.result)).toContain('survived');
     ws.close();

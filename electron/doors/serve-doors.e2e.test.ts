@@ -23,7 +23,11 @@ const started: Served[] = [];
 
 async function serve(env: NodeJS.ProcessEnv = {}): Promise<Served> {
   const dir = mkdtempSync(join(tmpdir(), 'nexus-doors-'));
-  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dir, '--port', '0'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dir, '--port', '0'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let log = '';
   child.stdout!.on('data', (c) => (log += c));
   child.stderr!.on('data', (c) => (log += c));
@@ -38,7 +42,9 @@ function nexus(dir: string, args: string[], wrap: string[] = []): Promise<{ code
   const [cmd, ...pre] = wrap.length ? wrap : [process.execPath];
   const argv = wrap.length ? [...pre, process.execPath, BIN, ...args, '--data-dir', dir] : [BIN, ...args, '--data-dir', dir];
   return new Promise((resolve) =>
-    execFile(cmd!, argv, { cwd: ROOT }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: stdout, err: stderr })),
+    execFile(cmd!, argv, { cwd: ROOT }, (error, stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: stdout, err: stderr }),
+    ),
   );
 }
 
@@ -86,7 +92,9 @@ describe('nexus serve, from outside', () => {
     const s = await serve();
     const b = await browser(s.dir);
     const run = (await b.call('runsCreate', { mode: 'ask', rules: [{ tool: '*', verdict: 'ask', origin: 'author' }] })) as { value: { id: string } };
-    const row = (await b.call('runsAppend', { run_id: run.value.id, tool: 'bash', input: { command: 'echo mine' } })) as { value: { id: string; state: string } };
+    const row = (await b.call('runsAppend', { run_id: run.value.id, tool: 'bash', input: { command: 'echo mine' } })) as {
+      value: { id: string; state: string };
+    };
     expect(row.value.state).toBe('needs_approval');
     // The sandbox hides the data dir; here only the credential is masked, so the socket itself is reachable.
     const agent = await nexus(s.dir, ['approve', row.value.id], ['bwrap', '--dev-bind', '/', '/', '--ro-bind', '/dev/null', join(s.dir, CREDENTIAL_FILE)]);
@@ -113,7 +121,10 @@ describe('nexus serve, from outside', () => {
   it('an error thrown inside the process is logged and the kernel keeps serving', async () => {
     // A timer throws once NEXUS has installed its last resort. NODE_OPTIONS splits on spaces and drops double
     // quotes: hence the odd spelling of the script.
-    const s = await serve({ NODE_OPTIONS: '--import=data:text/javascript,setInterval(function(){if(process.listenerCount(`uncaughtException`)){clearInterval(this);throw(new(Error)(`thrown_from_a_timer`))}},50)' });
+    const s = await serve({
+      NODE_OPTIONS:
+        '--import=data:text/javascript,setInterval(function(){if(process.listenerCount(`uncaughtException`)){clearInterval(this);throw(new(Error)(`thrown_from_a_timer`))}},50)',
+    });
     for (let i = 0; i < 100 && !s.log().includes('thrown_from_a_timer'); i++) await new Promise((r) => setTimeout(r, 50));
     expect(s.log()).toMatch(/nexus: internal error \(still serving\): Error: thrown_from_a_timer/);
     expect(s.child.exitCode).toBeNull();

@@ -97,7 +97,11 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts
       buffer += chunk;
       const limit = authenticated ? MAX_LINE : MAX_AUTH_LINE;
       if (buffer.length > limit && !buffer.slice(0, limit + 1).includes('\n')) {
-        send({ id: null, ok: false, error: { code: 'too_large', message: `A request line may be at most ${limit} bytes${authenticated ? '' : ' before authentication'}.` } });
+        send({
+          id: null,
+          ok: false,
+          error: { code: 'too_large', message: `A request line may be at most ${limit} bytes${authenticated ? '' : ' before authentication'}.` },
+        });
         conn.destroy();
         return;
       }
@@ -111,7 +115,10 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts
           if (!authenticate(line)) return;
           continue;
         }
-        guarded(() => handle(line), (e) => send({ id: null, ok: false, error: { code: 'internal', message: `The request failed inside NEXUS: ${messageOf(e)}` } }));
+        guarded(
+          () => handle(line),
+          (e) => send({ id: null, ok: false, error: { code: 'internal', message: `The request failed inside NEXUS: ${messageOf(e)}` } }),
+        );
       }
     });
     const authenticate = (line: string): boolean => {
@@ -154,7 +161,15 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts
       }
       if (req.method === 'webOpen') {
         const url = opts.webOpen?.() ?? null;
-        return send(url ? { id, ok: true, value: { url } } : { id, ok: false, error: { code: 'no_browser_host', message: 'This NEXUS serves no browser host (started with --no-web, or it is the desktop app).' } });
+        return send(
+          url
+            ? { id, ok: true, value: { url } }
+            : {
+                id,
+                ok: false,
+                error: { code: 'no_browser_host', message: 'This NEXUS serves no browser host (started with --no-web, or it is the desktop app).' },
+              },
+        );
       }
       const result = await dispatch(nexus.handlers, req.method, req.input, { door: 'socket', signal: gone.signal });
       send({ id, ...result });

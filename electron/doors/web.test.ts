@@ -209,7 +209,18 @@ describe('browser host (web door)', () => {
   it('malformed frames and a throwing handler answer an error; the socket and the door live on', async () => {
     const c = await client({ auth: { launch: launchOf(door.url) } });
     await c.next(1);
-    const frames = ['not json', 'null', '[]', '42', '"x"', 'true', '{"id":{},"method":7}', '{"id":[1],"method":null,"input":null}', '{"method":"__proto__"}', '{"id":3,"method":"inboxDeny","input":{"id":"r"}}'];
+    const frames = [
+      'not json',
+      'null',
+      '[]',
+      '42',
+      '"x"',
+      'true',
+      '{"id":{},"method":7}',
+      '{"id":[1],"method":null,"input":null}',
+      '{"method":"__proto__"}',
+      '{"id":3,"method":"inboxDeny","input":{"id":"r"}}',
+    ];
     for (const f of frames) c.ws.send(f);
     c.ws.send(Buffer.from([0xff, 0x00, 0x13]), { binary: true });
     await c.next(frames.length + 1);

@@ -195,7 +195,11 @@ export async function startWebDoor(opts: WebDoorOptions): Promise<WebDoor> {
     });
     ws.on('error', () => sockets.delete(ws));
     ws.on('message', (data: Buffer, isBinary) => {
-      if (!authenticated) return guarded(() => authenticate(data, isBinary), () => ws.close(4401, 'unauthenticated'));
+      if (!authenticated)
+        return guarded(
+          () => authenticate(data, isBinary),
+          () => ws.close(4401, 'unauthenticated'),
+        );
       guarded(
         () => handle(data, isBinary),
         (e) => reply({ id: null, result: { ok: false, error: { code: 'internal', message: `The message failed inside NEXUS: ${messageOf(e)}` } } }),

@@ -3,7 +3,8 @@
 // what would change it.
 import type { Row } from '../kernel/types.js';
 
-export const STOP_ALL_SENTENCE = 'NEXUS Stop all is engaged: a person stopped every agent, and this call did not run. Nothing runs until they press Resume in NEXUS.';
+export const STOP_ALL_SENTENCE =
+  'NEXUS Stop all is engaged: a person stopped every agent, and this call did not run. Nothing runs until they press Resume in NEXUS.';
 export const HOOK_GONE = 'The client stopped waiting for an answer (its hook ended) before anyone approved this call; it did not run.';
 export const NOT_RUNNING_SENTENCE = 'NEXUS is not running, so nobody can approve this call; it did not run. Start NEXUS (or `nexus serve`) and try again.';
 
@@ -25,7 +26,14 @@ export function answerFor(rows: Row[], ctx: { waitMs: number; parked: string[] }
   const bad = rows.find((r) => r.state !== 'running' && r.state !== 'succeeded');
   if (!bad) {
     const by = rows.some((r) => r.granted_by === 'person') ? 'person' : (rows[0]?.granted_by ?? 'nexus');
-    const why = by === 'person' ? 'approved by a person' : by === 'rule' ? 'allowed by an approval rule' : by === 'trust' ? 'trusted for this session by a person' : `allowed (${by})`;
+    const why =
+      by === 'person'
+        ? 'approved by a person'
+        : by === 'rule'
+          ? 'allowed by an approval rule'
+          : by === 'trust'
+            ? 'trusted for this session by a person'
+            : `allowed (${by})`;
     return { decision: 'allow', reason: `NEXUS: ${why}.`, by };
   }
   const wasParked = ctx.parked.includes(bad.id);
@@ -39,5 +47,9 @@ export function answerFor(rows: Row[], ctx: { waitMs: number; parked: string[] }
   }
   if (code === 'approval_denied') return { decision: 'deny', reason: `NEXUS denied this call: ${detail}`, by: bad.matched.length ? 'rule' : 'mode' };
   if (code === 'approval_error') return { decision: 'deny', reason: `NEXUS could not decide this call, so it refused it: ${detail}`, by: 'nexus' };
-  return { decision: 'deny', reason: `NEXUS refused this call (${code || bad.state}): ${detail}`, by: code.startsWith('orchestration') || code === 'hop_denied' ? 'orchestration' : 'nexus' };
+  return {
+    decision: 'deny',
+    reason: `NEXUS refused this call (${code || bad.state}): ${detail}`,
+    by: code.startsWith('orchestration') || code === 'hop_denied' ? 'orchestration' : 'nexus',
+  };
 }

@@ -27,7 +27,10 @@ export interface ConnectionPorts {
 export function connectionHandlers(nexus: ConnectionPorts): Pick<Handlers, 'connectionsList' | 'connectionsPlan' | 'connectionsApply'> {
   const target = (t: Target) => ({ client: t.client, scope: t.scope, project: t.project, dataDir: nexus.dataDir, env: nexus.env });
   return {
-    connectionsList: () => [status({ client: 'claude-code', scope: 'user', dataDir: nexus.dataDir, env: nexus.env }), status({ client: 'codex', scope: 'user', dataDir: nexus.dataDir, env: nexus.env })],
+    connectionsList: () => [
+      status({ client: 'claude-code', scope: 'user', dataDir: nexus.dataDir, env: nexus.env }),
+      status({ client: 'codex', scope: 'user', dataDir: nexus.dataDir, env: nexus.env }),
+    ],
     connectionsPlan: (t: Target) => failing(() => plan(target(t), t.action)),
     connectionsApply: (t: Target) => failing(() => apply(target(t), t.action)),
   };

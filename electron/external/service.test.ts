@@ -23,12 +23,23 @@ const event = (tool_name: string, tool_input: unknown, session_id = 'sess-1', ex
   ...extra,
 });
 async function ask(ev: ReturnType<typeof event>, opts: { client?: 'claude-code' | 'codex'; wait_ms?: number; signal?: AbortSignal } = {}) {
-  const r = await dispatch(h.nexus.handlers, 'externalToolUse', { client: opts.client ?? 'claude-code', event: ev, ...(opts.wait_ms ? { wait_ms: opts.wait_ms } : {}) }, { door: 'socket', signal: opts.signal });
+  const r = await dispatch(
+    h.nexus.handlers,
+    'externalToolUse',
+    { client: opts.client ?? 'claude-code', event: ev, ...(opts.wait_ms ? { wait_ms: opts.wait_ms } : {}) },
+    { door: 'socket', signal: opts.signal },
+  );
   if (!r.ok) throw new Error(r.error.message);
   return r.value as { decision: string; reason: string; by: string; agent: string; run_id: string; row_ids: string[] };
 }
 const agent = (rules: ApprovalRule[], mode: 'ask' | 'rules' | 'bypass' = 'ask', client: 'claude-code' | 'codex' = 'claude-code') =>
-  saveAgent(h.nexus.kernel, { name: `${client}-proj`, mode, approval_rules: rules, model: { provider: 'anthropic', baseURL: 'http://127.0.0.1:9', model: 'x' }, external: { client, project } });
+  saveAgent(h.nexus.kernel, {
+    name: `${client}-proj`,
+    mode,
+    approval_rules: rules,
+    model: { provider: 'anthropic', baseURL: 'http://127.0.0.1:9', model: 'x' },
+    external: { client, project },
+  });
 const pending = () => h.nexus.kernel.pendingCount();
 const until = async (f: () => boolean) => {
   for (let i = 0; i < 200 && !f(); i++) await new Promise((r) => setTimeout(r, 5));
@@ -52,7 +63,10 @@ describe('externalToolUse', () => {
     await until(() => pending() === 1);
     const agentRow = h.nexus.kernel.db.prepare('SELECT name, mode FROM agents').all();
     expect(agentRow).toEqual([{ name: 'claude-code-proj', mode: 'ask' }]);
-    const card = (await dispatch(h.nexus.handlers, 'inboxList', {}, { door: 'internal' })) as { ok: true; value: Array<{ id: string; effect: Record<string, unknown> }> };
+    const card = (await dispatch(h.nexus.handlers, 'inboxList', {}, { door: 'internal' })) as {
+      ok: true;
+      value: Array<{ id: string; effect: Record<string, unknown> }>;
+    };
     expect(card.value[0]!.effect).toMatchObject({ tool: 'bash', target: 'ls', client: { name: 'claude-code', session_id: 'sess-1', tool_name: 'Bash' } });
     h.nexus.kernel.approve(card.value[0]!.id, { by: 'person:test' });
     const a = await first;
@@ -97,7 +111,7 @@ describe('externalToolUse', () => {
     expect(await p).toMatchObject({ decision: 'deny', by: 'person', reason: 'A person denied this call in NEXUS: Not now.' });
   });
 
-  it('the card expires at the hook\'s deadline (not 24 h) and the answer says nobody approved it', async () => {
+  it("the card expires at the hook's deadline (not 24 h) and the answer says nobody approved it", async () => {
     const p = ask(event('Bash', { command: 'ls' }), { wait_ms: 60_000 });
     await until(() => pending() === 1);
     const card = h.nexus.kernel.db.prepare('SELECT expires_at FROM inbox').get() as { expires_at: number };
@@ -129,7 +143,14 @@ describe('externalToolUse', () => {
   });
 
   it('a Codex patch is judged file by file: one refused file refuses the patch', async () => {
-    agent([{ tool: 'write|edit', path: 'path', match: 'src/*', verdict: 'allow' }, { tool: 'edit', path: 'path', match: '/etc/*', verdict: 'deny', reason: 'not /etc' }], 'ask', 'codex');
+    agent(
+      [
+        { tool: 'write|edit', path: 'path', match: 'src/*', verdict: 'allow' },
+        { tool: 'edit', path: 'path', match: '/etc/*', verdict: 'deny', reason: 'not /etc' },
+      ],
+      'ask',
+      'codex',
+    );
     const patch = '*** Begin Patch\n*** Add File: src/a.ts\n+x\n*** Update File: /etc/hosts\n@@\n-a\n+b\n*** End Patch\n';
     const a = await ask(event('apply_patch', { command: patch }), { client: 'codex' });
     expect(a).toMatchObject({ decision: 'deny', by: 'rule', reason: 'NEXUS denied this call: not /etc' });
@@ -138,18 +159,26 @@ describe('externalToolUse', () => {
     expect(ok).toMatchObject({ decision: 'allow', by: 'rule' });
   });
 
-  it('the card shows the diff: a Claude Code Write against the file on disk, a Codex patch as that file\'s part', async () => {
+  it("the card shows the diff: a Claude Code Write against the file on disk, a Codex patch as that file's part", async () => {
     writeFileSync(join(project, 'notes.txt'), 'line one\n');
     const w = ask(event('Write', { file_path: join(project, 'notes.txt'), content: 'line one\nline two\n' }));
     await until(() => pending() === 1);
-    const cards = () => (h.nexus.kernel.db.prepare("SELECT data_json FROM inbox WHERE status = 'pending'").all() as Array<{ data_json: string }>).map((r) => JSON.parse(r.data_json).effect);
+    const cards = () =>
+      (h.nexus.kernel.db.prepare("SELECT data_json FROM inbox WHERE status = 'pending'").all() as Array<{ data_json: string }>).map(
+        (r) => JSON.parse(r.data_json).effect,
+      );
     expect(cards()[0]).toMatchObject({ tool: 'write', target: 'notes.txt', diff: expect.stringContaining('+line two') });
     h.nexus.kernel.deny((h.nexus.kernel.db.prepare('SELECT id FROM inbox').get() as { id: string }).id, { by: 'person:test' });
     await w;
     const patch = '*** Begin Patch\n*** Add File: new.txt\n+hello\n*** End Patch\n';
     const p = ask(event('apply_patch', { command: patch }, 'sess-9'), { client: 'codex' });
     await until(() => pending() === 1);
-    expect(cards()[0]).toMatchObject({ tool: 'write', target: 'new.txt', diff: '*** Add File: new.txt\n+hello', client: { name: 'codex', tool_name: 'write' } });
+    expect(cards()[0]).toMatchObject({
+      tool: 'write',
+      target: 'new.txt',
+      diff: '*** Add File: new.txt\n+hello',
+      client: { name: 'codex', tool_name: 'write' },
+    });
     h.nexus.kernel.deny((h.nexus.kernel.db.prepare("SELECT id FROM inbox WHERE status = 'pending'").get() as { id: string }).id, { by: 'person:test' });
     await p;
   });

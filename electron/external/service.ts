@@ -58,7 +58,13 @@ export class ExternalService {
     try {
       if (this.ports.stopAll()) {
         run = findSessionRun(this.kernel, key);
-        if (run) insertRunEvent(this.kernel.db, { run_id: run.id, type: 'client_call_refused', data: { tool: ev.tool_name, by: 'stop_all' }, now: this.ports.clock.now() });
+        if (run)
+          insertRunEvent(this.kernel.db, {
+            run_id: run.id,
+            type: 'client_call_refused',
+            data: { tool: ev.tool_name, by: 'stop_all' },
+            now: this.ports.clock.now(),
+          });
         return { decision: 'deny', reason: STOP_ALL_SENTENCE, by: 'stop_all', agent: run?.agent ?? null, run_id: run?.id ?? null, row_ids: [] };
       }
       run = this.sessionRun(req, key);
@@ -86,7 +92,10 @@ export class ExternalService {
       if (existing.status === 'running') return existing;
       // Stop all ended it; Resume lifts Stop all for new work, and this session's next call is new work.
       if (existing.error === STOP_ALL_REASON) return this.kernel.reopenRun(existing.id);
-      throw new Refusal(`NEXUS refused this call: this ${req.client} session's run ${existing.id} was ${existing.status === 'canceled' ? 'stopped' : 'ended'} in NEXUS (${existing.error ?? existing.status}). Start a new session.`, 'nexus');
+      throw new Refusal(
+        `NEXUS refused this call: this ${req.client} session's run ${existing.id} was ${existing.status === 'canceled' ? 'stopped' : 'ended'} in NEXUS (${existing.error ?? existing.status}). Start a new session.`,
+        'nexus',
+      );
     }
     const folder = realFolder(req.event.cwd, 'working folder');
     const project = req.project_dir ? realFolder(req.project_dir, 'project folder') : folder;
@@ -139,9 +148,14 @@ export class ExternalService {
   }
 
   private grantKey(client: ClientName, ev: Event): string {
-    const input: Record<string, unknown> = ev.tool_input && typeof ev.tool_input === 'object' && !Array.isArray(ev.tool_input) ? { ...(ev.tool_input as Record<string, unknown>) } : { value: ev.tool_input };
+    const input: Record<string, unknown> =
+      ev.tool_input && typeof ev.tool_input === 'object' && !Array.isArray(ev.tool_input)
+        ? { ...(ev.tool_input as Record<string, unknown>) }
+        : { value: ev.tool_input };
     delete input.description; // Codex's PermissionRequest adds the model's justification here
-    return createHash('sha256').update(JSON.stringify([client, ev.session_id, ev.tool_name, input])).digest('hex');
+    return createHash('sha256')
+      .update(JSON.stringify([client, ev.session_id, ev.tool_name, input]))
+      .digest('hex');
   }
   private remember(client: ClientName, ev: Event): void {
     const now = Date.now();

@@ -22,7 +22,11 @@ export class Refusal extends Error {
 }
 
 /** A connected client's agent has no model NEXUS calls; this stands in the profile's required model field. */
-const NO_MODEL = (client: ClientName) => ({ provider: 'anthropic' as const, baseURL: 'http://127.0.0.1:9', model: `${client} (connected client; NEXUS does not call a model)` });
+const NO_MODEL = (client: ClientName) => ({
+  provider: 'anthropic' as const,
+  baseURL: 'http://127.0.0.1:9',
+  model: `${client} (connected client; NEXUS does not call a model)`,
+});
 
 const sanitize = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '');
 
@@ -45,7 +49,11 @@ export function agentFor(kernel: Kernel, client: ClientName, project: string): A
   for (const name of [base, `${base}-${hash}`]) {
     const a = getAgent(kernel.db, name);
     if (a && a.external?.client === client && a.external.project === project) {
-      if (a.status === 'removed') throw new Refusal(`NEXUS refused this call: the agent ${name} (${client} in ${project}) was removed in NEXUS. Save it again in Agents to let this project ask again.`, 'nexus');
+      if (a.status === 'removed')
+        throw new Refusal(
+          `NEXUS refused this call: the agent ${name} (${client} in ${project}) was removed in NEXUS. Save it again in Agents to let this project ask again.`,
+          'nexus',
+        );
       return a;
     }
     if (a) continue; // a name another agent holds: try the next

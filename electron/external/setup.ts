@@ -60,7 +60,8 @@ export function createExternal(ports: ExternalPorts): External {
   const handlers: Pick<Handlers, ExternalMethods> = {
     externalToolUse: (input, ctx) => {
       // Only the control socket carries a client's hook: a window or a web page cannot answer for a client.
-      if (ctx.door !== 'socket' && ctx.door !== 'internal') throw new ApiFailure('forbidden', 'externalToolUse is answered on the control socket only (the hook of a connected client).');
+      if (ctx.door !== 'socket' && ctx.door !== 'internal')
+        throw new ApiFailure('forbidden', 'externalToolUse is answered on the control socket only (the hook of a connected client).');
       return service.toolUse(input, ctx.signal);
     },
     ...connectionHandlers(ports),
@@ -73,7 +74,12 @@ export function createExternal(ports: ExternalPorts): External {
     for (const row of listRowsInState(db, 'needs_approval')) {
       const run = getRun(db, row.run_id);
       if (!run || !isClientRun(run)) continue;
-      insertRunEvent(db, { run_id: run.id, type: 'client_call_abandoned', data: { row_id: row.id, why: 'NEXUS restarted while the call waited; the client was already answered' }, now: ports.clock.now() });
+      insertRunEvent(db, {
+        run_id: run.id,
+        type: 'client_call_abandoned',
+        data: { row_id: row.id, why: 'NEXUS restarted while the call waited; the client was already answered' },
+        now: ports.clock.now(),
+      });
       kernel.expire(row.id);
     }
   });

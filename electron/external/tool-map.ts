@@ -32,7 +32,8 @@ export function mapToolCall(toolName: string, toolInput: unknown): MapResult {
     const text = patchText(toolInput);
     if (text === null) return { ok: false, reason: 'apply_patch carried no patch text NEXUS could read.' };
     const files = splitPatch(text);
-    if (!files.length) return { ok: false, reason: 'apply_patch named no file NEXUS could read (expected "*** Add File:", "*** Update File:" or "*** Delete File:").' };
+    if (!files.length)
+      return { ok: false, reason: 'apply_patch named no file NEXUS could read (expected "*** Add File:", "*** Update File:" or "*** Delete File:").' };
     if (files.length > MAX_FILES) return { ok: false, reason: `apply_patch touches ${files.length} files; NEXUS judges at most ${MAX_FILES} in one call.` };
     const calls: MappedCall[] = [];
     for (const f of files) {

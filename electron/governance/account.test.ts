@@ -62,7 +62,8 @@ const until = async (what: string, f: () => boolean, ms = 10_000) => {
 async function hopCode(nexus: Nexus): Promise<string | null> {
   const k = nexus.kernel;
   const gov = nexus.governance!;
-  for (const name of ['lead', 'mid']) saveAgent(k, { name, model: { provider: 'chat-completions', baseURL: 'http://127.0.0.1:9/v1', model: 'none' }, mode: 'bypass' });
+  for (const name of ['lead', 'mid'])
+    saveAgent(k, { name, model: { provider: 'chat-completions', baseURL: 'http://127.0.0.1:9/v1', model: 'none' }, mode: 'bypass' });
   const lead = k.createRun({ agent: 'lead', mode: 'bypass' });
   const now = k.clock.now();
   const chain_id = beginChain(gov.db, { starter: 'lead', starterRunId: lead.id, recipient: 'mid', now }).id;
@@ -96,7 +97,10 @@ describe('entitlement from the account service (GET {NEXUS_ACCOUNT_URL}/v1/entit
     expect(await hopCode(a.nexus)).toBe('orchestration_not_entitled');
     svc.answer = tokenAnswer(await svc.sign({ ent: ['nexus.orchestration'], exp: exp(a.clock) }));
     const r = await a.call('entitlementsRefresh');
-    expect(r).toMatchObject({ ok: true, value: { entitled: true, status: 'valid', source: 'account', subject: 'acct_svc', account: { configured: true, url: svc.url } } });
+    expect(r).toMatchObject({
+      ok: true,
+      value: { entitled: true, status: 'valid', source: 'account', subject: 'acct_svc', account: { configured: true, url: svc.url } },
+    });
     expect(r.ok && (r.value as { refreshed_at: string }).refreshed_at).toBe(new Date(a.clock.now()).toISOString());
     expect(svc.hits.at(-1)).toEqual({ path: '/v1/entitlements', authorization: `Bearer ${CREDENTIAL}` });
     expect(await hopCode(a.nexus)).toBe(null);
@@ -123,11 +127,26 @@ describe('entitlement from the account service (GET {NEXUS_ACCOUNT_URL}/v1/entit
     const other = generateKeyPairSync('ed25519').privateKey;
     const cases: Array<[string, FakeAccountService['answer'], string, RegExp]> = [
       // A service that echoes the credential back must not get it into the error.
-      ['401', (q, res) => res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `bad token ${q.headers.authorization}` })), 'account_unauthorized', /^The account service at http:\/\/127\.0\.0\.1:\d+ answered 401: sign in again/],
+      [
+        '401',
+        (q, res) => res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `bad token ${q.headers.authorization}` })),
+        'account_unauthorized',
+        /^The account service at http:\/\/127\.0\.0\.1:\d+ answered 401: sign in again/,
+      ],
       ['500', (_q, res) => res.writeHead(500).end('boom'), 'account_http_error', /answered 500 Internal Server Error\. The stored entitlement is kept/],
-      ['garbage', (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('<html>not json'), 'account_bad_response', /not JSON|neither JSON/],
+      [
+        'garbage',
+        (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('<html>not json'),
+        'account_bad_response',
+        /not JSON|neither JSON/,
+      ],
       ['no token', (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"tok":1}'), 'account_bad_response', /no "token" string/],
-      ['other key', tokenAnswer(await svc.sign({ ent: ['nexus.orchestration'], exp: exp(a.clock, 99_999) }, other)), 'entitlement_invalid', /sent a token NEXUS refused: .*signature does not verify/],
+      [
+        'other key',
+        tokenAnswer(await svc.sign({ ent: ['nexus.orchestration'], exp: exp(a.clock, 99_999) }, other)),
+        'entitlement_invalid',
+        /sent a token NEXUS refused: .*signature does not verify/,
+      ],
       ['expired', tokenAnswer(await svc.sign({ ent: ['nexus.orchestration'], exp: exp(a.clock, -60) })), 'entitlement_invalid', /already expired/],
       ['redirect', (_q, res) => res.writeHead(302, { location: 'http://127.0.0.1:9/' }).end(), 'account_http_error', /302 \(a redirect, not followed/],
       ['timeout', () => {}, 'account_timeout', /did not answer within 0\.3 s/],
@@ -159,21 +178,33 @@ describe('entitlement from the account service (GET {NEXUS_ACCOUNT_URL}/v1/entit
     await dead.close();
     const a = await app(svc, { env: { [ACCOUNT_URL_ENV]: url } });
     const r = await a.call('entitlementsRefresh');
-    expect(r).toMatchObject({ ok: false, error: { code: 'account_unreachable', message: expect.stringMatching(/Cannot reach the account service at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/) } });
+    expect(r).toMatchObject({
+      ok: false,
+      error: { code: 'account_unreachable', message: expect.stringMatching(/Cannot reach the account service at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/) },
+    });
   });
 
   it('not configured / misconfigured: refresh answers why; show says so; import still works', async () => {
     const svc = await service();
     const none = await app(svc, { env: { [ACCOUNT_URL_ENV]: '', [ACCOUNT_TOKEN_ENV]: '' } });
-    expect(await none.call('entitlementsRefresh')).toMatchObject({ ok: false, error: { code: 'account_not_configured', message: expect.stringContaining('nexus entitlements import FILE') } });
-    expect(await none.call('entitlementsShow')).toMatchObject({ ok: true, value: { source: null, refreshed_at: null, account: { configured: false, url: null } } });
+    expect(await none.call('entitlementsRefresh')).toMatchObject({
+      ok: false,
+      error: { code: 'account_not_configured', message: expect.stringContaining('nexus entitlements import FILE') },
+    });
+    expect(await none.call('entitlementsShow')).toMatchObject({
+      ok: true,
+      value: { source: null, refreshed_at: null, account: { configured: false, url: null } },
+    });
     expect(await none.call('entitlementsImport', { token: await svc.sign({ ent: ['nexus.orchestration'], exp: exp(none.clock) }) })).toMatchObject({
       ok: true,
       value: { entitled: true, source: 'import', refreshed_at: null },
     });
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const http = await app(svc, { env: { [ACCOUNT_URL_ENV]: 'http://accounts.example.com' } });
-    expect(await http.call('entitlementsRefresh')).toMatchObject({ ok: false, error: { code: 'account_misconfigured', message: expect.stringMatching(/must use https/) } });
+    expect(await http.call('entitlementsRefresh')).toMatchObject({
+      ok: false,
+      error: { code: 'account_misconfigured', message: expect.stringMatching(/must use https/) },
+    });
     expect(svc.hits).toHaveLength(0);
   });
 

@@ -21,9 +21,7 @@ const MAX_BODY_BYTES = 128 * 1024;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 export type AccountConfig =
-  | { state: 'none' }
-  | { state: 'invalid'; problem: string; shown: string | null }
-  | { state: 'ok'; endpoint: URL; shown: string; credential: string };
+  { state: 'none' } | { state: 'invalid'; problem: string; shown: string | null } | { state: 'ok'; endpoint: URL; shown: string; credential: string };
 
 /** Read NEXUS_ACCOUNT_URL / NEXUS_ACCOUNT_TOKEN. Unset URL: no account. Set but unusable: why, in words. */
 export function loadAccountConfig(env: NodeJS.ProcessEnv): AccountConfig {
@@ -40,10 +38,19 @@ export function loadAccountConfig(env: NodeJS.ProcessEnv): AccountConfig {
     return { state: 'invalid', problem: `${ACCOUNT_URL_ENV} must not carry a user or password; put the account credential in ${ACCOUNT_TOKEN_ENV}.`, shown };
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) {
-    return { state: 'invalid', problem: `${ACCOUNT_URL_ENV} must use https (plain http is allowed only for 127.0.0.1, localhost and [::1]); got ${url.protocol}//${url.host}.`, shown };
+    return {
+      state: 'invalid',
+      problem: `${ACCOUNT_URL_ENV} must use https (plain http is allowed only for 127.0.0.1, localhost and [::1]); got ${url.protocol}//${url.host}.`,
+      shown,
+    };
   }
   const credential = env[ACCOUNT_TOKEN_ENV]?.trim() ?? '';
-  if (!credential) return { state: 'invalid', problem: `${ACCOUNT_URL_ENV} is set but ${ACCOUNT_TOKEN_ENV} (the account credential) is not; sign in to get one and restart NEXUS with it.`, shown };
+  if (!credential)
+    return {
+      state: 'invalid',
+      problem: `${ACCOUNT_URL_ENV} is set but ${ACCOUNT_TOKEN_ENV} (the account credential) is not; sign in to get one and restart NEXUS with it.`,
+      shown,
+    };
   if (credential.length > 8192 || /[\s\x00-\x1f\x7f]/.test(credential)) {
     return { state: 'invalid', problem: `${ACCOUNT_TOKEN_ENV} is not a bearer token (it is too long or holds spaces or control characters).`, shown };
   }
@@ -55,7 +62,10 @@ export function loadAccountConfig(env: NodeJS.ProcessEnv): AccountConfig {
 }
 
 /** Fetch the entitlement token (not yet verified). Throws ApiFailure with a code and a sentence, no secret. */
-export async function fetchAccountToken(cfg: Extract<AccountConfig, { state: 'ok' }>, opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<string> {
+export async function fetchAccountToken(
+  cfg: Extract<AccountConfig, { state: 'ok' }>,
+  opts: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<string> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
@@ -67,7 +77,10 @@ export async function fetchAccountToken(cfg: Extract<AccountConfig, { state: 'ok
     if (timeout.aborted) return new ApiFailure('account_timeout', `${at} did not answer within ${timeoutMs / 1000} s. ${kept} Try again later.`);
     const c = (e as { cause?: { code?: string; message?: string } }).cause;
     const why = redact(String(c?.code ?? c?.message ?? (e as Error).message ?? e));
-    return new ApiFailure('account_unreachable', `Cannot reach the account service at ${cfg.shown} (${why}); check ${ACCOUNT_URL_ENV} and the network. ${kept}`);
+    return new ApiFailure(
+      'account_unreachable',
+      `Cannot reach the account service at ${cfg.shown} (${why}); check ${ACCOUNT_URL_ENV} and the network. ${kept}`,
+    );
   };
   let res: Response;
   try {
@@ -88,14 +101,22 @@ export async function fetchAccountToken(cfg: Extract<AccountConfig, { state: 'ok
     if (e instanceof ApiFailure) throw new ApiFailure('account_bad_response', `${at} answered with a body over ${MAX_BODY_BYTES / 1024} KiB. ${kept}`);
     throw aborted(e);
   }
-  if (res.status === 401) throw new ApiFailure('account_unauthorized', `${at} answered 401: sign in again (start NEXUS with a fresh ${ACCOUNT_TOKEN_ENV}). ${kept}`);
-  if (res.status === 403) throw new ApiFailure('account_forbidden', `${at} answered 403: this account may not fetch entitlements; ask your administrator. ${kept}`);
+  if (res.status === 401)
+    throw new ApiFailure('account_unauthorized', `${at} answered 401: sign in again (start NEXUS with a fresh ${ACCOUNT_TOKEN_ENV}). ${kept}`);
+  if (res.status === 403)
+    throw new ApiFailure('account_forbidden', `${at} answered 403: this account may not fetch entitlements; ask your administrator. ${kept}`);
   if (res.status >= 300 && res.status < 400) {
-    throw new ApiFailure('account_http_error', `${at} answered ${res.status} (a redirect, not followed: the credential goes only to ${ACCOUNT_URL_ENV}); set ${ACCOUNT_URL_ENV} to the service's own address. ${kept}`);
+    throw new ApiFailure(
+      'account_http_error',
+      `${at} answered ${res.status} (a redirect, not followed: the credential goes only to ${ACCOUNT_URL_ENV}); set ${ACCOUNT_URL_ENV} to the service's own address. ${kept}`,
+    );
   }
   if (res.status !== 200) {
     const said = serviceSaid(body, redact);
-    throw new ApiFailure('account_http_error', `${at} answered ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${said ? ` ("${said}")` : ''}. ${kept} Try again later.`);
+    throw new ApiFailure(
+      'account_http_error',
+      `${at} answered ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${said ? ` ("${said}")` : ''}. ${kept} Try again later.`,
+    );
   }
   const type = (res.headers.get('content-type') ?? '').toLowerCase();
   if (type.includes('application/jwt')) return body.trim();
@@ -106,7 +127,8 @@ export async function fetchAccountToken(cfg: Extract<AccountConfig, { state: 'ok
     throw new ApiFailure('account_bad_response', `${at} answered 200 with a body that is neither JSON {"token": …} nor an application/jwt token. ${kept}`);
   }
   const token = (json as { token?: unknown } | null)?.token;
-  if (typeof token !== 'string' || !token.trim()) throw new ApiFailure('account_bad_response', `${at} answered 200 with JSON that has no "token" string. ${kept}`);
+  if (typeof token !== 'string' || !token.trim())
+    throw new ApiFailure('account_bad_response', `${at} answered 200 with JSON that has no "token" string. ${kept}`);
   return token.trim();
 }
 
@@ -201,7 +223,8 @@ export class AccountLink {
       try {
         claims = await verifyEntitlementToken(token, this.deps.key, this.deps.clock.now());
       } catch (e) {
-        if (e instanceof ApiFailure) throw new ApiFailure(e.code, `The account service at ${c.shown} sent a token NEXUS refused: ${e.message} The stored entitlement is kept.`);
+        if (e instanceof ApiFailure)
+          throw new ApiFailure(e.code, `The account service at ${c.shown} sent a token NEXUS refused: ${e.message} The stored entitlement is kept.`);
         throw e;
       }
       if (this.closed) throw new ApiFailure('account_canceled', 'NEXUS is closing.');
@@ -210,7 +233,15 @@ export class AccountLink {
       this.last = { at: new Date(now).toISOString(), ok: true, code: null, message: null };
       return showEntitlement(this.deps.db, this.deps.key, now, this.view());
     } catch (e) {
-      const f = e instanceof ApiFailure ? e : new ApiFailure('account_error', `The account refresh failed: ${String((e as Error)?.message ?? e).split(c.credential).join('[redacted]')}`);
+      const f =
+        e instanceof ApiFailure
+          ? e
+          : new ApiFailure(
+              'account_error',
+              `The account refresh failed: ${String((e as Error)?.message ?? e)
+                .split(c.credential)
+                .join('[redacted]')}`,
+            );
       if (!this.closed) this.last = { at: new Date(this.deps.clock.now()).toISOString(), ok: false, code: f.code, message: f.message };
       throw f;
     } finally {

@@ -122,7 +122,9 @@ describe('a gate decision is seen only once it is durable', () => {
       await openGate(t, ['lead'], perHopApproval);
       const { mid, chain_id } = midOfChain(t);
       // The fan's second row cannot be written: its insert fails after the gate decided the first.
-      t.gov.db.exec(`CREATE TEMP TRIGGER fail_second_row BEFORE INSERT ON rows WHEN NEW.input_json LIKE '%explode%' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
+      t.gov.db.exec(
+        `CREATE TEMP TRIGGER fail_second_row BEFORE INSERT ON rows WHEN NEW.input_json LIKE '%explode%' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
+      );
       const events: NexusEvent[] = [];
       t.nexus.kernel.on((e) => events.push(e));
       const timers = clock.pending();
@@ -169,7 +171,8 @@ describe('a gate decision is seen only once it is durable', () => {
     const { mid } = midOfChain(t);
     const request_id = sc(t.nexus.kernel.submitRow(mid.id, bash('echo one'))).request_id as string;
     const other = secondConnection(t);
-    const both = () => other.prepare('SELECT h.status AS hold, i.status AS card FROM hop_holds h JOIN inbox i ON i.id = h.request_id WHERE h.request_id = ?').get(request_id);
+    const both = () =>
+      other.prepare('SELECT h.status AS hold, i.status AS card FROM hop_holds h JOIN inbox i ON i.id = h.request_id WHERE h.request_id = ?').get(request_id);
     const heard: unknown[] = [];
     t.nexus.kernel.on((e) => {
       if (e.type === 'inbox_changed' && e.removed?.some((r) => r.id === request_id)) heard.push(both());

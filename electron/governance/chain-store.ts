@@ -33,8 +33,7 @@ export const newChainId = (): string => `chain_${randomBytes(8).toString('hex')}
 
 export function getChain(db: Db, id: string): ChainRecord | null {
   const r = stmt(db, 'SELECT id, starter, starter_run_id, touched_json, hop_count FROM chains WHERE id = ?').get(id) as
-    | { id: string; starter: string; starter_run_id: string; touched_json: string; hop_count: number }
-    | undefined;
+    { id: string; starter: string; starter_run_id: string; touched_json: string; hop_count: number } | undefined;
   return r ? { id: r.id, starter: r.starter, starter_run_id: r.starter_run_id, touched: JSON.parse(r.touched_json), hop_count: r.hop_count } : null;
 }
 
@@ -94,7 +93,8 @@ export function beginChain(db: Db, a: { starter: string; starterRunId: string; r
 
 /** Allocate the next hop number of a chain (recorded order). */
 export function nextHop(db: Db, chain_id: string, now: number): number {
-  const r = stmt(db, 'UPDATE chains SET hop_count = hop_count + 1, updated_at = ? WHERE id = ? RETURNING hop_count').get(now, chain_id) as { hop_count: number } | undefined;
+  const r = stmt(db, 'UPDATE chains SET hop_count = hop_count + 1, updated_at = ? WHERE id = ? RETURNING hop_count').get(now, chain_id) as
+    { hop_count: number } | undefined;
   if (!r) throw new Error(`no chain ${chain_id}`);
   return r.hop_count;
 }

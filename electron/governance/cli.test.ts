@@ -41,7 +41,13 @@ const up = async () => {
 describe('nexus settings / stop-all / resume / entitlements / chains / tasks', () => {
   it('settings get|set with per-key validation; the allowlist comma-separated', async () => {
     await up();
-    expect(await json('settings', 'get')).toMatchObject({ 'orchestration.enabled': false, 'orchestration.maxDepth': 3, 'orchestration.maxAgents': 4, 'orchestration.allowlist': [], 'orchestration.perHopApproval': true });
+    expect(await json('settings', 'get')).toMatchObject({
+      'orchestration.enabled': false,
+      'orchestration.maxDepth': 3,
+      'orchestration.maxAgents': 4,
+      'orchestration.allowlist': [],
+      'orchestration.perHopApproval': true,
+    });
     expect((await json('settings', 'set', 'orchestration.allowlist', 'lead,mid'))['orchestration.allowlist']).toEqual(['lead', 'mid']);
     expect((await json('settings', 'set', 'orchestration.enabled', 'true'))['orchestration.enabled']).toBe(true);
     expect(await json('settings', 'get', 'orchestration.maxDepth')).toBe(3);
@@ -87,11 +93,18 @@ describe('nexus settings / stop-all / resume / entitlements / chains / tasks', (
   it('chains --json (DESIGN §5 shape), chains clear, tasks show ID --json with its evidence', async () => {
     await up();
     const lead = await startScriptedModel({
-      script: [{ toolCalls: [{ name: 'delegate_task', input: { agent: 'mid', task: 't', acceptance_check: { command: 'echo checked' } } }] }, { text: 'lead done' }],
+      script: [
+        { toolCalls: [{ name: 'delegate_task', input: { agent: 'mid', task: 't', acceptance_check: { command: 'echo checked' } } }] },
+        { text: 'lead done' },
+      ],
     });
     const mid = await startScriptedModel({ script: [{ toolCalls: [{ name: 'bash', input: { command: 'echo hi' } }] }, { text: 'mid done' }] });
     models.push(lead, mid);
-    for (const [name, m] of [['lead', lead], ['mid', mid]] as const) saveAgent(t!.nexus.kernel, { name, mode: 'bypass', model: { provider: 'chat-completions', baseURL: m.baseURL, model: 'm' } });
+    for (const [name, m] of [
+      ['lead', lead],
+      ['mid', mid],
+    ] as const)
+      saveAgent(t!.nexus.kernel, { name, mode: 'bypass', model: { provider: 'chat-completions', baseURL: m.baseURL, model: 'm' } });
     const turns = t!.nexus.turns!;
     const run = turns.startTurn({ agent: 'lead', prompt: 'go' });
     for (let i = 0; i < 500 && t!.nexus.kernel.getRun(run.id)?.status === 'running'; i++) await new Promise((r) => setTimeout(r, 10));
@@ -110,7 +123,11 @@ describe('nexus settings / stop-all / resume / entitlements / chains / tasks', (
     expect((await cli('chains')).out).toMatch(/lead → mid[\s\S]*denied: orchestration_not_entitled/);
     const taskId = (t!.gov.db.prepare('SELECT id FROM tasks').get() as { id: string }).id;
     const task = await json('tasks', 'show', taskId);
-    expect(task).toMatchObject({ id: taskId, status: 'completed', evidence: [{ command: 'echo checked', exit_code: 0, passed: true, output: 'checked\n', at: expect.any(String) }] });
+    expect(task).toMatchObject({
+      id: taskId,
+      status: 'completed',
+      evidence: [{ command: 'echo checked', exit_code: 0, passed: true, output: 'checked\n', at: expect.any(String) }],
+    });
     expect((await cli('tasks', 'show', taskId)).out).toMatch(/PASSED {2}exit 0 .* checked/);
     expect((await cli('tasks', 'show', 'task_nope')).code).toBe(1);
     expect(await json('chains', 'clear')).toEqual({ cleared: 1 });

@@ -12,7 +12,19 @@ import type { ToolResult } from '../../shared/types.js';
 import { getAgent } from '../store/queries/agents.js';
 import { bindMemberRun } from './chain-store.js';
 import { placeHandoff } from './handoff.js';
-import { addEvidence, addRefusal, closeTask, getTask, insertTask, listEvidence, newTaskId, openTaskOfRun, setTaskRun, type Evidence, type Task } from './task-store.js';
+import {
+  addEvidence,
+  addRefusal,
+  closeTask,
+  getTask,
+  insertTask,
+  listEvidence,
+  newTaskId,
+  openTaskOfRun,
+  setTaskRun,
+  type Evidence,
+  type Task,
+} from './task-store.js';
 import { pendingHoldsOfRun, type Hold } from './hold-store.js';
 import { APPROVAL_EXPIRED_TEXT } from '../../shared/types.js';
 import { readSetting } from './settings.js';
@@ -77,7 +89,7 @@ export class Delegation {
   readonly delegateTool: ExecutorTool = {
     name: 'delegate_task',
     description:
-      'Hand a task to another agent. Requires acceptance_check: a shell command run in the recipient\'s workspace that must exit 0 before the task counts as done. Returns the recipient\'s answer once the check passes.',
+      "Hand a task to another agent. Requires acceptance_check: a shell command run in the recipient's workspace that must exit 0 before the task counts as done. Returns the recipient's answer once the check passes.",
     inputSchema: {
       type: 'object',
       properties: {
@@ -140,7 +152,9 @@ export class Delegation {
         task,
         `It counts as done only when this acceptance check exits 0 in your workspace: \`${acceptance_check.command}\`. When the work is done, give your final answer (no tool call); the check then runs. If it fails you will be told why.`,
       ].join('\n\n');
-      const run = await this.gov.turns().startTurn({ agent, prompt, chain: { chain_id: place.chain_id, depth: place.position.depth }, parent: { run_id: ctx.run.id, row_id: ctx.row.id } });
+      const run = await this.gov
+        .turns()
+        .startTurn({ agent, prompt, chain: { chain_id: place.chain_id, depth: place.position.depth }, parent: { run_id: ctx.run.id, row_id: ctx.row.id } });
       bindMemberRun(this.gov.db, ctx.row.id, run.id);
       setTaskRun(this.gov.db, id, run.id, this.gov.now());
       if (ctx.signal.aborted) this.cancelTask(id, 'the delegating run was stopped');
@@ -188,12 +202,19 @@ export class Delegation {
           agent: task.recipient,
           tool: 'delegate_task',
           target: task.task.slice(0, 200),
-          data: { source: 'delegation', task_id: task.id, message: `${why} Last check: \`${ev.command}\` exited ${ev.exit_code ?? 'without a code'}.`, evidence },
+          data: {
+            source: 'delegation',
+            task_id: task.id,
+            message: `${why} Last check: \`${ev.command}\` exited ${ev.exit_code ?? 'without a code'}.`,
+            evidence,
+          },
         },
         `Delegated task failed: ${task.recipient} (${task.id})`,
       );
       // A check that printed nothing left "Last output:" dangling, as if cut off: say so, with the exit code.
-      const last = ev.output.trim() ? `Last output (exit ${ev.exit_code ?? 'without a code'}):\n${ev.output}` : `Last check: \`${ev.command}\` exited ${ev.exit_code ?? 'without a code'} with no output.`;
+      const last = ev.output.trim()
+        ? `Last output (exit ${ev.exit_code ?? 'without a code'}):\n${ev.output}`
+        : `Last check: \`${ev.command}\` exited ${ev.exit_code ?? 'without a code'} with no output.`;
       this.finish(task.id, 'failed', null, toolError(`${why} ${last}`, 'task_failed', { task_id: task.id, refusals, evidence }));
       return { fail: why };
     }
@@ -211,11 +232,22 @@ export class Delegation {
       row = this.gov.kernel.submitRow(run.id, { tool: 'bash', input: { command: task.check_command, timeout_s }, origin: 'kernel' });
       row = await this.gov.kernel.waitRow(row.id);
     } catch (e) {
-      return { command: task.check_command, exit_code: null, passed: false, output: `The check could not run: ${(e as Error).message}`, duration_ms: this.gov.now() - started, at: this.gov.now(), row_id: null };
+      return {
+        command: task.check_command,
+        exit_code: null,
+        passed: false,
+        output: `The check could not run: ${(e as Error).message}`,
+        duration_ms: this.gov.now() - started,
+        at: this.gov.now(),
+        row_id: null,
+      };
     }
     const sc = (row.result?.structuredContent ?? {}) as { exit_code?: unknown; stdout?: unknown; stderr?: unknown; duration_ms?: unknown };
     const exit = typeof sc.exit_code === 'number' ? sc.exit_code : null;
-    let output = typeof sc.stdout === 'string' || typeof sc.stderr === 'string' ? `${sc.stdout ?? ''}${sc.stderr ? `${sc.stdout ? '\n' : ''}${sc.stderr}` : ''}` : (row.result?.content.map((c) => c.text).join('\n') ?? '');
+    let output =
+      typeof sc.stdout === 'string' || typeof sc.stderr === 'string'
+        ? `${sc.stdout ?? ''}${sc.stderr ? `${sc.stdout ? '\n' : ''}${sc.stderr}` : ''}`
+        : (row.result?.content.map((c) => c.text).join('\n') ?? '');
     if (row.state !== 'succeeded' && row.state !== 'failed') output = `${output}\n[check row ${row.state}: ${row.error?.detail ?? ''}]`.trim();
     if (output.length > OUTPUT_TAIL) output = `…${output.slice(-OUTPUT_TAIL)}`;
     return {
@@ -262,10 +294,14 @@ export class Delegation {
       task.id,
       status,
       null,
-      toolError(`Task ${task.id} ${status === 'canceled' ? 'was canceled' : 'failed'}: the run of "${task.recipient}" ${run.status}${run.error ? ` (${run.error})` : ''}.`, status === 'canceled' ? 'canceled' : 'task_failed', {
-        task_id: task.id,
-        evidence: listEvidence(this.gov.db, task.id).map(evidenceView),
-      }),
+      toolError(
+        `Task ${task.id} ${status === 'canceled' ? 'was canceled' : 'failed'}: the run of "${task.recipient}" ${run.status}${run.error ? ` (${run.error})` : ''}.`,
+        status === 'canceled' ? 'canceled' : 'task_failed',
+        {
+          task_id: task.id,
+          evidence: listEvidence(this.gov.db, task.id).map(evidenceView),
+        },
+      ),
     );
   }
 

@@ -9,13 +9,17 @@ import { governanceOnlyDb } from '../../test/support/governance-db.js';
 const NOW = Date.UTC(2026, 10, 30, 12);
 const account = generateKeyPairSync('ed25519');
 const key = loadEntitlementKey({ [PUBLIC_KEY_ENV]: account.publicKey.export({ type: 'spki', format: 'pem' }).toString() });
-const sign = (exp: number) => new SignJWT({ ent: ['nexus.orchestration'], exp }).setProtectedHeader({ alg: 'EdDSA' }).setSubject('acct_1').sign(account.privateKey);
+const sign = (exp: number) =>
+  new SignJWT({ ent: ['nexus.orchestration'], exp }).setProtectedHeader({ alg: 'EdDSA' }).setSubject('acct_1').sign(account.privateKey);
 
 describe('entitlement expiry range', () => {
   it('exp 1e300 is refused with a sentence and nothing is stored', async () => {
     const db = governanceOnlyDb();
     try {
-      const e = await importEntitlement(db, await sign(1e300), key, NOW).then(() => null, (x: Error & { code?: string }) => x);
+      const e = await importEntitlement(db, await sign(1e300), key, NOW).then(
+        () => null,
+        (x: Error & { code?: string }) => x,
+      );
       expect(e?.code).toBe('entitlement_invalid');
       expect(e?.message).toMatch(/exp claim \(1e\+300\) is not a date before the year 10000/);
       expect(showEntitlement(db, key, NOW)).toMatchObject({ status: 'absent', entitled: false });

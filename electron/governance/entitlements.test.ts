@@ -53,14 +53,20 @@ describe('entitlement nexus.orchestration (EdDSA JWT from the account service)',
   it('an already-expired token is refused at import and the previous state kept', async () => {
     const d = db();
     await importEntitlement(d, await sign(account.privateKey, { ent: ['nexus.orchestration'], exp: inAnHour }), key, NOW);
-    await refused(importEntitlement(d, await sign(account.privateKey, { ent: ['nexus.orchestration'], exp: Math.floor(NOW / 1000) - 10 }), key, NOW), /expired/);
+    await refused(
+      importEntitlement(d, await sign(account.privateKey, { ent: ['nexus.orchestration'], exp: Math.floor(NOW / 1000) - 10 }), key, NOW),
+      /expired/,
+    );
     expect(showEntitlement(d, key, NOW)).toMatchObject({ entitled: true, status: 'valid' });
   });
   it('bad signature: a token signed by another key is refused with a clear error; the previous state is kept', async () => {
     const d = db();
     await importEntitlement(d, await sign(account.privateKey, { ent: ['nexus.orchestration'], exp: inAnHour }), key, NOW);
     const forger = pair();
-    await refused(importEntitlement(d, await sign(forger.privateKey, { ent: ['nexus.orchestration'], exp: inAnHour * 2 }), key, NOW), /signature does not verify/);
+    await refused(
+      importEntitlement(d, await sign(forger.privateKey, { ent: ['nexus.orchestration'], exp: inAnHour * 2 }), key, NOW),
+      /signature does not verify/,
+    );
     // A tampered payload with the original signature is refused too.
     const good = await sign(account.privateKey, { ent: [], exp: inAnHour });
     const [h, , s] = good.split('.');

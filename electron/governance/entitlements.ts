@@ -66,7 +66,8 @@ export async function verifyEntitlementToken(token: string, key: EntitlementKey,
     if (e instanceof joseErrors.JWSSignatureVerificationFailed) {
       throw invalid("The entitlement token's signature does not verify against the account service's public key.");
     }
-    if (e instanceof joseErrors.JWTExpired) throw invalid(`The entitlement token has already expired (${expText(e.payload.exp)}); get a fresh one from the account service.`);
+    if (e instanceof joseErrors.JWTExpired)
+      throw invalid(`The entitlement token has already expired (${expText(e.payload.exp)}); get a fresh one from the account service.`);
     if (e instanceof joseErrors.JWTClaimValidationFailed) throw invalid(`The entitlement token's claims are not valid: ${e.message}.`);
     if (e instanceof joseErrors.JOSEAlgNotAllowed) throw invalid('The entitlement token is not signed with EdDSA (Ed25519).');
     throw invalid(`The entitlement token is malformed: ${(e as Error).message}.`);
@@ -85,7 +86,13 @@ const invalid = (m: string) => new ApiFailure('entitlement_invalid', m);
 const expText = (exp: unknown) => (typeof exp === 'number' ? new Date(exp * 1000).toISOString() : 'unknown time');
 
 /** Verify then store (replacing the previous token). A token that fails verification changes nothing. */
-export async function importEntitlement(db: Db, token: string, key: EntitlementKey, nowMs: number, source: EntitlementSource = 'import'): Promise<EntitlementView> {
+export async function importEntitlement(
+  db: Db,
+  token: string,
+  key: EntitlementKey,
+  nowMs: number,
+  source: EntitlementSource = 'import',
+): Promise<EntitlementView> {
   if (token.length > 65536) throw invalid('The entitlement token is too large.');
   const c = await verifyEntitlementToken(token, key, nowMs);
   storeEntitlement(db, token, c, key, nowMs, source);
@@ -130,7 +137,8 @@ interface EntitlementRow {
   imported_at: number;
   source: EntitlementSource;
 }
-const row = (db: Db) => stmt(db, 'SELECT token, subject, ent_json, exp, key_fingerprint, imported_at, source FROM entitlement WHERE id = 1').get() as EntitlementRow | undefined;
+const row = (db: Db) =>
+  stmt(db, 'SELECT token, subject, ent_json, exp, key_fingerprint, imported_at, source FROM entitlement WHERE id = 1').get() as EntitlementRow | undefined;
 
 // Whether a stored ent claim carries the entitlement, memoized by the stored text (the row is still read
 // from the store at every decision).
@@ -147,7 +155,8 @@ function carries(entJson: string): boolean {
 
 /** What the gate reads, fresh from the store, expiry judged now. */
 export function gateEntitlement(db: Db, keyFingerprint: string, nowMs: number): GateEntitlement {
-  const r = stmt(db, 'SELECT ent_json, exp, key_fingerprint FROM entitlement WHERE id = 1').get() as Pick<EntitlementRow, 'ent_json' | 'exp' | 'key_fingerprint'> | undefined;
+  const r = stmt(db, 'SELECT ent_json, exp, key_fingerprint FROM entitlement WHERE id = 1').get() as
+    Pick<EntitlementRow, 'ent_json' | 'exp' | 'key_fingerprint'> | undefined;
   if (!r) return { entitled: false, status: 'absent' };
   if (r.key_fingerprint !== keyFingerprint || !(r.exp <= MAX_EXP_S)) return { entitled: false, status: 'invalid' };
   if (r.exp * 1000 <= nowMs) return { entitled: false, status: 'expired' };
@@ -210,11 +219,32 @@ export function showEntitlement(db: Db, key: EntitlementKey, nowMs: number, acco
     case 'valid':
       return { ...base, entitled: true, status: 'valid', message: `Entitled to ${ENTITLEMENT_NAME} until ${base.expires_at}.` };
     case 'missing_ent':
-      return { ...base, entitled: false, status: 'valid', message: `The ${r.source === 'account' ? 'token from the account service' : 'imported token'} is valid but does not include ${ENTITLEMENT_NAME}.` };
+      return {
+        ...base,
+        entitled: false,
+        status: 'valid',
+        message: `The ${r.source === 'account' ? 'token from the account service' : 'imported token'} is valid but does not include ${ENTITLEMENT_NAME}.`,
+      };
     case 'expired':
-      return { ...base, entitled: false, status: 'expired', message: `The entitlement expired at ${base.expires_at}; ${account.configured ? 'refresh it from your account' : 'import a fresh token'}.` };
+      return {
+        ...base,
+        entitled: false,
+        status: 'expired',
+        message: `The entitlement expired at ${base.expires_at}; ${account.configured ? 'refresh it from your account' : 'import a fresh token'}.`,
+      };
     default:
-      if (base.expires_at === null) return { ...base, entitled: false, status: 'invalid', message: `The stored token's expiry is not a date before the year 10000; ${account.configured ? 'refresh it from your account' : 'import a fresh token'}.` };
-      return { ...base, entitled: false, status: 'invalid', message: `The stored token does not verify against the current account service key; ${account.configured ? 'refresh it from your account' : 'import a fresh token'}.` };
+      if (base.expires_at === null)
+        return {
+          ...base,
+          entitled: false,
+          status: 'invalid',
+          message: `The stored token's expiry is not a date before the year 10000; ${account.configured ? 'refresh it from your account' : 'import a fresh token'}.`,
+        };
+      return {
+        ...base,
+        entitled: false,
+        status: 'invalid',
+        message: `The stored token does not verify against the current account service key; ${account.configured ? 'refresh it from your account' : 'import a fresh token'}.`,
+      };
   }
 }

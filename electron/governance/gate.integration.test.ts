@@ -63,7 +63,14 @@ describe('the gate in the kernel', () => {
     const { run: mid, chain_id } = chainOf(t, lead, 'mid');
     const row = bash(t, mid, 'touch should-not-exist');
     expect(row.state).toBe('failed');
-    expect(sc(row)).toMatchObject({ code: 'orchestration_not_entitled', retryable: false, chain_id, hop: 2, setting: expect.any(String), reason: expect.any(String) });
+    expect(sc(row)).toMatchObject({
+      code: 'orchestration_not_entitled',
+      retryable: false,
+      chain_id,
+      hop: 2,
+      setting: expect.any(String),
+      reason: expect.any(String),
+    });
     expect(row.result?.isError).toBe(true);
     expect(row.error?.code).toBe('orchestration_not_entitled');
   });
@@ -144,7 +151,11 @@ describe('the gate in the kernel', () => {
     const lead = t.nexus.kernel.createRun({ agent: 'lead', mode: 'bypass' });
     const a = chainOf(t, lead, 'mid');
     // mid hands on to leaf: orchestrators [lead, mid]; mid is not allowed yet.
-    const h = t.nexus.kernel.submitRow(a.run.id, { tool: 'delegate_task', input: { agent: 'leaf', task: 'x', acceptance_check: { command: 'true' } }, origin: 'model' });
+    const h = t.nexus.kernel.submitRow(a.run.id, {
+      tool: 'delegate_task',
+      input: { agent: 'leaf', task: 'x', acceptance_check: { command: 'true' } },
+      origin: 'model',
+    });
     expect(sc(h)).toMatchObject({ code: 'orchestrator_not_allowed' });
     await t.call('settingsSet', { key: 'orchestration.allowlist', value: 'lead,mid,leaf' });
     await t.call('settingsSet', { key: 'orchestration.maxDepth', value: 2 });

@@ -27,10 +27,13 @@ export class HoldTimers {
     this.disarm(h.request_id);
     this.timers.set(
       h.request_id,
-      this.clock.setTimeout(() => {
-        this.timers.delete(h.request_id);
-        this.onDue(h);
-      }, holdExpiresAt(h) - this.clock.now()),
+      this.clock.setTimeout(
+        () => {
+          this.timers.delete(h.request_id);
+          this.onDue(h);
+        },
+        holdExpiresAt(h) - this.clock.now(),
+      ),
     );
   }
 
@@ -54,9 +57,16 @@ export function waitingOn(db: Db): Map<string, WaitingOn[]> {
   const out = new Map<string, WaitingOn[]>();
   const delegatorOf = db.prepare("SELECT delegator_run_id FROM tasks WHERE run_id = ? AND status = 'open' ORDER BY created_at DESC LIMIT 1");
   for (const h of pendingHolds(db)) {
-    const w: WaitingOn = { request_id: h.request_id, hop: h.hop, agent: h.agent, tool: h.tool, target: h.target, expires_at: new Date(holdExpiresAt(h)).toISOString() };
+    const w: WaitingOn = {
+      request_id: h.request_id,
+      hop: h.hop,
+      agent: h.agent,
+      tool: h.tool,
+      target: h.target,
+      expires_at: new Date(holdExpiresAt(h)).toISOString(),
+    };
     const seen = new Set<string>();
-    for (let run_id: string | undefined = h.run_id; run_id && !seen.has(run_id); ) {
+    for (let run_id: string | undefined = h.run_id; run_id && !seen.has(run_id);) {
       seen.add(run_id);
       out.set(run_id, [...(out.get(run_id) ?? []), w]);
       run_id = (delegatorOf.get(run_id) as { delegator_run_id: string } | undefined)?.delegator_run_id;

@@ -36,7 +36,9 @@ const toHold = (r: HoldRecord): Hold => {
 export const newRequestId = (): string => randomBytes(16).toString('hex');
 
 export function fingerprint(chain_id: string, agent: string, tool: string, input: unknown): string {
-  return createHash('sha256').update(hopFingerprintText(chain_id, agent, tool, input)).digest('hex');
+  return createHash('sha256')
+    .update(hopFingerprintText(chain_id, agent, tool, input))
+    .digest('hex');
 }
 
 /** The live hold for a fingerprint: pending, approved (not yet used) or refused. */
@@ -84,7 +86,13 @@ export function consumeHold(db: Db, request_id: string, now: number): boolean {
  * sentence as its reason and nobody as its answerer. False when it was no longer pending.
  */
 export function expireHold(db: Db, request_id: string, reason: string, now: number): boolean {
-  return stmt(db, "UPDATE hop_holds SET status = 'refused', reason = ?, answered_by = NULL, answered_at = ? WHERE request_id = ? AND status = 'pending'").run(reason, now, request_id).changes === 1;
+  return (
+    stmt(db, "UPDATE hop_holds SET status = 'refused', reason = ?, answered_by = NULL, answered_at = ? WHERE request_id = ? AND status = 'pending'").run(
+      reason,
+      now,
+      request_id,
+    ).changes === 1
+  );
 }
 
 /** When a hold expires unanswered: the same clock as a parked row. */

@@ -33,7 +33,8 @@ export class MessageAgent {
   /** message_agent: a hand-off too. Returns when the other agent's turn ends, with its answer. */
   private async message(input: unknown, ctx: ToolContext): Promise<ToolResult> {
     const i = (input ?? {}) as Record<string, unknown>;
-    if (typeof i.agent !== 'string' || !NAME_RE.test(i.agent)) return toolError('message_agent needs "agent": the name of the agent to message.', 'invalid_input');
+    if (typeof i.agent !== 'string' || !NAME_RE.test(i.agent))
+      return toolError('message_agent needs "agent": the name of the agent to message.', 'invalid_input');
     if (typeof i.message !== 'string' || !i.message.trim()) return toolError('message_agent needs "message": the text to send.', 'invalid_input');
     const bad = this.delegation.checkRecipient(ctx, i.agent);
     if (bad) return toolError(bad, 'unknown_agent');
@@ -59,7 +60,11 @@ export class MessageAgent {
     if (ended.status === 'succeeded') {
       return { content: [{ type: 'text', text: ended.final_answer ?? '' }], structuredContent: { agent: i.agent, run_id: run.id, status: 'succeeded' } };
     }
-    return toolError(`"${i.agent}" did not answer: its turn ${ended.status}${ended.error ? ` (${ended.error})` : ''}.`, 'agent_turn_failed', { agent: i.agent, run_id: run.id, status: ended.status });
+    return toolError(`"${i.agent}" did not answer: its turn ${ended.status}${ended.error ? ` (${ended.error})` : ''}.`, 'agent_turn_failed', {
+      agent: i.agent,
+      run_id: run.id,
+      status: ended.status,
+    });
   }
 
   /** Resolves with the run once it is not running (null if `signal` aborts first). */

@@ -5,7 +5,12 @@ const clock = () => {
   let t = Date.UTC(2026, 10, 30);
   return { now: () => (t += 1000) };
 };
-const hop = (n: number, agent: string, verdict: 'allowed' | 'awaiting_approval' | 'approved' | 'refused' | 'denied' = 'allowed', code?: 'chain_depth_exceeded') => ({
+const hop = (
+  n: number,
+  agent: string,
+  verdict: 'allowed' | 'awaiting_approval' | 'approved' | 'refused' | 'denied' = 'allowed',
+  code?: 'chain_depth_exceeded',
+) => ({
   hop: n,
   agent,
   action: 'bash',
@@ -89,7 +94,12 @@ describe('Recent chains (seed 003 "Where to see what a chain did")', () => {
       for (const i of order) r.recordHop(`c${i}`, hop(2, 'leaf'));
       const list = r.list();
       expect(list, `burst of ${n}`).toHaveLength(Math.min(n, 50));
-      expect(list.map((c) => c.chain_id)).toEqual(order.slice(-50).reverse().map((i) => `c${i}`));
+      expect(list.map((c) => c.chain_id)).toEqual(
+        order
+          .slice(-50)
+          .reverse()
+          .map((i) => `c${i}`),
+      );
       expect(list.every((c) => c.hops.some((h) => h.hop === 2))).toBe(true);
       expect(r.size).toBeLessThanOrEqual(50 + r.pendingLimit);
     }

@@ -12,7 +12,14 @@ import type { HopVerdict, OrchestrationCode, Settings } from '../../shared/types
 import { gateHop } from './hop-gate.js';
 import { RecentChains } from './recent-chains.js';
 import { readSetting, readSettings, writeSetting, writeStopAll } from './settings.js';
-import { importEntitlement, loadEntitlementKey, reverifyStoredEntitlement, showEntitlement, type EntitlementKey, type EntitlementView } from './entitlements.js';
+import {
+  importEntitlement,
+  loadEntitlementKey,
+  reverifyStoredEntitlement,
+  showEntitlement,
+  type EntitlementKey,
+  type EntitlementView,
+} from './entitlements.js';
 import { answerHold, cancelHold, expireHold, getHold, holdExpiresAt, pendingHolds, pendingHoldsOfRun, type Hold } from './hold-store.js';
 import { openTaskOfRun } from './task-store.js';
 import { APPROVAL_EXPIRED_TEXT } from '../../shared/types.js';
@@ -119,7 +126,10 @@ export class Governance {
    * hold's clock and Recent chains follow in the decision's `after`, once the decision is committed.
    */
   gate(call: HopGateCall): HopGateDecision {
-    return gateHop({ db: this.db, kernel: this.kernel, now: () => this.now(), keyFingerprint: this.key.fingerprint, recent: this.recent, holdTimers: this.holdTimers }, call);
+    return gateHop(
+      { db: this.db, kernel: this.kernel, now: () => this.now(), keyFingerprint: this.key.fingerprint, recent: this.recent, holdTimers: this.holdTimers },
+      call,
+    );
   }
 
   /**
@@ -176,7 +186,12 @@ export class Governance {
     this.kernel.emit({ type: 'settings_changed' });
     // Counted: every run that was in flight (stopping a delegator cascades to the runs it started).
     for (const h of pendingHolds(this.db)) {
-      this.endHold(h, () => cancelHold(this.db, h.request_id, this.now()), { card: 'canceled', by: 'stop_all', verdict: 'denied', code: 'orchestration_stopped' });
+      this.endHold(h, () => cancelHold(this.db, h.request_id, this.now()), {
+        card: 'canceled',
+        by: 'stop_all',
+        verdict: 'denied',
+        code: 'orchestration_stopped',
+      });
     }
     // Runs may start while others stop (a turn ending hands back to its delegator): sweep until none is left.
     const stopped = new Set<string>();

@@ -53,9 +53,8 @@ export function writeStopAll(db: Db, on: boolean, now: number): void {
 }
 
 function put(db: Db, key: keyof Settings, value: unknown, now: number): void {
-  stmt(db, 'INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at').run(
-    key,
-    JSON.stringify(value),
-    now,
-  );
+  stmt(
+    db,
+    'INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at',
+  ).run(key, JSON.stringify(value), now);
 }

@@ -24,7 +24,10 @@ export async function createGovernance(ports: GovernancePorts): Promise<Governan
     // nobody believes they granted trust that does not exist.
     approve: (item, o) => {
       if (o.trust_session) {
-        throw new ApiFailure('not_supported', 'Trust for this session never covers an orchestration hold: nothing was approved. Approve the hold on its own (without trust for the session).');
+        throw new ApiFailure(
+          'not_supported',
+          'Trust for this session never covers an orchestration hold: nothing was approved. Approve the hold on its own (without trust for the session).',
+        );
       }
       return gov.answer(item.id, true, o.by);
     },

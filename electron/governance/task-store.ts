@@ -40,7 +40,19 @@ export function insertTask(db: Db, t: Omit<Task, 'status' | 'refusals' | 'answer
     db,
     `INSERT INTO tasks (id, status, delegator, delegator_run_id, delegator_row_id, recipient, task, check_command, check_timeout_s, run_id, chain_id, refusals, answer, created_at, updated_at)
      VALUES (?, 'open', ?, ?, ?, ?, ?, ?, ?, NULL, ?, 0, NULL, ?, ?)`,
-  ).run(t.id, t.delegator, t.delegator_run_id, t.delegator_row_id, t.recipient, t.task, t.check_command, t.check_timeout_s, t.chain_id, t.created_at, t.created_at);
+  ).run(
+    t.id,
+    t.delegator,
+    t.delegator_run_id,
+    t.delegator_row_id,
+    t.recipient,
+    t.task,
+    t.check_command,
+    t.check_timeout_s,
+    t.chain_id,
+    t.created_at,
+    t.created_at,
+  );
 }
 
 export function getTask(db: Db, id: string): Task | null {
@@ -56,7 +68,8 @@ const LAST_CHECK = '(SELECT e.exit_code FROM task_evidence e WHERE e.task_id = t
  */
 export function listTasksPage(db: Db, a: { limit: number; cursor?: string }): Array<Task & { last_check_exit_code: number | null }> | null {
   type Listed = Task & { last_check_exit_code: number | null };
-  if (a.cursor === undefined) return stmt(db, `SELECT t.*, ${LAST_CHECK} FROM tasks t ORDER BY t.created_at DESC, t.rowid DESC LIMIT ?`).all(a.limit) as Listed[];
+  if (a.cursor === undefined)
+    return stmt(db, `SELECT t.*, ${LAST_CHECK} FROM tasks t ORDER BY t.created_at DESC, t.rowid DESC LIMIT ?`).all(a.limit) as Listed[];
   const at = stmt(db, 'SELECT created_at, rowid AS rid FROM tasks WHERE id = ?').get(a.cursor) as { created_at: number; rid: number } | undefined;
   if (!at) return null;
   return stmt(
@@ -75,7 +88,10 @@ export function setTaskRun(db: Db, id: string, run_id: string, now: number): voi
 
 /** open → completed | failed | canceled. False when the task was no longer open. */
 export function closeTask(db: Db, id: string, status: Exclude<TaskStatus, 'open'>, answer: string | null, now: number): boolean {
-  return stmt(db, "UPDATE tasks SET status = ?, answer = COALESCE(?, answer), updated_at = ? WHERE id = ? AND status = 'open'").run(status, answer, now, id).changes === 1;
+  return (
+    stmt(db, "UPDATE tasks SET status = ?, answer = COALESCE(?, answer), updated_at = ? WHERE id = ? AND status = 'open'").run(status, answer, now, id)
+      .changes === 1
+  );
 }
 
 /** One more refusal; returns the new count. */

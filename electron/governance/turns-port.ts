@@ -8,7 +8,13 @@ export type FinalizerVerdict = { accept: true } | { accept: false; feedback: str
 export type Finalizer = (run: Run, answer: string) => FinalizerVerdict | Promise<FinalizerVerdict>;
 
 export interface TurnsPort {
-  startTurn(o: { agent: string; prompt: string; run?: string; chain?: { chain_id: string; depth?: number }; parent?: { run_id: string; row_id: string } }): Run | Promise<Run>;
+  startTurn(o: {
+    agent: string;
+    prompt: string;
+    run?: string;
+    chain?: { chain_id: string; depth?: number };
+    parent?: { run_id: string; row_id: string };
+  }): Run | Promise<Run>;
   continueRun(run_id: string, text: string): unknown;
   addFinalizer(fn: Finalizer): unknown;
   hooks: { registerAttentionSource(source: string, handler: InboxKindHandler): void };

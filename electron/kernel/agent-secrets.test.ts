@@ -63,7 +63,9 @@ describe('MCP secrets live outside the database', () => {
     const model = { provider: 'chat-completions', baseURL: h.model.baseURL, model: 'scripted-1' };
     expect((await h.api('agentsSave', { name: 'sec', mode: 'bypass', model, mcpServers: servers({ A: 'value-a', B: 'value-b' }) })).ok).toBe(true);
     // The window's edit-and-save: the listed profile (markers and all), one field changed, saved back.
-    const profile: Record<string, unknown> & { mcpServers?: Record<string, { env?: Record<string, unknown> }> } = { ...(await h.api('agentsGet', { name: 'sec' })).value };
+    const profile: Record<string, unknown> & { mcpServers?: Record<string, { env?: Record<string, unknown> }> } = {
+      ...(await h.api('agentsGet', { name: 'sec' })).value,
+    };
     for (const field of ['status', 'created_at', 'updated_at', 'credentials_fenced', 'executor_revoked']) delete profile[field];
     delete profile.mcpServers?.tools.env?.B;
     const again = await h.api('agentsSave', { ...profile, instructions: 'edited' });
@@ -111,7 +113,11 @@ describe('MCP secrets live outside the database', () => {
 
   it('with a keychain cipher the file holds ciphertext only, and reads back; without it a value is named as unreadable', () => {
     const tmp = mkdtempSync(join(tmpdir(), 'nexus-secrets-'));
-    const cipher = { available: () => true, encrypt: (s: string) => Buffer.from([...Buffer.from(s)].map((b) => b ^ 0x5a)), decrypt: (b: Buffer) => Buffer.from([...b].map((x) => x ^ 0x5a)).toString() };
+    const cipher = {
+      available: () => true,
+      encrypt: (s: string) => Buffer.from([...Buffer.from(s)].map((b) => b ^ 0x5a)),
+      decrypt: (b: Buffer) => Buffer.from([...b].map((x) => x ^ 0x5a)).toString(),
+    };
     const store = createSecretStore(tmp, cipher);
     store.set('a', { s: { env: { K: ENV_SECRET } } });
     expect(readFileSync(join(tmp, 'secrets.json'), 'utf8')).not.toContain(ENV_SECRET);

@@ -31,7 +31,10 @@ export function splitSecrets(
         else if (isSet(v)) {
           value = stored[server]?.[kind]?.[name];
           if (value === undefined) {
-            throw new KernelError('invalid_input', `mcpServers.${server}.${kind}.${name} says { "set": true } but no value is stored for it: give the value itself`);
+            throw new KernelError(
+              'invalid_input',
+              `mcpServers.${server}.${kind}.${name} says { "set": true } but no value is stored for it: give the value itself`,
+            );
           }
         } else throw new KernelError('invalid_input', `mcpServers.${server}.${kind}.${name} must be text, or { "set": true } to keep the stored value`);
         ((secrets[server] ??= {})[kind] ??= {})[name] = value;
@@ -52,7 +55,11 @@ export const hasClearSecrets = (servers: Record<string, StoredMcpServerConfig> |
  * The config a runner starts with: the stored values put back. A value this process cannot read (saved under
  * another OS keychain) or that is missing fails that server with a sentence; its siblings still start.
  */
-export function joinSecrets(agent: string, servers: Record<string, StoredMcpServerConfig> | undefined, store: SecretStore): Record<string, McpServerConfig | Error> {
+export function joinSecrets(
+  agent: string,
+  servers: Record<string, StoredMcpServerConfig> | undefined,
+  store: SecretStore,
+): Record<string, McpServerConfig | Error> {
   const out: Record<string, McpServerConfig | Error> = {};
   if (!servers) return out;
   let read: ReturnType<SecretStore['get']>;

@@ -18,7 +18,15 @@ const profile = (extra: Partial<AgentProfile> & Record<string, unknown> = {}): A
 describe('agentsSave', () => {
   it('validates rules: located errors refuse the save (invalid_rules)', () => {
     try {
-      saveAgent(h.nexus.kernel, profile({ approval_rules: [{ tool: 'bash', verdict: 'allow' }, { tool: 'bash', verdict: 'perhaps' }] as never }));
+      saveAgent(
+        h.nexus.kernel,
+        profile({
+          approval_rules: [
+            { tool: 'bash', verdict: 'allow' },
+            { tool: 'bash', verdict: 'perhaps' },
+          ] as never,
+        }),
+      );
       expect.unreachable();
     } catch (e) {
       expect((e as { code: string }).code).toBe('invalid_rules');
@@ -27,7 +35,15 @@ describe('agentsSave', () => {
     expect(h.nexus.kernel.inbox.pending()).toEqual([]);
   });
   it('returns lint warnings and stores the profile', () => {
-    const out = saveAgent(h.nexus.kernel, profile({ approval_rules: [{ tool: '*', verdict: 'allow' }, { tool: 'bash', verdict: 'deny' }] }));
+    const out = saveAgent(
+      h.nexus.kernel,
+      profile({
+        approval_rules: [
+          { tool: '*', verdict: 'allow' },
+          { tool: 'bash', verdict: 'deny' },
+        ],
+      }),
+    );
     expect(out.agent).toMatchObject({ name: 'alice', status: 'active', mode: 'ask' });
     expect(Array.isArray(out.warnings)).toBe(true);
   });
@@ -49,20 +65,41 @@ describe('tightened, never loosened', () => {
   });
   it('a stricter requested mode tightens; a looser one is refused: a run can only tighten its profile', () => {
     expect(tightenApproval({ mode: 'bypass' }, { mode: 'rules' }).mode).toBe('rules');
-    expect(() => tightenApproval({ name: 'a', mode: 'rules' }, { mode: 'bypass' })).toThrow("A run can only tighten its profile: agent a's profile mode is rules; --mode bypass would loosen it.");
+    expect(() => tightenApproval({ name: 'a', mode: 'rules' }, { mode: 'bypass' })).toThrow(
+      "A run can only tighten its profile: agent a's profile mode is rules; --mode bypass would loosen it.",
+    );
   });
   it('extra rules may only add deny/ask rules; an allow is refused with its index', () => {
     const t = tightenApproval({ mode: 'bypass', approval_rules: [{ tool: 'read', verdict: 'allow' }] }, { extra_rules: [{ tool: 'bash', verdict: 'deny' }] });
-    expect(t.rules).toEqual([{ tool: 'read', verdict: 'allow' }, { tool: 'bash', verdict: 'deny' }]);
-    expect(() => tightenApproval({ mode: 'bypass' }, { extra_rules: [{ tool: 'bash', verdict: 'ask' }, { tool: '*', verdict: 'allow' }] })).toThrow(/only add deny or ask/);
+    expect(t.rules).toEqual([
+      { tool: 'read', verdict: 'allow' },
+      { tool: 'bash', verdict: 'deny' },
+    ]);
+    expect(() =>
+      tightenApproval(
+        { mode: 'bypass' },
+        {
+          extra_rules: [
+            { tool: 'bash', verdict: 'ask' },
+            { tool: '*', verdict: 'allow' },
+          ],
+        },
+      ),
+    ).toThrow(/only add deny or ask/);
   });
   it("a run freezes the profile's mode, rules and hooks at creation; later profile edits do not reach it", () => {
-    saveAgent(h.nexus.kernel, profile({ mode: 'ask', approval_rules: [{ tool: 'read', verdict: 'allow' }], lifecycle_hooks: { turn_start: [{ tool: 'list', input: {} }] } }));
+    saveAgent(
+      h.nexus.kernel,
+      profile({ mode: 'ask', approval_rules: [{ tool: 'read', verdict: 'allow' }], lifecycle_hooks: { turn_start: [{ tool: 'list', input: {} }] } }),
+    );
     const run = createAgentRun(h.nexus.kernel, { agent: 'alice', request: { mode: 'rules', extra_rules: [{ tool: 'bash', verdict: 'deny' }] } });
     saveAgent(h.nexus.kernel, profile({ mode: 'bypass', approval_rules: [] }));
     const frozen = h.nexus.kernel.getRun(run.id)!;
     expect(frozen.mode).toBe('rules');
-    expect(frozen.rules).toEqual([{ tool: 'read', verdict: 'allow' }, { tool: 'bash', verdict: 'deny' }]);
+    expect(frozen.rules).toEqual([
+      { tool: 'read', verdict: 'allow' },
+      { tool: 'bash', verdict: 'deny' },
+    ]);
     expect(frozen.hooks).toEqual({ turn_start: [{ tool: 'list', input: {} }] });
     const row = h.nexus.kernel.submitRow(run.id, { tool: 'write', input: { path: 'x', content: '' }, origin: 'model' });
     expect(row.error?.detail).toBe('no approval rule allows write');

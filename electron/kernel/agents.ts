@@ -39,11 +39,15 @@ function checkedRules(value: unknown, field: string, where = field): { rules: Ap
 
 /** Save (create or replace) a profile. Input already passed the API's zod schema. `replaced`: an active
  *  profile of that name existed and was overwritten (a removed one's name starts fresh). */
-export function saveAgent(kernel: Kernel, input: AgentProfile & { approval_rules?: unknown; lifecycle_hooks?: unknown }): { agent: AgentRow; warnings: RuleWarning[]; replaced: boolean } {
+export function saveAgent(
+  kernel: Kernel,
+  input: AgentProfile & { approval_rules?: unknown; lifecycle_hooks?: unknown },
+): { agent: AgentRow; warnings: RuleWarning[]; replaced: boolean } {
   const { rules } = checkedRules(input.approval_rules, 'approval_rules');
   const hooks = validateHooks(input.lifecycle_hooks);
   const key = input.model?.apiKeyEnv;
-  if (key && input.env_passthrough?.includes(key)) throw new KernelError('invalid_input', `env_passthrough may not name ${key}: it holds this agent's provider key, which never reaches its commands.`);
+  if (key && input.env_passthrough?.includes(key))
+    throw new KernelError('invalid_input', `env_passthrough may not name ${key}: it holds this agent's provider key, which never reaches its commands.`);
   const replaced = getAgent(kernel.db, input.name)?.status === 'active';
   // Secrets leave the profile before it reaches the database; a { set: true } keeps the value stored.
   const { servers, secrets } = splitSecrets(input.mcpServers, replaced ? storedSecrets(kernel, input.name) : {});
@@ -117,7 +121,10 @@ export interface ApprovalRequest {
 }
 
 /** The mode and rules a run of this profile freezes, tightened by the request. */
-export function tightenApproval(profile: Pick<AgentProfile, 'mode' | 'approval_rules'> & { name?: string }, request: ApprovalRequest = {}): { mode: Mode; rules: ApprovalRule[]; compiled: CompiledRules } {
+export function tightenApproval(
+  profile: Pick<AgentProfile, 'mode' | 'approval_rules'> & { name?: string },
+  request: ApprovalRequest = {},
+): { mode: Mode; rules: ApprovalRule[]; compiled: CompiledRules } {
   const extra = checkedRules(request.extra_rules ?? [], 'extra_rules').rules;
   const loosening = extra.map((r, index) => ({ r, index })).filter(({ r }) => r.verdict === 'allow');
   if (loosening.length) {
@@ -129,22 +136,40 @@ export function tightenApproval(profile: Pick<AgentProfile, 'mode' | 'approval_r
   }
   if (request.mode && MODE_STRICTNESS[request.mode] < MODE_STRICTNESS[profile.mode]) {
     const who = 'name' in profile && typeof profile.name === 'string' ? `agent ${profile.name}'s` : "the agent's";
-    throw new KernelError('invalid_input', `A run can only tighten its profile: ${who} profile mode is ${profile.mode}; --mode ${request.mode} would loosen it.`);
+    throw new KernelError(
+      'invalid_input',
+      `A run can only tighten its profile: ${who} profile mode is ${profile.mode}; --mode ${request.mode} would loosen it.`,
+    );
   }
   const mode = request.mode ? stricterMode(profile.mode, request.mode) : profile.mode;
   // Each half passed on its own; together they must still fit the one rule envelope (64 KiB).
-  const { rules, compiled } = checkedRules([...(profile.approval_rules ?? []), ...extra], 'extra_rules', "the profile's approval rules together with the extra rules");
+  const { rules, compiled } = checkedRules(
+    [...(profile.approval_rules ?? []), ...extra],
+    'extra_rules',
+    "the profile's approval rules together with the extra rules",
+  );
   return { mode, rules, compiled };
 }
 
 /** Create a run-backed run for an agent (turns' startTurn calls this), approval frozen from its profile. */
 export function createAgentRun(
   kernel: Kernel,
-  a: { agent: string; prompt?: string | null; request?: ApprovalRequest; parent?: { run_id: string; row_id: string } | null; chain_id?: string | null; created_by?: string | null },
+  a: {
+    agent: string;
+    prompt?: string | null;
+    request?: ApprovalRequest;
+    parent?: { run_id: string; row_id: string } | null;
+    chain_id?: string | null;
+    created_by?: string | null;
+  },
 ): Run {
   const profile = getAgentProfile(kernel, a.agent);
   if (profile.status === 'removed') throw new KernelError('agent_removed', `Agent ${a.agent} was removed.`);
-  if (profile.external) throw new KernelError('external_agent', `Agent ${a.agent} is ${profile.external.client} connected through its tool hook; its runs start when it calls a tool, not from NEXUS.`);
+  if (profile.external)
+    throw new KernelError(
+      'external_agent',
+      `Agent ${a.agent} is ${profile.external.client} connected through its tool hook; its runs start when it calls a tool, not from NEXUS.`,
+    );
   const { mode, compiled } = tightenApproval(profile, a.request);
   return kernel.createRun({
     agent: a.agent,

@@ -15,7 +15,8 @@ const NO_CLIENT_EXECUTOR: ExecutorTool = {
   name: 'client',
   description: 'A call a connected client executes itself.',
   inputSchema: { type: 'object' },
-  run: async () => results.toolError('This call belongs to a connected client, and no client executor is installed; NEXUS did not run it.', 'no_client_executor'),
+  run: async () =>
+    results.toolError('This call belongs to a connected client, and no client executor is installed; NEXUS did not run it.', 'no_client_executor'),
 };
 
 /** The tool a row of this run executes (and describes itself on a card): the client's stand-in, or the registry's. */

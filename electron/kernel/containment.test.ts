@@ -53,7 +53,10 @@ const sleeper = () => {
 describe('migration 005', () => {
   it('creates the processes table (pgid + start time identify a process)', () => {
     const db = new Database(':memory:');
-    migrate(db, MIGRATIONS.filter((m) => m.version <= 5));
+    migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version <= 5),
+    );
     const cols = (db.prepare("SELECT name FROM pragma_table_info('processes')").all() as { name: string }[]).map((c) => c.name);
     expect(cols).toEqual(['pgid', 'start_time', 'row_id', 'what', 'created_at']);
     db.close();
@@ -121,7 +124,9 @@ describe('workspaces live outside the data dir', () => {
     const run = n.kernel.createRun({ agent: 'old', mode: 'ask' });
     expect(run.workspace).toBe(join(dataDir, 'workspaces', 'old'));
     // ... and its sandbox hides the rest of the data dir while binding the workspace back.
-    const row = await n.kernel.waitRow(n.kernel.submitRow(run.id, { tool: 'bash', input: { command: `ls -A ${dataDir}; ls ${dataDir}/workspaces; echo ok > f` }, origin: 'author' }).id);
+    const row = await n.kernel.waitRow(
+      n.kernel.submitRow(run.id, { tool: 'bash', input: { command: `ls -A ${dataDir}; ls ${dataDir}/workspaces; echo ok > f` }, origin: 'author' }).id,
+    );
     expect(row.state).toBe('succeeded');
     expect((row.result!.structuredContent as { stdout: string }).stdout).toBe('workspaces\nold\n');
     expect(existsSync(join(dataDir, 'workspaces', 'old', 'f'))).toBe(true);
@@ -138,7 +143,11 @@ describe('the gate', () => {
     const ws = join(fresh(), 'ws');
     mkdirSync(ws);
     for (const enabled of [true, false]) {
-      const p = await prepareLaunch([], { enabled, workspace: ws, hidden: [], networkAllow: [], envPassthrough: [], envWithheld: [] }, { gate: true, commandLine: 'touch ran' });
+      const p = await prepareLaunch(
+        [],
+        { enabled, workspace: ws, hidden: [], networkAllow: [], envPassthrough: [], envWithheld: [] },
+        { gate: true, commandLine: 'touch ran' },
+      );
       if (!p.ok) throw new Error(p.refusal);
       const c = spawn(p.launch.file, p.launch.args, { cwd: ws, env: p.launch.env, stdio: ['pipe', 'ignore', 'ignore'] });
       c.stdin!.end();
@@ -159,14 +168,21 @@ describe('the profile fields', () => {
     expect(() => saveAgent(n.kernel, { name: 'leaky', mode: 'ask', model, env_passthrough: ['OPENROUTER_API'] })).toThrow(/provider key/);
     expect(AgentProfileInput.safeParse({ name: 'x', mode: 'ask', model, env_passthrough: ['NEXUS_DATA_DIR'] }).success).toBe(false);
     expect(AgentProfileInput.safeParse({ name: 'x', mode: 'ask', model, network: { allow: ['http://evil'] } }).success).toBe(false);
-    expect(AgentProfileInput.safeParse({ name: 'x', mode: 'ask', model, network: { allow: ['*.github.com'] }, sandbox: false, env_passthrough: ['GITHUB_TOKEN'] }).success).toBe(true);
+    expect(
+      AgentProfileInput.safeParse({ name: 'x', mode: 'ask', model, network: { allow: ['*.github.com'] }, sandbox: false, env_passthrough: ['GITHUB_TOKEN'] })
+        .success,
+    ).toBe(true);
   });
   it('`agents add` says what the agent may reach, and says plainly when the sandbox is off', async () => {
     const { sandboxLine } = await import('../cli/kernel-commands.js');
     expect(sandboxLine({})).toBe('sandbox: on: writes only its workspace; network: none (no network)');
-    expect(sandboxLine({ network: { allow: ['api.github.com'] }, mcpServers: { gh: { command: 'x', network: { allow: ['api.github.com'] } } }, env_passthrough: ['GITHUB_TOKEN'] })).toBe(
-      'sandbox: on: writes only its workspace; network: api.github.com; MCP gh network: api.github.com; passes GITHUB_TOKEN',
-    );
+    expect(
+      sandboxLine({
+        network: { allow: ['api.github.com'] },
+        mcpServers: { gh: { command: 'x', network: { allow: ['api.github.com'] } } },
+        env_passthrough: ['GITHUB_TOKEN'],
+      }),
+    ).toBe('sandbox: on: writes only its workspace; network: api.github.com; MCP gh network: api.github.com; passes GITHUB_TOKEN');
     expect(sandboxLine({ sandbox: false })).toMatch(/^sandbox: OFF: its commands run unsandboxed/);
   });
 });

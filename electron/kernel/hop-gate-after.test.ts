@@ -26,7 +26,11 @@ describe('the hop gate decision carries its effects to after the commit', () => 
       h.nexus.db.prepare('INSERT INTO gate_marks (row_id) VALUES (?)').run(call.row_id);
       return {
         proceed: true,
-        after: () => seen.push({ row: other.prepare('SELECT state FROM rows WHERE id = ?').pluck().get(call.row_id), mark: other.prepare('SELECT row_id FROM gate_marks WHERE row_id = ?').pluck().get(call.row_id) }),
+        after: () =>
+          seen.push({
+            row: other.prepare('SELECT state FROM rows WHERE id = ?').pluck().get(call.row_id),
+            mark: other.prepare('SELECT row_id FROM gate_marks WHERE row_id = ?').pluck().get(call.row_id),
+          }),
       };
     });
     const run = h.nexus.kernel.createRun({ agent: null, mode: 'bypass' });
@@ -41,7 +45,9 @@ describe('the hop gate decision carries its effects to after the commit', () => 
   it('never runs when the transaction rolls back after the gate decided', () => {
     let ran = 0;
     h.nexus.kernel.setHopGate(() => ({ proceed: true, after: () => ran++ }));
-    h.nexus.db.exec(`CREATE TEMP TRIGGER fail_row BEFORE INSERT ON rows WHEN NEW.input_json LIKE '%explode%' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
+    h.nexus.db.exec(
+      `CREATE TEMP TRIGGER fail_row BEFORE INSERT ON rows WHEN NEW.input_json LIKE '%explode%' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
+    );
     const run = h.nexus.kernel.createRun({ agent: null, mode: 'bypass' });
     expect(() =>
       h.nexus.kernel.submitRows(run.id, [

@@ -63,7 +63,13 @@ export class InboxKinds {
    * transaction calls this once that transaction has committed, so nobody hears of a card that could vanish.
    */
   announce(item: Pick<InsertInboxItem, 'id' | 'kind' | 'agent' | 'tool' | 'target'>, title?: string): void {
-    this.kernel.emit({ type: 'work_available', kind: item.kind, item_id: item.id, agent: item.agent, title: title ?? `${item.agent ?? 'A run'}: ${item.tool} ${item.target}` });
+    this.kernel.emit({
+      type: 'work_available',
+      kind: item.kind,
+      item_id: item.id,
+      agent: item.agent,
+      title: title ?? `${item.agent ?? 'A run'}: ${item.tool} ${item.target}`,
+    });
     this.kernel.emitInbox({ added: [item.id] });
   }
 
@@ -84,7 +90,13 @@ export class InboxKinds {
   /** The answers a card kind takes, as the commands that give them (the window offers the same as buttons). */
   private howToAnswer(kind: string): string {
     const actions = Object.keys(this.handlers.get(kind) ?? {}) as InboxAction[];
-    const command: Record<InboxAction, string> = { approve: '`nexus approve ID`', deny: '`nexus deny ID`', retry: '`nexus retry ID`', abandon: '`nexus abandon ID`', answer: '`nexus answer ID TEXT`' };
+    const command: Record<InboxAction, string> = {
+      approve: '`nexus approve ID`',
+      deny: '`nexus deny ID`',
+      retry: '`nexus retry ID`',
+      abandon: '`nexus abandon ID`',
+      answer: '`nexus answer ID TEXT`',
+    };
     return actions.length ? `use ${actions.map((a) => command[a]).join(' or ')}` : 'nothing answers it';
   }
 
@@ -94,7 +106,11 @@ export class InboxKinds {
     if (!item) throw notFound('inbox item', id);
     if (item.status !== 'pending') throw conflict(`Inbox item ${id} is no longer pending (it is ${item.status}).`);
     const fn = this.handlers.get(item.kind)?.[action];
-    if (!fn) throw new KernelError('not_supported', `${/^[aeiou]/.test(item.kind) ? 'An' : 'A'} ${item.kind} card cannot be answered with ${action}: ${this.howToAnswer(item.kind)}.`);
+    if (!fn)
+      throw new KernelError(
+        'not_supported',
+        `${/^[aeiou]/.test(item.kind) ? 'An' : 'A'} ${item.kind} card cannot be answered with ${action}: ${this.howToAnswer(item.kind)}.`,
+      );
     const out = await fn(item, opts);
     return { id, state: out.state };
   }

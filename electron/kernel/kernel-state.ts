@@ -86,7 +86,12 @@ export function emit(k: KernelState, event: NexusEvent): void {
 
 export function emitRow(k: KernelState, row: Row, extra: Record<string, unknown> = {}): void {
   if (k.events.size === 0) return;
-  emit(k, { type: 'run_event', run_id: row.run_id, event: 'row_state', data: { row_id: row.id, state: row.state, tool: row.tool, origin: row.origin, ...extra } });
+  emit(k, {
+    type: 'run_event',
+    run_id: row.run_id,
+    event: 'row_state',
+    data: { row_id: row.id, state: row.state, tool: row.tool, origin: row.origin, ...extra },
+  });
 }
 
 /** What changed in the inbox: cards added (by id) and cards closed (id and how). */
@@ -103,7 +108,10 @@ export interface InboxChange {
 export function emitInbox(k: KernelState, change?: InboxChange): void {
   const pending = countPendingInbox(k.db);
   if (!change) return emit(k, { type: 'inbox_changed', pending });
-  const added = (change.added ?? []).map((id) => getInboxItem(k.db, id)).filter((i) => i !== null && i.status === 'pending').map((i) => inboxWire(i!));
+  const added = (change.added ?? [])
+    .map((id) => getInboxItem(k.db, id))
+    .filter((i) => i !== null && i.status === 'pending')
+    .map((i) => inboxWire(i!));
   // Only the parts that changed travel: an approval's event is the id and how it closed.
   const removed = [...(change.removed ?? [])];
   emit(k, { type: 'inbox_changed', pending, ...(added.length ? { added } : {}), ...(removed.length || !added.length ? { removed } : {}) } as NexusEvent);

@@ -73,7 +73,15 @@ export class Kernel {
     this.workspacesDir = opts.workspacesDir ?? `${opts.dataDir}-workspaces`;
     this.clock = opts.clock ?? systemClock;
     this.events = opts.events ?? new EventBus();
-    this.k = createKernelState({ db: this.db, clock: this.clock, events: this.events, dataDir: this.dataDir, workspacesDir: this.workspacesDir, tools: this.tools, failRun: (k, run_id, why) => terminateRun(k, run_id, 'failed', { error: why, rowWhy: `the run failed (${why})`, event: 'run_failed' }) });
+    this.k = createKernelState({
+      db: this.db,
+      clock: this.clock,
+      events: this.events,
+      dataDir: this.dataDir,
+      workspacesDir: this.workspacesDir,
+      tools: this.tools,
+      failRun: (k, run_id, why) => terminateRun(k, run_id, 'failed', { error: why, rowWhy: `the run failed (${why})`, event: 'run_failed' }),
+    });
     this.inbox = new InboxKinds(this);
     this.secrets = createSecretStore(this.dataDir, opts.secretCipher);
     for (const t of BUILTIN_TOOLS) this.tools.register(t);
@@ -151,7 +159,12 @@ export class Kernel {
 
   /** End a turn (turns call this): its remaining live rows, if any, are canceled. */
   endRun(run_id: string, opts: { status: Exclude<RunStatus, 'running'>; final_answer?: string | null; error?: string | null }): Run {
-    return terminateRun(this.k, run_id, opts.status, { error: opts.error ?? null, final_answer: opts.final_answer ?? null, rowWhy: 'the run ended', event: 'run_ended' });
+    return terminateRun(this.k, run_id, opts.status, {
+      error: opts.error ?? null,
+      final_answer: opts.final_answer ?? null,
+      rowWhy: 'the run ended',
+      event: 'run_ended',
+    });
   }
 
   /** Re-open an ended run for another turn (turns' continueRun). */

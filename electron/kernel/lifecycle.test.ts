@@ -22,7 +22,12 @@ describe('createNexus', () => {
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     const created = await dispatch(h.nexus.handlers, 'runsCreate', { mode: 'ask' }, { door: 'internal' });
     expect(created).toMatchObject({ ok: true, value: { agent: null, mode: 'ask', status: 'running' } });
-    const badRules = await dispatch(h.nexus.handlers, 'runsCreate', { mode: 'ask', rules: [{ tool: 'x', verdict: 'allow', color: 'red' }] }, { door: 'internal' });
+    const badRules = await dispatch(
+      h.nexus.handlers,
+      'runsCreate',
+      { mode: 'ask', rules: [{ tool: 'x', verdict: 'allow', color: 'red' }] },
+      { door: 'internal' },
+    );
     expect(badRules).toMatchObject({ ok: false, error: { code: 'invalid_rules' } });
     const missing = await dispatch(h.nexus.handlers, 'runsShow', { id: 'run_nope' }, { door: 'internal' });
     expect(missing).toMatchObject({ ok: false, error: { code: 'not_found' } });
@@ -68,11 +73,25 @@ describe('createNexus', () => {
       },
     });
     const run = h.nexus.kernel.createRun({ agent: null, mode: 'ask' });
-    h.nexus.kernel.inbox.add({ id: 'att_1', kind: 'attention', run_id: run.id, agent: null, tool: 'bash', target: 'hook', data: { message: 'the stop hook failed' } });
+    h.nexus.kernel.inbox.add({
+      id: 'att_1',
+      kind: 'attention',
+      run_id: run.id,
+      agent: null,
+      tool: 'bash',
+      target: 'hook',
+      data: { message: 'the stop hook failed' },
+    });
     const listed = await dispatch(h.nexus.handlers, 'inboxList', {}, { door: 'internal' });
     expect(listed).toMatchObject({ ok: true, value: [{ id: 'att_1', kind: 'attention', message: 'the stop hook failed' }] });
-    expect(await dispatch(h.nexus.handlers, 'inboxApprove', { id: 'att_1' }, { door: 'internal' })).toMatchObject({ ok: false, error: { code: 'not_supported' } });
-    expect(await dispatch(h.nexus.handlers, 'inboxRetry', { id: 'att_1' }, { door: 'internal' })).toEqual({ ok: true, value: { id: 'att_1', state: 'retrying' } });
+    expect(await dispatch(h.nexus.handlers, 'inboxApprove', { id: 'att_1' }, { door: 'internal' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_supported' },
+    });
+    expect(await dispatch(h.nexus.handlers, 'inboxRetry', { id: 'att_1' }, { door: 'internal' })).toEqual({
+      ok: true,
+      value: { id: 'att_1', state: 'retrying' },
+    });
     expect(seen).toEqual(['retry att_1']);
     expect(await dispatch(h.nexus.handlers, 'inboxRetry', { id: 'att_1' }, { door: 'internal' })).toMatchObject({ ok: false, error: { code: 'conflict' } });
     expect(await dispatch(h.nexus.handlers, 'inboxDeny', { id: 'nope' }, { door: 'internal' })).toMatchObject({ ok: false, error: { code: 'not_found' } });

@@ -41,10 +41,24 @@ describe('A parked row', () => {
     expect(row.effect).toMatchObject({ agent: 'alice', tool: 'probe', target: '{"x":"hello"}', input: { x: 'hello' }, mode: 'ask', workspace: run.workspace });
     expect(row.effect!.matched_rules).toEqual([{ tool: 'probe', verdict: 'ask', path: 'x', match: '*' }]);
     const [card] = k().inbox.pending();
-    expect(card).toMatchObject({ id: row.id, kind: 'autonomy', agent: 'alice', tool: 'probe', target: '{"x":"hello"}', run_id: run.id, expires_at: row.expires_at, trustable: true });
+    expect(card).toMatchObject({
+      id: row.id,
+      kind: 'autonomy',
+      agent: 'alice',
+      tool: 'probe',
+      target: '{"x":"hello"}',
+      run_id: run.id,
+      expires_at: row.expires_at,
+      trustable: true,
+    });
     expect(k().getRun(run.id)!.status).toBe('running');
     expect(listRunEvents(h.nexus.db, run.id).map((e) => e.type)).toContain('approval_required');
-    expect(events).toContainEqual({ type: 'run_event', run_id: run.id, event: 'approval_required', data: { row_id: row.id, tool: 'probe', target: '{"x":"hello"}' } });
+    expect(events).toContainEqual({
+      type: 'run_event',
+      run_id: run.id,
+      event: 'approval_required',
+      data: { row_id: row.id, tool: 'probe', target: '{"x":"hello"}' },
+    });
     expect(events).toContainEqual(expect.objectContaining({ type: 'work_available', kind: 'approval', item_id: row.id, agent: 'alice' }));
     expect(events).toContainEqual({ type: 'inbox_changed', pending: 1, added: [expect.objectContaining({ id: row.id, kind: 'autonomy' })] });
   });
@@ -73,7 +87,11 @@ describe('A parked row', () => {
     const run = k().createRun({ agent: null, mode: 'ask' });
     mkdirSync(join(run.workspace, 'src'));
     writeFileSync(join(run.workspace, 'src', 'a.ts'), 'const a = 1;\nconst b = 2;\n');
-    const row = k().submitRow(run.id, { tool: 'Edit', input: { file_path: 'src/a.ts', old_string: 'const b = 2;', new_string: 'const b = 3;' }, origin: 'model' });
+    const row = k().submitRow(run.id, {
+      tool: 'Edit',
+      input: { file_path: 'src/a.ts', old_string: 'const b = 2;', new_string: 'const b = 3;' },
+      origin: 'model',
+    });
     expect(row.tool).toBe('edit');
     expect(row.effect!.diff).toContain('-const b = 2;');
     expect(row.effect!.diff).toContain('+const b = 3;');
@@ -220,8 +238,17 @@ describe('Explicit executor revocation', () => {
     expect(k().inbox.get(row.id)!.addressee).toBeNull();
     // The pushed event carries the same data as the recorded one, detail included.
     const detail = "executor of alice revoked; the person's door still answers";
-    expect(events).toContainEqual({ type: 'run_event', run_id: run.id, event: 'task_readdressed', data: { row_id: row.id, from: 'executor:alice', to: null, detail } });
-    expect(listRunEvents(h.nexus.db, run.id).find((e) => e.type === 'task_readdressed')!.data).toMatchObject({ row_id: row.id, from: 'executor:alice', to: null });
+    expect(events).toContainEqual({
+      type: 'run_event',
+      run_id: run.id,
+      event: 'task_readdressed',
+      data: { row_id: row.id, from: 'executor:alice', to: null, detail },
+    });
+    expect(listRunEvents(h.nexus.db, run.id).find((e) => e.type === 'task_readdressed')!.data).toMatchObject({
+      row_id: row.id,
+      from: 'executor:alice',
+      to: null,
+    });
     // Later parks of the revoked executor are addressed to nobody too.
     expect(k().submitRow(run.id, { tool: 'probe', input: {}, origin: 'model' }).addressee).toBeNull();
     await k().inbox.act(row.id, 'approve', { by: 'person:test' });

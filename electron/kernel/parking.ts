@@ -42,7 +42,12 @@ export function parkRow(k: KernelState, run: Run, row: Row, tool: string, matche
       data: { effect, trustable: run.agent !== null, origin: row.origin },
       now,
     });
-    insertRunEvent(k.db, { run_id: run.id, type: 'approval_required', data: { row_id: row.id, tool, target: effect.target, expires_at: new Date(expires).toISOString() }, now });
+    insertRunEvent(k.db, {
+      run_id: run.id,
+      type: 'approval_required',
+      data: { row_id: row.id, tool, target: effect.target, expires_at: new Date(expires).toISOString() },
+      now,
+    });
     touchRun(k.db, run.id, now);
   });
   const parked = patchedRow(row, 'needs_approval', patch, now);
@@ -50,7 +55,13 @@ export function parkRow(k: KernelState, run: Run, row: Row, tool: string, matche
     armPark(k, row.id, PARK_DURATION_MS);
     emitRow(k, parked);
     emit(k, { type: 'run_event', run_id: run.id, event: 'approval_required', data: { row_id: row.id, tool, target: effect.target } });
-    emit(k, { type: 'work_available', kind: 'approval', item_id: row.id, agent: run.agent, title: `${run.agent ?? 'Your run'} asks to run ${tool}: ${effect.target}` });
+    emit(k, {
+      type: 'work_available',
+      kind: 'approval',
+      item_id: row.id,
+      agent: run.agent,
+      title: `${run.agent ?? 'Your run'} asks to run ${tool}: ${effect.target}`,
+    });
     emitInbox(k, { added: [row.id] });
   });
   return parked;
@@ -84,7 +95,15 @@ export function denyRow(k: KernelState, row_id: string, opts: { by: string; reas
   assertOpen(k);
   const row = parkedRow(k, row_id);
   const reason = opts.reason?.trim() ? opts.reason.trim() : undefined;
-  const ended = endParked(k, row, 'failed', { error: { code: 'approval_denied', detail: reason ?? 'Denied by a person.' }, result: results.deniedByPerson(reason) }, 'denied', opts.by, 'approval_denied');
+  const ended = endParked(
+    k,
+    row,
+    'failed',
+    { error: { code: 'approval_denied', detail: reason ?? 'Denied by a person.' }, result: results.deniedByPerson(reason) },
+    'denied',
+    opts.by,
+    'approval_denied',
+  );
   if (!ended) throw conflict(`Row ${row_id} is no longer waiting for approval.`);
   return ended;
 }
@@ -93,7 +112,15 @@ export function denyRow(k: KernelState, row_id: string, opts: { by: string; reas
 export function expireRow(k: KernelState, row_id: string): Row | null {
   const row = getRow(k.db, row_id);
   if (!row || row.state !== 'needs_approval') return null;
-  return endParked(k, row, 'timed_out', { error: { code: 'approval_expired', detail: results.expired().content[0].text }, result: results.expired() }, 'expired', null, 'approval_expired');
+  return endParked(
+    k,
+    row,
+    'timed_out',
+    { error: { code: 'approval_expired', detail: results.expired().content[0].text }, result: results.expired() },
+    'expired',
+    null,
+    'approval_expired',
+  );
 }
 
 function parkedRow(k: KernelState, row_id: string): Row {

@@ -28,7 +28,9 @@ export function recoverAtStart(k: KernelState): RecoveryReport {
   const killedRows = new Set(killed.map((p) => p.row_id));
   for (const state of ['running', 'ready'] as const) {
     for (const row of listRowsInState(k.db, state)) {
-      const detail = killedRows.has(row.id) ? 'NEXUS stopped while this call was in flight; its processes were still running and were killed at restart; not re-run' : 'NEXUS stopped while this call was in flight; not re-run';
+      const detail = killedRows.has(row.id)
+        ? 'NEXUS stopped while this call was in flight; its processes were still running and were killed at restart; not re-run'
+        : 'NEXUS stopped while this call was in flight; not re-run';
       if (endRow(k, row, [state], 'failed', { error: { code: 'interrupted', detail }, result: results.interrupted() }, 'row_interrupted'))
         report.interrupted.push(row.id);
     }
@@ -59,7 +61,15 @@ export async function closeKernel(k: KernelState): Promise<void> {
   const pending = [...k.inFlight.entries()];
   for (const [rowId] of pending) {
     const row = getRow(k.db, rowId);
-    if (row) endRow(k, row, ['running'], 'failed', { error: { code: 'interrupted', detail: 'NEXUS closed while this call was running' }, result: results.interrupted() }, 'row_interrupted');
+    if (row)
+      endRow(
+        k,
+        row,
+        ['running'],
+        'failed',
+        { error: { code: 'interrupted', detail: 'NEXUS closed while this call was running' }, result: results.interrupted() },
+        'row_interrupted',
+      );
   }
   for (const c of k.runAborts.values()) c.abort();
   const settle = Promise.allSettled(pending.map(([, f]) => f.done));

@@ -11,7 +11,8 @@ export class ToolRegistry {
   private limits = new Map<string, Set<string>>();
 
   register(tool: ExecutorTool, opts: { replace?: boolean } = {}): void {
-    if (!tool || typeof tool.name !== 'string' || !tool.name || typeof tool.run !== 'function') throw new KernelError('invalid_input', 'a tool needs a name and a run function');
+    if (!tool || typeof tool.name !== 'string' || !tool.name || typeof tool.run !== 'function')
+      throw new KernelError('invalid_input', 'a tool needs a name and a run function');
     if (this.global.has(tool.name) && !opts.replace) throw new KernelError('conflict', `a tool named ${tool.name} is already registered`);
     this.global.set(tool.name, tool);
   }

@@ -32,7 +32,8 @@ export function createRun(k: KernelState, opts: CreateRunOptions): Run {
   const workspace = prepareWorkspace(opts.workspace ?? defaultWorkspace(k, opts.agent ?? id, opts.agent !== null));
   // File tools are confined to the workspace and run unsandboxed: a workspace holding the data dir would
   // hand them the database and the control socket.
-  if (within(k.dataDir, workspace)) throw new KernelError('invalid_workspace', `The workspace ${workspace} contains NEXUS's data folder ${k.dataDir}; choose a folder outside it.`);
+  if (within(k.dataDir, workspace))
+    throw new KernelError('invalid_workspace', `The workspace ${workspace} contains NEXUS's data folder ${k.dataDir}; choose a folder outside it.`);
   const now = k.clock.now();
   tx(k.db, () => {
     insertRun(k.db, {
@@ -89,7 +90,9 @@ export function terminateRun(
   tx(k.db, () => {
     ended = endRunRow(k.db, { id: run_id, status, final_answer: o.final_answer ?? null, error: o.error, now });
     for (const row of live) {
-      if (transitionRow(k.db, row.id, LIVE, 'canceled', { error: { code: 'canceled', detail: o.rowWhy }, result: results.canceled(o.rowWhy), ended_at: now }, now)) {
+      if (
+        transitionRow(k.db, row.id, LIVE, 'canceled', { error: { code: 'canceled', detail: o.rowWhy }, result: results.canceled(o.rowWhy), ended_at: now }, now)
+      ) {
         canceled.push(row.id);
         closedCards.push(...resolveInboxCardsOfRow(k.db, { row_id: row.id, status: 'canceled', now }));
       }

@@ -15,7 +15,9 @@ afterEach(async () => h.cleanup());
 
 const REASON = 'force push rewrites history others may hold; a person can run it';
 const rulesFor = (verdict: 'deny' | 'allow' | 'ask' | null, origin?: Origin): ApprovalRule[] =>
-  verdict === null ? [{ tool: 'other_tool', verdict: 'allow' }] : [{ tool: 'probe', verdict, ...(verdict === 'deny' ? { reason: REASON } : {}), ...(origin ? { origin } : {}) }];
+  verdict === null
+    ? [{ tool: 'other_tool', verdict: 'allow' }]
+    : [{ tool: 'probe', verdict, ...(verdict === 'deny' ? { reason: REASON } : {}), ...(origin ? { origin } : {}) }];
 
 async function submit(mode: Mode, rules: ApprovalRule[], origin: Origin) {
   const run = h.nexus.kernel.createRun({ agent: null, mode, rules });
@@ -62,7 +64,8 @@ describe('The modes — for a model-composed tool call', () => {
     ['rules', 'ask', { outcome: 'parked' }],
     ['rules', null, { outcome: 'failed', detail: 'no approval rule allows probe' }],
   ];
-  const word = (w: Expect) => (w.outcome === 'granted' ? `granted, origin: ${w.by}` : w.outcome === 'parked' ? 'PARKS' : `failed approval_denied — ${w.detail}`);
+  const word = (w: Expect) =>
+    w.outcome === 'granted' ? `granted, origin: ${w.by}` : w.outcome === 'parked' ? 'PARKS' : `failed approval_denied — ${w.detail}`;
   for (const [mode, verdict, want] of table) {
     it(`${mode} | ${verdict ? `${verdict} rule matches` : 'unmatched'} → ${word(want)}`, async () => {
       await expectOutcome(mode, rulesFor(verdict), 'model', want);
@@ -77,7 +80,15 @@ describe('The origin rule — author and kernel rows are pre-approved by their o
         await expectOutcome(mode, [], origin, { outcome: 'granted', by: 'origin' });
       });
       it(`an ${origin} row under ${mode} is not governed by model rules (a model deny/ask does not touch it)`, async () => {
-        await expectOutcome(mode, [{ tool: 'probe', verdict: 'deny' }, { tool: 'probe', verdict: 'ask' }], origin, { outcome: 'granted', by: 'origin' });
+        await expectOutcome(
+          mode,
+          [
+            { tool: 'probe', verdict: 'deny' },
+            { tool: 'probe', verdict: 'ask' },
+          ],
+          origin,
+          { outcome: 'granted', by: 'origin' },
+        );
       });
       it(`an ${origin} row under ${mode} parks only on an ask rule naming its origin`, async () => {
         await expectOutcome(mode, rulesFor('ask', origin), origin, { outcome: 'parked' });
@@ -127,7 +138,12 @@ describe('The stage — every tool call crosses it, never skipped', () => {
     const served: unknown[] = [];
     const run = h.nexus.kernel.createRun({ agent: null, mode: 'rules', rules: [{ tool: 'bash', path: 'command', match: 'ls*', verdict: 'allow' }] });
     h.nexus.kernel.tools.addRunTools(run.id, [
-      { name: 'bash__0123456789ab', description: 'served bash', inputSchema: {}, run: async (input) => (served.push(input), { content: [{ type: 'text', text: 'from the runner' }] }) },
+      {
+        name: 'bash__0123456789ab',
+        description: 'served bash',
+        inputSchema: {},
+        run: async (input) => (served.push(input), { content: [{ type: 'text', text: 'from the runner' }] }),
+      },
     ]);
     const row = h.nexus.kernel.submitRow(run.id, { tool: 'bash__0123456789ab', input: { command: 'ls -la' }, origin: 'model' });
     expect(row).toMatchObject({ tool: 'bash', runner: '0123456789ab', wire_tool: 'bash__0123456789ab', granted_by: 'rule' });
@@ -146,7 +162,14 @@ describe('The stage — every tool call crosses it, never skipped', () => {
   });
 
   it('an agent wanting "unmatched allow" under rules authors {"tool": "*", "verdict": "allow"} last, explicitly', async () => {
-    const run = h.nexus.kernel.createRun({ agent: null, mode: 'rules', rules: [{ tool: 'probe', path: 'x', match: 'bad', verdict: 'deny' }, { tool: '*', verdict: 'allow' }] });
+    const run = h.nexus.kernel.createRun({
+      agent: null,
+      mode: 'rules',
+      rules: [
+        { tool: 'probe', path: 'x', match: 'bad', verdict: 'deny' },
+        { tool: '*', verdict: 'allow' },
+      ],
+    });
     expect(h.nexus.kernel.submitRow(run.id, { tool: 'probe', input: { x: 'good' }, origin: 'model' }).granted_by).toBe('rule');
     expect(h.nexus.kernel.submitRow(run.id, { tool: 'probe', input: { x: 'bad' }, origin: 'model' }).error?.code).toBe('approval_denied');
   });
@@ -189,12 +212,17 @@ describe('The hop gate — called for model rows before the stage', () => {
       return { proceed: true };
     });
     const run = h.nexus.kernel.createRun({ agent: null, mode: 'bypass' });
-    for (const origin of ['model', 'author', 'kernel'] as const) await h.nexus.kernel.waitRow(h.nexus.kernel.submitRow(run.id, { tool: 'probe', input: {}, origin }).id);
+    for (const origin of ['model', 'author', 'kernel'] as const)
+      await h.nexus.kernel.waitRow(h.nexus.kernel.submitRow(run.id, { tool: 'probe', input: {}, origin }).id);
     expect(calls).toEqual(['model']);
   });
 
   it('a non-proceeding hop is not performed: failed, with the gate result kept for the model', async () => {
-    const result = { content: [{ type: 'text' as const, text: 'Chain depth limit reached.' }], structuredContent: { code: 'chain_depth_exceeded', retryable: true }, isError: true };
+    const result = {
+      content: [{ type: 'text' as const, text: 'Chain depth limit reached.' }],
+      structuredContent: { code: 'chain_depth_exceeded', retryable: true },
+      isError: true,
+    };
     h.nexus.kernel.setHopGate(() => ({ proceed: false, result }));
     const run = h.nexus.kernel.createRun({ agent: null, mode: 'bypass' });
     const row = h.nexus.kernel.submitRow(run.id, { tool: 'probe', input: {}, origin: 'model' });
@@ -247,9 +275,11 @@ describe('Fail closed in the stage itself', () => {
 
   it('an input the stage cannot read is refused, not granted', async () => {
     const run = h.nexus.kernel.createRun({ agent: null, mode: 'bypass', rules: [{ tool: 'probe', path: 'a', verdict: 'deny' }] });
-    const evil = { get a() {
-      throw new Error('boom');
-    } };
+    const evil = {
+      get a() {
+        throw new Error('boom');
+      },
+    };
     expect(() => h.nexus.kernel.submitRow(run.id, { tool: 'probe', input: evil, origin: 'model' })).toThrow();
     expect(p.calls).toHaveLength(0);
   });

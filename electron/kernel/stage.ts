@@ -51,7 +51,18 @@ export function submitRows(k: KernelState, run_id: string, calls: readonly Submi
   const after: After = [];
   const rows = tx(k.db, () =>
     prepared.map((c) => {
-      const rec = { id: newId('row'), run_id, origin: c.opts.origin, wire_tool: c.opts.tool, tool: c.resolved.name, runner: c.resolved.runner, input: c.input, round: c.opts.round ?? null, on_failure: c.on_failure, now: k.clock.now() };
+      const rec = {
+        id: newId('row'),
+        run_id,
+        origin: c.opts.origin,
+        wire_tool: c.opts.tool,
+        tool: c.resolved.name,
+        runner: c.resolved.runner,
+        input: c.input,
+        round: c.opts.round ?? null,
+        on_failure: c.on_failure,
+        now: k.clock.now(),
+      };
       return cross(k, run, insertedRow(rec, insertRow(k.db, rec, nextSeq(k, run_id))), c.raw, after);
     }),
   );
@@ -79,7 +90,15 @@ function cross(k: KernelState, run: Run, row: Row, rawInput: unknown, after: Aft
   } catch (e) {
     // Fail closed: whatever went wrong, the call is refused and never executed.
     const detail = message(e);
-    const ended = endRow(k, row, ['ready'], 'failed', { error: { code: 'approval_error', detail }, result: results.stageError(detail) }, 'approval_error', after);
+    const ended = endRow(
+      k,
+      row,
+      ['ready'],
+      'failed',
+      { error: { code: 'approval_error', detail }, result: results.stageError(detail) },
+      'approval_error',
+      after,
+    );
     return ended ?? getRow(k.db, row.id) ?? row;
   }
 }
@@ -90,7 +109,8 @@ function decide(k: KernelState, run: Run, row: Row, rawInput: unknown, after: Af
   if (row.origin === 'model') {
     const call = { run, row_id: row.id, wire_tool: row.wire_tool, tool: row.tool, runner: row.runner, input: row.input, origin: row.origin };
     const d = k.hopGate === PROCEED ? PROCEED(call) : tx(k.db, () => k.hopGate(call));
-    if (!d || typeof d !== 'object' || typeof (d as unknown as PromiseLike<unknown>).then === 'function') throw new Error('the hop gate gave no synchronous decision');
+    if (!d || typeof d !== 'object' || typeof (d as unknown as PromiseLike<unknown>).then === 'function')
+      throw new Error('the hop gate gave no synchronous decision');
     // The gate's effects (cards, events) wait for the commit that makes its writes durable. One that throws
     // must not keep the rows after it from starting.
     const gateAfter = d.after;
@@ -99,7 +119,24 @@ function decide(k: KernelState, run: Run, row: Row, rawInput: unknown, after: Af
       const result = checkResult(d.result);
       const sc = result.structuredContent;
       const code = sc && typeof sc.code === 'string' ? sc.code : 'hop_denied';
-      const ended = endRow(k, row, ['ready'], 'failed', { error: { code, detail: result.content.map((c) => c.text).join('\n').slice(0, 1024) }, result }, 'hop_not_performed', after);
+      const ended = endRow(
+        k,
+        row,
+        ['ready'],
+        'failed',
+        {
+          error: {
+            code,
+            detail: result.content
+              .map((c) => c.text)
+              .join('\n')
+              .slice(0, 1024),
+          },
+          result,
+        },
+        'hop_not_performed',
+        after,
+      );
       return ended ?? getRow(k.db, row.id)!;
     }
     if (d.proceed !== true) throw new Error('the hop gate decision is neither proceed: true nor proceed: false');
@@ -112,7 +149,15 @@ function decide(k: KernelState, run: Run, row: Row, rawInput: unknown, after: Af
       return grant(k, run, row, decision.granted_by, decision.tool, decision.matched, after, hopApprovedBy);
     case 'failed': {
       const detail = decision.error.detail;
-      const ended = endRow(k, row, ['ready'], 'failed', { tool: decision.tool, matched: decision.matched, error: { code: 'approval_denied', detail }, result: results.deniedByStage(detail) }, undefined, after);
+      const ended = endRow(
+        k,
+        row,
+        ['ready'],
+        'failed',
+        { tool: decision.tool, matched: decision.matched, error: { code: 'approval_denied', detail }, result: results.deniedByStage(detail) },
+        undefined,
+        after,
+      );
       return ended ?? getRow(k.db, row.id)!;
     }
     case 'parked': {
@@ -120,7 +165,12 @@ function decide(k: KernelState, run: Run, row: Row, rawInput: unknown, after: Af
       // is asked about it, and nothing waits 24 h for an answer that could only fail.
       const unrunnable = cannotRun(k, run, row);
       if (unrunnable) {
-        const fields = { tool: decision.tool, matched: decision.matched, error: { code: unrunnable.code, detail: unrunnable.text }, result: results.toolError(unrunnable.text, unrunnable.code) };
+        const fields = {
+          tool: decision.tool,
+          matched: decision.matched,
+          error: { code: unrunnable.code, detail: unrunnable.text },
+          result: results.toolError(unrunnable.text, unrunnable.code),
+        };
         return endRow(k, row, ['ready'], 'failed', fields, undefined, after) ?? getRow(k.db, row.id)!;
       }
       // Session trust relaxes this agent's OWN autonomy parks; deny rules were already applied above.

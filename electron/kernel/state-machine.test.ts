@@ -12,7 +12,14 @@ import { saveAgent } from './agents.js';
 
 const VERDICT = fc.constantFrom('allow', 'ask', 'deny', null);
 const op = fc.oneof(
-  fc.record({ kind: fc.constant('submit' as const), run: fc.nat(2), agent: fc.boolean(), origin: fc.constantFrom(...ORIGINS), verdict: VERDICT, named: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('submit' as const),
+    run: fc.nat(2),
+    agent: fc.boolean(),
+    origin: fc.constantFrom(...ORIGINS),
+    verdict: VERDICT,
+    named: fc.boolean(),
+  }),
   fc.record({ kind: fc.constant('approve' as const), row: fc.nat(30), trust: fc.boolean() }),
   fc.record({ kind: fc.constant('deny' as const), row: fc.nat(30) }),
   fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(1000, PARK_DURATION_MS / 2, PARK_DURATION_MS) }),

@@ -30,7 +30,13 @@ export function executeRow(k: KernelState, run: Run, row: Row): void {
           const sc = result.structuredContent ?? {};
           state = sc.timed_out === true ? 'timed_out' : 'failed';
           const code = typeof sc.code === 'string' ? sc.code : state === 'timed_out' ? 'tool_timeout' : 'tool_error';
-          error = { code, detail: result.content.map((c) => c.text).join('\n').slice(0, 1024) };
+          error = {
+            code,
+            detail: result.content
+              .map((c) => c.text)
+              .join('\n')
+              .slice(0, 1024),
+          };
         }
       }
     } catch (e) {

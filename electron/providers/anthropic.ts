@@ -41,7 +41,8 @@ export function toAnthropicMessages(messages: ConvMessage[]): Msg[] {
   return out;
 }
 
-const mapStop = (r: unknown): StopReason => (r === 'tool_use' ? 'tool_use' : r === 'max_tokens' ? 'max_tokens' : r === 'end_turn' || r === 'stop_sequence' || r == null ? 'end_turn' : 'other');
+const mapStop = (r: unknown): StopReason =>
+  r === 'tool_use' ? 'tool_use' : r === 'max_tokens' ? 'max_tokens' : r === 'end_turn' || r === 'stop_sequence' || r == null ? 'end_turn' : 'other';
 
 export function createAnthropicProvider(opts: AnthropicOptions): ModelProvider {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
@@ -78,7 +79,8 @@ function fromMessage(res: unknown, where: string): Completion {
   for (const b of r.content as Array<{ type?: string; text?: string; id?: string; name?: string; input?: unknown }>) {
     if (b?.type === 'text' && typeof b.text === 'string') text += b.text;
     else if (b?.type === 'tool_use') {
-      if (typeof b.name !== 'string' || !b.name) throw new ProviderError('provider_bad_response', `The model at ${where} sent a tool_use block without a name.`);
+      if (typeof b.name !== 'string' || !b.name)
+        throw new ProviderError('provider_bad_response', `The model at ${where} sent a tool_use block without a name.`);
       const input = typeof b.input === 'string' ? parseToolArguments(b.input, b.name, where) : b.input;
       if (typeof input !== 'object' || input === null || Array.isArray(input)) {
         throw new ProviderError('provider_bad_response', `The model at ${where} sent a tool_use input for ${b.name} that is not a JSON object.`);
@@ -103,7 +105,15 @@ async function aggregate(stream: AsyncIterable<unknown>, touch: () => void, wher
   const blocks = new Map<number, { kind: 'text' | 'tool_use' | 'other'; id: string; name: string; json: string }>();
   for await (const raw of stream) {
     touch();
-    const ev = raw as { type?: string; index?: number; message?: { usage?: { input_tokens?: number; output_tokens?: number } }; content_block?: { type?: string; id?: string; name?: string; text?: string }; delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: unknown }; usage?: { output_tokens?: number; input_tokens?: number }; error?: { message?: string } };
+    const ev = raw as {
+      type?: string;
+      index?: number;
+      message?: { usage?: { input_tokens?: number; output_tokens?: number } };
+      content_block?: { type?: string; id?: string; name?: string; text?: string };
+      delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: unknown };
+      usage?: { output_tokens?: number; input_tokens?: number };
+      error?: { message?: string };
+    };
     switch (ev?.type) {
       case 'message_start':
         started = true;

@@ -57,7 +57,10 @@ export function createChatCompletionsProvider(opts: ChatCompletionsOptions): Mod
       }
       let stream;
       try {
-        stream = await client.chat.completions.create({ ...base, stream: true, ...(usageOption ? { stream_options: { include_usage: true } } : {}) }, { signal: deadline.signal });
+        stream = await client.chat.completions.create(
+          { ...base, stream: true, ...(usageOption ? { stream_options: { include_usage: true } } : {}) },
+          { signal: deadline.signal },
+        );
       } catch (e) {
         // Some servers refuse the (optional) usage option: ask again without it, and never again.
         if (!usageOption || (e as { status?: number }).status !== 400 || !/stream_options|include_usage/i.test(String((e as Error).message))) throw e;
@@ -71,7 +74,10 @@ export function createChatCompletionsProvider(opts: ChatCompletionsOptions): Mod
 }
 
 function fromCompletion(res: unknown, where: string): Completion {
-  const r = res as { choices?: Array<{ message?: { content?: unknown; tool_calls?: unknown }; finish_reason?: string }>; usage?: { prompt_tokens?: number; completion_tokens?: number } };
+  const r = res as {
+    choices?: Array<{ message?: { content?: unknown; tool_calls?: unknown }; finish_reason?: string }>;
+    usage?: { prompt_tokens?: number; completion_tokens?: number };
+  };
   const choice = r && typeof r === 'object' && Array.isArray(r.choices) ? r.choices[0] : undefined;
   if (!choice || typeof choice.message !== 'object' || choice.message === null) {
     throw new ProviderError('provider_bad_response', `The model at ${where} sent a reply without choices[0].message.`);

@@ -100,7 +100,10 @@ export function parseToolArguments(raw: string, tool: string, where: string): Re
   try {
     v = JSON.parse(text);
   } catch {
-    throw new ProviderError('provider_bad_response', `The model at ${where} sent malformed arguments for tool ${tool}: ${JSON.stringify(raw.slice(0, 200))} is not JSON.`);
+    throw new ProviderError(
+      'provider_bad_response',
+      `The model at ${where} sent malformed arguments for tool ${tool}: ${JSON.stringify(raw.slice(0, 200))} is not JSON.`,
+    );
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
     throw new ProviderError('provider_bad_response', `The model at ${where} sent arguments for tool ${tool} that are not a JSON object.`);

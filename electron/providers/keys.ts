@@ -28,7 +28,10 @@ export async function resolveApiKey(
   const stored = agent ? await keyStore.get(agent) : undefined;
   if (stored) return stored;
   if (model.apiKeyEnv) {
-    throw new ProviderError('provider_no_key', `The environment variable ${model.apiKeyEnv} named by the profile is not set, and no key is stored for this agent.`);
+    throw new ProviderError(
+      'provider_no_key',
+      `The environment variable ${model.apiKeyEnv} named by the profile is not set, and no key is stored for this agent.`,
+    );
   }
   return PLACEHOLDER_KEY;
 }
@@ -39,7 +42,5 @@ export function redact(text: string, secrets: string[]): string {
   for (const s of secrets) {
     if (s && s.length >= 4 && s !== PLACEHOLDER_KEY) out = out.split(s).join('[redacted]');
   }
-  return out
-    .replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, '$1[redacted]')
-    .replace(/\b(sk-[A-Za-z0-9_-]{6})[A-Za-z0-9_-]+/g, '$1…[redacted]');
+  return out.replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, '$1[redacted]').replace(/\b(sk-[A-Za-z0-9_-]{6})[A-Za-z0-9_-]+/g, '$1…[redacted]');
 }

@@ -68,14 +68,30 @@ describe.each(matrix)('%s provider (stream=%s)', (kind, stream) => {
     const p = await createProvider(cfg(kind), 'a1', { stream });
     const messages: ConvMessage[] = [
       { role: 'user', text: 'do it' },
-      { role: 'assistant', text: '', toolCalls: [{ id: 'c1', name: 'bash', input: { command: 'echo 1' } }, { id: 'c2', name: 'bash', input: { command: 'echo 2' } }] },
-      { role: 'tool', results: [{ id: 'c1', name: 'bash', text: 'one' }, { id: 'c2', name: 'bash', text: 'two', isError: true }] },
+      {
+        role: 'assistant',
+        text: '',
+        toolCalls: [
+          { id: 'c1', name: 'bash', input: { command: 'echo 1' } },
+          { id: 'c2', name: 'bash', input: { command: 'echo 2' } },
+        ],
+      },
+      {
+        role: 'tool',
+        results: [
+          { id: 'c1', name: 'bash', text: 'one' },
+          { id: 'c2', name: 'bash', text: 'two', isError: true },
+        ],
+      },
       { role: 'user', text: 'keep going' },
     ];
     const res = await p.complete({ system: 's', messages, tools: TOOLS });
     expect(res).toMatchObject({ text: 'All done.', toolCalls: [], stop_reason: 'end_turn' });
     const req = model.requests[0]!;
-    expect(req.toolResults).toEqual([{ id: 'c1', text: 'one' }, { id: 'c2', text: 'two' }]);
+    expect(req.toolResults).toEqual([
+      { id: 'c1', text: 'one' },
+      { id: 'c2', text: 'two' },
+    ]);
     expect(req.userText).toBe('keep going');
     expect(req.messages.find((m) => m.role === 'assistant')?.toolCalls?.map((c) => c.input)).toEqual([{ command: 'echo 1' }, { command: 'echo 2' }]);
   });
@@ -131,14 +147,24 @@ describe('provider failures and keys', () => {
   });
 
   it('tool calls streamed whole and without an index (older Ollama, llama.cpp) stay separate calls', async () => {
-    model.push({ toolCalls: [{ name: 'bash', input: { command: 'one' } }, { name: 'bash', input: { command: 'two' } }], omitToolCallIndex: true });
+    model.push({
+      toolCalls: [
+        { name: 'bash', input: { command: 'one' } },
+        { name: 'bash', input: { command: 'two' } },
+      ],
+      omitToolCallIndex: true,
+    });
     const p = await createProvider(cfg('chat-completions'), 'a1');
     const res = await p.complete({ system: '', messages: [{ role: 'user', text: 'x' }], tools: TOOLS });
     expect(res.toolCalls.map((c) => c.input)).toEqual([{ command: 'one' }, { command: 'two' }]);
   });
 
   it('a server that refuses stream_options is asked again without it', async () => {
-    model.setScript((req) => (req.body.stream_options ? { fault: 'http_error', status: 400, text: 'Unrecognized request argument supplied: stream_options' } : { text: 'no usage here' }));
+    model.setScript((req) =>
+      req.body.stream_options
+        ? { fault: 'http_error', status: 400, text: 'Unrecognized request argument supplied: stream_options' }
+        : { text: 'no usage here' },
+    );
     const p = await createProvider(cfg('chat-completions'), 'a1');
     expect((await p.complete({ system: '', messages: [{ role: 'user', text: 'x' }], tools: [] })).text).toBe('no usage here');
     expect((await p.complete({ system: '', messages: [{ role: 'user', text: 'y' }], tools: [] })).text).toBe('no usage here');
@@ -176,7 +202,10 @@ describe('provider failures and keys', () => {
   it('a key the profile names but nobody set is a clear error; a KeyStore can supply it', async () => {
     await expect(createProvider(cfg('anthropic', { apiKeyEnv: 'NEXUS_UNSET_KEY_XYZ' }), 'a1', { env: {} })).rejects.toMatchObject({ code: 'provider_no_key' });
     model.push({ text: 'ok' });
-    const p = await createProvider(cfg('chat-completions', { apiKeyEnv: 'NEXUS_UNSET_KEY_XYZ' }), 'a1', { env: {}, keyStore: { get: (a) => (a === 'a1' ? 'stored-key-123456' : undefined) } });
+    const p = await createProvider(cfg('chat-completions', { apiKeyEnv: 'NEXUS_UNSET_KEY_XYZ' }), 'a1', {
+      env: {},
+      keyStore: { get: (a) => (a === 'a1' ? 'stored-key-123456' : undefined) },
+    });
     await p.complete({ system: '', messages: [{ role: 'user', text: 'x' }], tools: [] });
     expect(model.requests[0]!.headers.authorization).toBe('Bearer stored-key-123456');
   });

@@ -20,9 +20,7 @@ export interface ModelToolResult {
 
 /** A conversation message, provider-neutral. A `tool` message carries every result of one fan. */
 export type ConvMessage =
-  | { role: 'user'; text: string }
-  | { role: 'assistant'; text: string; toolCalls?: ModelToolCall[] }
-  | { role: 'tool'; results: ModelToolResult[] };
+  { role: 'user'; text: string } | { role: 'assistant'; text: string; toolCalls?: ModelToolCall[] } | { role: 'tool'; results: ModelToolResult[] };
 
 /** A tool the model may call: the name is the wire name the model will use. */
 export interface ModelToolSpec {

@@ -111,8 +111,19 @@ export class McpRunner {
         // A stdio server is a process the agent's profile chose: it runs in the agent's sandbox, with an
         // allowlisted environment plus the server's own configured `env`.
         const cwd = this.opts.cwd ?? process.cwd();
-        const policy = this.opts.sandbox ?? { enabled: true, workspace: cwd, hidden: [], networkAllow: this.config.network?.allow ?? [], envPassthrough: [], envWithheld: [] };
-        const prepared = await prepareLaunch([this.config.command!, ...(this.config.args ?? [])], { ...policy, workspace: cwd }, { serverEnv: this.config.env ?? {} });
+        const policy = this.opts.sandbox ?? {
+          enabled: true,
+          workspace: cwd,
+          hidden: [],
+          networkAllow: this.config.network?.allow ?? [],
+          envPassthrough: [],
+          envWithheld: [],
+        };
+        const prepared = await prepareLaunch(
+          [this.config.command!, ...(this.config.args ?? [])],
+          { ...policy, workspace: cwd },
+          { serverEnv: this.config.env ?? {} },
+        );
         if (!prepared.ok) throw new RunnerError('sandbox_unavailable', `MCP server ${this.name} was not started: ${prepared.refusal}`);
         this.launch = prepared.launch;
         transport = new StdioClientTransport({ command: prepared.launch.file, args: prepared.launch.args, env: prepared.launch.env, cwd, stderr: 'ignore' });
@@ -158,7 +169,11 @@ export class McpRunner {
     do {
       const page = await client.listTools(cursor ? { cursor } : {});
       for (const t of page.tools) {
-        out.push({ name: t.name, description: t.description ?? t.title ?? t.name, inputSchema: (t.inputSchema ?? { type: 'object' }) as Record<string, unknown> });
+        out.push({
+          name: t.name,
+          description: t.description ?? t.title ?? t.name,
+          inputSchema: (t.inputSchema ?? { type: 'object' }) as Record<string, unknown>,
+        });
       }
       cursor = page.nextCursor;
     } while (cursor);
@@ -179,7 +194,11 @@ export class McpRunner {
     } catch (e) {
       if (signal?.aborted) throw e;
       const msg = (e as Error).message ?? String(e);
-      return { content: [{ type: 'text', text: `MCP server ${this.name} failed the call to ${tool}: ${msg}` }], structuredContent: { code: 'runner_error', runner: this.id }, isError: true };
+      return {
+        content: [{ type: 'text', text: `MCP server ${this.name} failed the call to ${tool}: ${msg}` }],
+        structuredContent: { code: 'runner_error', runner: this.id },
+        isError: true,
+      };
     }
   }
 

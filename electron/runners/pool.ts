@@ -14,7 +14,9 @@ export class RunnerPool {
   /** The runner for this agent's server `name` (same config -> same connection). */
   get(agent: string, name: string, config: McpServerConfig, cwd?: string, sandbox?: SandboxPolicy): McpRunner {
     if (this.closed) throw new Error('The runner pool is closed.');
-    const key = `${agent}\u0000${name}\u0000${createHash('sha256').update(JSON.stringify([config, cwd ?? null, sandbox ?? null])).digest('hex')}`;
+    const key = `${agent}\u0000${name}\u0000${createHash('sha256')
+      .update(JSON.stringify([config, cwd ?? null, sandbox ?? null]))
+      .digest('hex')}`;
     let r = this.runners.get(key);
     if (!r) {
       r = new McpRunner(name, config, { ...this.opts, ...(cwd ? { cwd } : {}), ...(sandbox ? { sandbox } : {}) });

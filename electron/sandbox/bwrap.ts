@@ -33,6 +33,17 @@ export function bwrapArgs(policy: SandboxPolicy, o: { proxyDir?: string; readOnl
   args.push('--bind', ws, ws);
   for (const h of others) args.push('--tmpfs', h);
   if (o.proxyDir) args.push('--bind', o.proxyDir, PROXY_DIR_INSIDE);
-  args.push('--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--die-with-parent', '--new-session', '--chdir', ws, '--');
+  args.push(
+    '--unshare-pid',
+    '--unshare-net',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+    '--die-with-parent',
+    '--new-session',
+    '--chdir',
+    ws,
+    '--',
+  );
   return args;
 }

@@ -9,13 +9,32 @@ export type SandboxAvailability = { kind: SandboxKind } | { kind: null; why: str
 export type SandboxProbe = () => SandboxAvailability;
 
 export const INSTALL_SENTENCE: Readonly<Record<string, string>> = {
-  linux: 'No OS sandbox is available to confine this agent\'s commands: install bubblewrap (for example `sudo apt-get install bubblewrap`, `sudo dnf install bubblewrap` or `sudo pacman -S bubblewrap`), or turn the sandbox off for this agent ("sandbox": false in its profile).',
-  darwin: 'No OS sandbox is available to confine this agent\'s commands: /usr/bin/sandbox-exec is missing from this Mac; turn the sandbox off for this agent ("sandbox": false in its profile) to run them unconfined.',
-  other: 'No OS sandbox is available on this platform to confine this agent\'s commands; turn the sandbox off for this agent ("sandbox": false in its profile) to run them unconfined.',
+  linux:
+    'No OS sandbox is available to confine this agent\'s commands: install bubblewrap (for example `sudo apt-get install bubblewrap`, `sudo dnf install bubblewrap` or `sudo pacman -S bubblewrap`), or turn the sandbox off for this agent ("sandbox": false in its profile).',
+  darwin:
+    'No OS sandbox is available to confine this agent\'s commands: /usr/bin/sandbox-exec is missing from this Mac; turn the sandbox off for this agent ("sandbox": false in its profile) to run them unconfined.',
+  other:
+    'No OS sandbox is available on this platform to confine this agent\'s commands; turn the sandbox off for this agent ("sandbox": false in its profile) to run them unconfined.',
 };
 
 /** The namespaces and mounts every real sandbox uses: if this runs, the real ones will. */
-const PROBE_ARGS = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-pid', '--unshare-net', '--die-with-parent', '--new-session', '--', 'true'];
+const PROBE_ARGS = [
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+  '--tmpfs',
+  '/tmp',
+  '--unshare-pid',
+  '--unshare-net',
+  '--die-with-parent',
+  '--new-session',
+  '--',
+  'true',
+];
 
 export const defaultProbe: SandboxProbe = () => {
   if (process.platform === 'darwin') return existsSync('/usr/bin/sandbox-exec') ? { kind: 'seatbelt' } : { kind: null, why: INSTALL_SENTENCE.darwin! };

@@ -50,7 +50,16 @@ const bridge = (sock: string) =>
   `socat TCP-LISTEN:${PROXY_PORT_INSIDE},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${sock} 2>/dev/null & ` +
   `for _ in $(seq 200); do (: </dev/tcp/127.0.0.1/${PROXY_PORT_INSIDE}) 2>/dev/null && break; sleep 0.01; done; `;
 
-const proxyEnv = (url: string): Record<string, string> => ({ HTTP_PROXY: url, HTTPS_PROXY: url, ALL_PROXY: url, http_proxy: url, https_proxy: url, all_proxy: url, NO_PROXY: '', no_proxy: '' });
+const proxyEnv = (url: string): Record<string, string> => ({
+  HTTP_PROXY: url,
+  HTTPS_PROXY: url,
+  ALL_PROXY: url,
+  http_proxy: url,
+  https_proxy: url,
+  all_proxy: url,
+  NO_PROXY: '',
+  no_proxy: '',
+});
 
 export async function prepareLaunch(
   argv: readonly string[],
@@ -60,7 +69,10 @@ export async function prepareLaunch(
   // What runs inside (after the optional bridge and gate): the command line through eval, or the argv.
   const body = `${o.gate ? GATE : ''}${o.commandLine !== undefined ? RUN_LINE : RUN_ARGV}`;
   const rest = o.commandLine !== undefined ? [o.commandLine] : argv;
-  const env = (set: Record<string, string>) => ({ ...childEnv(o.from ?? process.env, { passthrough: policy.envPassthrough, withheld: policy.envWithheld, set }), ...(o.serverEnv ?? {}) });
+  const env = (set: Record<string, string>) => ({
+    ...childEnv(o.from ?? process.env, { passthrough: policy.envPassthrough, withheld: policy.envWithheld, set }),
+    ...(o.serverEnv ?? {}),
+  });
   const nothing = { refusedHosts: () => [], close: async () => {} };
   if (!policy.enabled) {
     const [file, args] = o.gate || o.commandLine !== undefined ? ['bash', ['--norc', '--noprofile', '-c', body, 'nexus', ...rest]] : [argv[0]!, argv.slice(1)];
@@ -83,8 +95,25 @@ export async function prepareLaunch(
       }
       const script = `${net ? bridge(`${PROXY_DIR_INSIDE}/proxy.sock`) : ''}${body}`;
       const set: Record<string, string> = { TMPDIR: '/tmp', ...(net ? proxyEnv(`http://127.0.0.1:${PROXY_PORT_INSIDE}`) : {}) };
-      const args = [...bwrapArgs(policy, { readOnly: [installRoot()], ...(dir ? { proxyDir: dir } : {}) }), 'bash', '--norc', '--noprofile', '-c', script, 'nexus', ...rest];
-      const launch: Launch = { file: 'bwrap', args, env: env(set), cwd: policy.workspace, sandboxed: true, refusedHosts: () => [...(proxy?.refused ?? [])], close };
+      const args = [
+        ...bwrapArgs(policy, { readOnly: [installRoot()], ...(dir ? { proxyDir: dir } : {}) }),
+        'bash',
+        '--norc',
+        '--noprofile',
+        '-c',
+        script,
+        'nexus',
+        ...rest,
+      ];
+      const launch: Launch = {
+        file: 'bwrap',
+        args,
+        env: env(set),
+        cwd: policy.workspace,
+        sandboxed: true,
+        refusedHosts: () => [...(proxy?.refused ?? [])],
+        close,
+      };
       return { ok: true, launch };
     }
     dir = mkdtempSync(join(tmpdir(), 'nexus-tmp-'));
@@ -93,7 +122,18 @@ export async function prepareLaunch(
     const profile = seatbeltProfile(policy, { tmpDir: dir, ...(port ? { proxyPort: port } : {}) });
     const set: Record<string, string> = { TMPDIR: dir, ...(port ? proxyEnv(`http://127.0.0.1:${port}`) : {}) };
     const args = ['-p', profile, 'bash', '--norc', '--noprofile', '-c', body, 'nexus', ...rest];
-    return { ok: true, launch: { file: '/usr/bin/sandbox-exec', args, env: env(set), cwd: policy.workspace, sandboxed: true, refusedHosts: () => [...(proxy?.refused ?? [])], close } };
+    return {
+      ok: true,
+      launch: {
+        file: '/usr/bin/sandbox-exec',
+        args,
+        env: env(set),
+        cwd: policy.workspace,
+        sandboxed: true,
+        refusedHosts: () => [...(proxy?.refused ?? [])],
+        close,
+      },
+    };
   } catch (e) {
     await close();
     throw e;

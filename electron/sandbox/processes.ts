@@ -29,7 +29,10 @@ export function processStartTime(pid: number): string | null {
 }
 
 /** Kill every recorded process group still led by the same process; forget all records. Returns the killed. */
-export function killSurvivors(db: Db, kill: (pid: number, sig: NodeJS.Signals) => void = process.kill.bind(process)): Array<{ pgid: number; row_id: string | null }> {
+export function killSurvivors(
+  db: Db,
+  kill: (pid: number, sig: NodeJS.Signals) => void = process.kill.bind(process),
+): Array<{ pgid: number; row_id: string | null }> {
   const killed: Array<{ pgid: number; row_id: string | null }> = [];
   for (const p of listProcesses(db)) {
     if (processStartTime(p.pgid) !== p.start_time) continue;

@@ -51,7 +51,9 @@ function handle(sock: Socket, allow: readonly string[], refused: Set<string>): v
     }
     if (!dest || !hostAllowed(dest.host, allow)) {
       if (dest) refused.add(dest.host);
-      const why = dest ? `NEXUS sandbox: ${dest.host} is not in this agent's network allow list` : 'NEXUS sandbox: only CONNECT and http:// proxy requests are served';
+      const why = dest
+        ? `NEXUS sandbox: ${dest.host} is not in this agent's network allow list`
+        : 'NEXUS sandbox: only CONNECT and http:// proxy requests are served';
       sock.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(why) + 1}\r\nConnection: close\r\n\r\n${why}\n`);
       return;
     }

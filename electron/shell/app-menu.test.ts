@@ -16,7 +16,9 @@ describe('application menu', () => {
   });
 
   it('development keeps Reload and DevTools', () => {
-    expect(roles(appMenuTemplate({ platform: 'linux', packaged: false, appName: 'NEXUS', actions }))).toEqual(expect.arrayContaining(['reload', 'toggleDevTools']));
+    expect(roles(appMenuTemplate({ platform: 'linux', packaged: false, appName: 'NEXUS', actions }))).toEqual(
+      expect.arrayContaining(['reload', 'toggleDevTools']),
+    );
   });
 
   it('macOS gets the app menu first; File > Open NEXUS Window opens a window', () => {
@@ -30,8 +32,22 @@ describe('application menu', () => {
   });
 
   it('packaged windows also ignore the reload and DevTools shortcuts', () => {
-    const k = (key: string, m: Partial<{ control: boolean; meta: boolean; shift: boolean; alt: boolean }> = {}) => ({ key, control: false, meta: false, shift: false, alt: false, ...m });
-    for (const input of [k('F5'), k('F12'), k('r', { control: true }), k('R', { meta: true }), k('I', { control: true, shift: true }), k('i', { meta: true, alt: true })]) {
+    const k = (key: string, m: Partial<{ control: boolean; meta: boolean; shift: boolean; alt: boolean }> = {}) => ({
+      key,
+      control: false,
+      meta: false,
+      shift: false,
+      alt: false,
+      ...m,
+    });
+    for (const input of [
+      k('F5'),
+      k('F12'),
+      k('r', { control: true }),
+      k('R', { meta: true }),
+      k('I', { control: true, shift: true }),
+      k('i', { meta: true, alt: true }),
+    ]) {
       expect(isBlockedShortcut(input, true), JSON.stringify(input)).toBe(true);
       expect(isBlockedShortcut(input, false)).toBe(false);
     }

@@ -21,7 +21,10 @@ export function appMenuTemplate(opts: { platform: NodeJS.Platform; packaged: boo
   if (mac) {
     menu.push({ label: opts.appName, submenu: [{ role: 'about' }, sep, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, sep, { role: 'quit' }] });
   }
-  menu.push({ label: 'File', submenu: [{ label: 'Open NEXUS Window', accelerator: 'CmdOrCtrl+N', click: opts.actions.openWindow }, sep, mac ? { role: 'close' } : { role: 'quit' }] });
+  menu.push({
+    label: 'File',
+    submenu: [{ label: 'Open NEXUS Window', accelerator: 'CmdOrCtrl+N', click: opts.actions.openWindow }, sep, mac ? { role: 'close' } : { role: 'quit' }],
+  });
   // Edit: without these roles the clipboard shortcuts do not work in text fields on macOS.
   menu.push({ label: 'Edit', submenu: [{ role: 'undo' }, { role: 'redo' }, sep, { role: 'cut' }, { role: 'copy' }, { role: 'paste' }, { role: 'selectAll' }] });
   const view: MenuItem[] = [{ role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, sep, { role: 'togglefullscreen' }];

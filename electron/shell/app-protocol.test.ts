@@ -5,11 +5,14 @@ import { isOwnWindow } from '../doors/ipc-sender.js';
 
 const dir = join('/opt', 'NEXUS', 'resources', 'app.asar', 'dist', 'renderer');
 
-describe('nexus:// — the window\'s own scheme', () => {
-  it('answers the window\'s files with their types', () => {
+describe("nexus:// — the window's own scheme", () => {
+  it("answers the window's files with their types", () => {
     expect(resolveAppAsset(dir, 'nexus://app/index.html')).toEqual({ file: join(dir, 'index.html'), type: 'text/html; charset=utf-8' });
     expect(resolveAppAsset(dir, 'nexus://app/')).toEqual({ file: join(dir, 'index.html'), type: 'text/html; charset=utf-8' });
-    expect(resolveAppAsset(dir, 'nexus://app/assets/start-Ab12.js?v=1#x')).toEqual({ file: join(dir, 'assets', 'start-Ab12.js'), type: 'text/javascript; charset=utf-8' });
+    expect(resolveAppAsset(dir, 'nexus://app/assets/start-Ab12.js?v=1#x')).toEqual({
+      file: join(dir, 'assets', 'start-Ab12.js'),
+      type: 'text/javascript; charset=utf-8',
+    });
     expect(resolveAppAsset(dir, 'nexus://app/assets/a%20b.css')?.file).toBe(join(dir, 'assets', 'a b.css'));
   });
 
@@ -32,7 +35,8 @@ describe('nexus:// — the window\'s own scheme', () => {
       'nexus://app/%E0%A4%A',
       'nexus://app/keys.bin',
       'not a url',
-    ]) expect(resolveAppAsset(dir, bad), bad).toBeNull();
+    ])
+      expect(resolveAppAsset(dir, bad), bad).toBeNull();
   });
 
   it('the app page (any view) is navigable; IPC trusts only that page', () => {

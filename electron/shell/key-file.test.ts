@@ -42,9 +42,18 @@ describe('keysStatus / keysSet handlers', () => {
     const dir = mkdtempSync(join(tmpdir(), 'nexus-keys-'));
     dirs.push(dir);
     const store = createKeyFileStore(dir, xor);
-    const h = keysHandlers(store, () => keychainState(xor, dir), (a) => a === 'builder');
+    const h = keysHandlers(
+      store,
+      () => keychainState(xor, dir),
+      (a) => a === 'builder',
+    );
     const ctx = { door: 'ipc' as const };
-    expect(await h.keysSet({ agent: 'builder', key: 'sk-live-abcdef' }, ctx)).toEqual({ agent: 'builder', stored: true, keychain: true, keychain_note: expect.stringContaining('ciphertext') });
+    expect(await h.keysSet({ agent: 'builder', key: 'sk-live-abcdef' }, ctx)).toEqual({
+      agent: 'builder',
+      stored: true,
+      keychain: true,
+      keychain_note: expect.stringContaining('ciphertext'),
+    });
     expect(store.get('builder')).toBe('sk-live-abcdef');
     expect(JSON.stringify(await h.keysStatus({ agent: 'builder' }, ctx))).not.toContain('sk-live');
     await expect(h.keysSet({ agent: 'ghost', key: 'k' }, ctx)).rejects.toMatchObject({ code: 'not_found' });
@@ -57,10 +66,19 @@ describe('what "stored" and "keychain" mean', () => {
     const dir = mkdtempSync(join(tmpdir(), 'nexus-keys-'));
     dirs.push(dir);
     createKeyFileStore(dir, xor).set('builder', 'sk-secret-123456');
-    const other: Cipher = { ...xor, decrypt: () => { throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.'); } };
+    const other: Cipher = {
+      ...xor,
+      decrypt: () => {
+        throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
+      },
+    };
     const store = createKeyFileStore(dir, other);
     expect(store.has('builder')).toBe(false);
-    const h = keysHandlers(store, () => keychainState(other, dir), () => true);
+    const h = keysHandlers(
+      store,
+      () => keychainState(other, dir),
+      () => true,
+    );
     expect(await h.keysStatus({ agent: 'builder' }, { door: 'ipc' })).toMatchObject({ stored: false, keychain: true });
   });
 
@@ -73,13 +91,25 @@ describe('what "stored" and "keychain" mean', () => {
     expect(state.note).toMatch(/No OS keyring .* is running.*NEXUS stores no keys here: name an environment variable/);
     const store = createKeyFileStore(dir, basic);
     expect(() => store.set('a', 'k')).toThrow(/No OS keyring/);
-    const h = keysHandlers(store, () => keychainState(basic, dir), () => true);
-    await expect(h.keysSet({ agent: 'a', key: 'sk-x' }, { door: 'ipc' })).rejects.toMatchObject({ code: 'keychain_unavailable', message: expect.stringContaining('No OS keyring') });
+    const h = keysHandlers(
+      store,
+      () => keychainState(basic, dir),
+      () => true,
+    );
+    await expect(h.keysSet({ agent: 'a', key: 'sk-x' }, { door: 'ipc' })).rejects.toMatchObject({
+      code: 'keychain_unavailable',
+      message: expect.stringContaining('No OS keyring'),
+    });
     expect(await h.keysStatus({ agent: 'a' }, { door: 'ipc' })).toEqual({ agent: 'a', stored: false, keychain: false, keychain_note: state.note });
   });
 
   it('a real keyring names its backend and where the ciphertext lives', () => {
-    expect(keychainState({ ...xor, backend: () => 'gnome_libsecret' }, '/d').note).toBe('Keys are encrypted by the OS keychain (gnome_libsecret) and kept only as ciphertext in /d/keys.json.');
-    expect(keychainState({ ...xor, available: () => false }, '/d')).toEqual({ available: false, note: expect.stringMatching(/^The OS keychain is not available/) });
+    expect(keychainState({ ...xor, backend: () => 'gnome_libsecret' }, '/d').note).toBe(
+      'Keys are encrypted by the OS keychain (gnome_libsecret) and kept only as ciphertext in /d/keys.json.',
+    );
+    expect(keychainState({ ...xor, available: () => false }, '/d')).toEqual({
+      available: false,
+      note: expect.stringMatching(/^The OS keychain is not available/),
+    });
   });
 });

@@ -27,7 +27,7 @@ export interface KeychainState {
  * key would sit on disk as good as in clear. NEXUS refuses that and says so.
  */
 export function keychainState(cipher: Cipher, dataDir: string): KeychainState {
-  const env = 'name an environment variable in the agent\'s profile (apiKeyEnv) and start NEXUS with it set';
+  const env = "name an environment variable in the agent's profile (apiKeyEnv) and start NEXUS with it set";
   if (cipher.available() && cipher.backend?.() === 'basic_text') {
     return {
       available: false,
@@ -36,7 +36,10 @@ export function keychainState(cipher: Cipher, dataDir: string): KeychainState {
   }
   if (!cipher.available()) return { available: false, note: `The OS keychain is not available, so NEXUS stores no keys: ${env}.` };
   const backend = cipher.backend?.();
-  return { available: true, note: `Keys are encrypted by the OS keychain${backend && backend !== 'unknown' ? ` (${backend})` : ''} and kept only as ciphertext in ${join(dataDir, 'keys.json')}.` };
+  return {
+    available: true,
+    note: `Keys are encrypted by the OS keychain${backend && backend !== 'unknown' ? ` (${backend})` : ''} and kept only as ciphertext in ${join(dataDir, 'keys.json')}.`,
+  };
 }
 
 export interface KeyFileStore extends KeyStore {
@@ -91,7 +94,11 @@ export function createKeyFileStore(dataDir: string, cipher: Cipher): KeyFileStor
 }
 
 /** The keysStatus / keysSet handlers over a key store (registered by the Electron shell only). */
-export function keysHandlers(store: KeyFileStore, keychain: () => KeychainState, exists: (agent: string) => boolean | Promise<boolean>): Pick<Handlers, 'keysStatus' | 'keysSet'> {
+export function keysHandlers(
+  store: KeyFileStore,
+  keychain: () => KeychainState,
+  exists: (agent: string) => boolean | Promise<boolean>,
+): Pick<Handlers, 'keysStatus' | 'keysSet'> {
   const status = (agent: string) => {
     const k = keychain();
     return { agent, stored: store.has(agent), keychain: k.available, keychain_note: k.note };

@@ -19,12 +19,14 @@ function home(rc: string): NodeJS.ProcessEnv {
 
 describe('login shell environment', () => {
   it('reads what .bash_profile/.bashrc export, with noise around it and odd values intact', async () => {
-    const env = home([
-      'echo "noise on stdout"; printf "half a marker __NEXUS_ENV_"',
-      'export ANTHROPIC_API_KEY=sk-from-rc',
-      'export PATH="$HOME/.nvm/bin:$PATH"',
-      "export MULTI=$'line one\\nline two=with equals'",
-    ].join('\n'));
+    const env = home(
+      [
+        'echo "noise on stdout"; printf "half a marker __NEXUS_ENV_"',
+        'export ANTHROPIC_API_KEY=sk-from-rc',
+        'export PATH="$HOME/.nvm/bin:$PATH"',
+        "export MULTI=$'line one\\nline two=with equals'",
+      ].join('\n'),
+    );
     const r = await readLoginShellEnv({ shell: '/bin/bash', env, timeoutMs: 15_000 });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -50,9 +52,15 @@ describe('login shell environment', () => {
   });
 
   it('a missing shell or one that prints no environment is reported, not thrown', async () => {
-    expect(await readLoginShellEnv({ shell: '/no/such/shell', timeoutMs: 5000 })).toMatchObject({ ok: false, reason: expect.stringContaining('could not start') });
+    expect(await readLoginShellEnv({ shell: '/no/such/shell', timeoutMs: 5000 })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('could not start'),
+    });
     const env = home('exit 3');
-    expect(await readLoginShellEnv({ shell: '/bin/bash', env, timeoutMs: 15_000 })).toMatchObject({ ok: false, reason: expect.stringContaining('printed no environment') });
+    expect(await readLoginShellEnv({ shell: '/bin/bash', env, timeoutMs: 15_000 })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('printed no environment'),
+    });
   });
 
   it('markers must both be there; names must be real variable names', () => {

@@ -50,7 +50,11 @@ export function readLoginShellEnv(opts: { shell: string; timeoutMs?: number; env
     let child: ReturnType<typeof spawn>;
     try {
       // Its own process group, so a timeout kills whatever the profile started too.
-      child = spawn(opts.shell, ['-ilc', script], { env: { ...(opts.env ?? process.env), NEXUS_LOADING_LOGIN_ENV: '1' }, stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+      child = spawn(opts.shell, ['-ilc', script], {
+        env: { ...(opts.env ?? process.env), NEXUS_LOADING_LOGIN_ENV: '1' },
+        stdio: ['ignore', 'pipe', 'ignore'],
+        detached: true,
+      });
     } catch (e) {
       resolve({ ok: false, reason: `the login shell ${opts.shell} could not start: ${e instanceof Error ? e.message : e}` });
       return;

@@ -23,7 +23,14 @@ export function createNotifier(limit = 500) {
     if (seen.has(event.item_id)) return null;
     seen.add(event.item_id);
     if (seen.size > limit) seen.delete(seen.values().next().value as string);
-    const kind = event.kind === 'orchestration' ? 'Orchestration asks' : event.kind === 'question' ? 'A question' : event.kind === 'attention' ? 'Needs attention' : 'Approval needed';
+    const kind =
+      event.kind === 'orchestration'
+        ? 'Orchestration asks'
+        : event.kind === 'question'
+          ? 'A question'
+          : event.kind === 'attention'
+            ? 'Needs attention'
+            : 'Approval needed';
     return { id: event.item_id, kind: event.kind, title: `${kind}${event.agent ? ` · ${event.agent}` : ''}`, body: event.title };
   };
 }

@@ -18,7 +18,7 @@ type BuilderConfig = Section & { linux: Section; mac: Section; win: Section; deb
 describe('packaging (electron-builder.yml)', () => {
   const config = (require('js-yaml') as { load(s: string): BuilderConfig }).load(readFileSync(join(root, 'electron-builder.yml'), 'utf8'));
 
-  it('validates against electron-builder\'s schema', () => {
+  it("validates against electron-builder's schema", () => {
     const Ajv = require('ajv');
     const schema = JSON.parse(readFileSync(require.resolve('app-builder-lib/scheme.json'), 'utf8'));
     const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
@@ -26,7 +26,8 @@ describe('packaging (electron-builder.yml)', () => {
   });
 
   it('declares what this test and the packaging scripts use', () => {
-    for (const dep of ['js-yaml', 'ajv', 'app-builder-lib', 'electron-builder', '@electron/rebuild', '@electron/asar']) expect(pkg.devDependencies[dep], dep).toMatch(/^\d/);
+    for (const dep of ['js-yaml', 'ajv', 'app-builder-lib', 'electron-builder', '@electron/rebuild', '@electron/asar'])
+      expect(pkg.devDependencies[dep], dep).toMatch(/^\d/);
   });
 
   it('targets Linux AppImage + deb, macOS dmg, Windows nsis, packs dist/** in asar', () => {
@@ -57,7 +58,9 @@ describe('packaging (electron-builder.yml)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'nexus-pack-'));
     try {
       const ctx = (arch: number) => ({ electronPlatformName: 'linux', arch, packager: { projectDir: dir, config: { electronVersion: '45.5.0' } } });
-      await expect(hook(ctx(3))).rejects.toThrow(/No better-sqlite3 build for Electron 45\.5\.0 on linux-arm64 .*node scripts\/electron-native\.mjs --platform linux --arch arm64/);
+      await expect(hook(ctx(3))).rejects.toThrow(
+        /No better-sqlite3 build for Electron 45\.5\.0 on linux-arm64 .*node scripts\/electron-native\.mjs --platform linux --arch arm64/,
+      );
       mkdirSync(join(dir, 'native', 'electron-linux-x64'), { recursive: true });
       writeFileSync(join(dir, 'native', 'electron-linux-x64', 'manifest.json'), JSON.stringify({ electron: '44.0.0', platform: 'linux', arch: 'x64' }));
       await expect(hook(ctx(1))).rejects.toThrow(/found one for Electron 44\.0\.0/);

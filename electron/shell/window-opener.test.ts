@@ -22,7 +22,10 @@ describe('opening the window from the Dock, the tray or a second launch', () => 
   it('with no window left, a new one is opened', () => {
     let win: ReturnType<typeof fakeWindow> | null = null;
     let created = 0;
-    const open = windowOpener(() => win, () => ((win = fakeWindow()), created++));
+    const open = windowOpener(
+      () => win,
+      () => ((win = fakeWindow()), created++),
+    );
     open();
     expect(created).toBe(1);
     win!.destroy(); // closed, reference not yet cleared
@@ -33,14 +36,23 @@ describe('opening the window from the Dock, the tray or a second launch', () => 
   it('an existing window is restored, shown and focused, not duplicated', () => {
     const w = fakeWindow(true);
     let created = 0;
-    windowOpener(() => w, () => created++)();
+    windowOpener(
+      () => w,
+      () => created++,
+    )();
     expect(created).toBe(0);
     expect(w.calls).toEqual(['restore', 'show', 'focus']);
   });
 
   it('main.ts routes the Dock, the tray, a second launch and notifications through it', () => {
     const main = readFileSync(join(import.meta.dirname, '..', 'main.ts'), 'utf8');
-    for (const wiring of ["app.on('activate', showWindow)", "app.on('second-instance', showWindow)", "{ label: 'Open NEXUS', click: showWindow }", "tray.on('click', showWindow)", 'held.keep(note, () => act(null)).show()']) {
+    for (const wiring of [
+      "app.on('activate', showWindow)",
+      "app.on('second-instance', showWindow)",
+      "{ label: 'Open NEXUS', click: showWindow }",
+      "tray.on('click', showWindow)",
+      'held.keep(note, () => act(null)).show()',
+    ]) {
       expect(main, wiring).toContain(wiring);
     }
     // A notification's click (and Deny) opens its card through the same opener.

@@ -20,7 +20,10 @@ describe('migrations', () => {
   for (const m of MIGRATIONS) {
     it(`migration ${String(m.version).padStart(3, '0')} ${m.name} applies on :memory: and sets user_version`, () => {
       const db = new Database(':memory:');
-      migrate(db, MIGRATIONS.filter((x) => x.version <= m.version));
+      migrate(
+        db,
+        MIGRATIONS.filter((x) => x.version <= m.version),
+      );
       expect(db.pragma('user_version', { simple: true })).toBe(m.version);
       db.close();
     });
@@ -80,17 +83,47 @@ describe('upgrading a database that holds data', () => {
     const dir = mkdtempSync(join(tmpdir(), 'nexus-migrate-'));
     const file = join(dir, 'nexus.db');
     try {
-      const old = openDatabase(file, MIGRATIONS.filter((m) => m.version <= 5));
+      const old = openDatabase(
+        file,
+        MIGRATIONS.filter((m) => m.version <= 5),
+      );
       expect(old.pragma('user_version', { simple: true })).toBe(5);
       for (let i = 0; i < 3; i++) {
-        insertRun(old, { id: `run_${i}`, agent: i ? 'lead' : null, mode: 'ask', rules: [], hooks: {}, workspace: '/w', prompt: `p${i}`, parent: null, chain_id: null, created_by: null, now: 1000 + i });
+        insertRun(old, {
+          id: `run_${i}`,
+          agent: i ? 'lead' : null,
+          mode: 'ask',
+          rules: [],
+          hooks: {},
+          workspace: '/w',
+          prompt: `p${i}`,
+          parent: null,
+          chain_id: null,
+          created_by: null,
+          now: 1000 + i,
+        });
         for (let j = 0; j < 4; j++) {
-          insertRow(old, { id: `row_${i}_${j}`, run_id: `run_${i}`, origin: 'author', wire_tool: 'bash', tool: 'bash', runner: null, input: { command: `echo ${j}` }, round: null, on_failure: 'continue', now: 2000 + j });
+          insertRow(old, {
+            id: `row_${i}_${j}`,
+            run_id: `run_${i}`,
+            origin: 'author',
+            wire_tool: 'bash',
+            tool: 'bash',
+            runner: null,
+            input: { command: `echo ${j}` },
+            round: null,
+            on_failure: 'continue',
+            now: 2000 + j,
+          });
           if (j % 2 === 0) transitionRow(old, `row_${i}_${j}`, ['ready'], 'needs_approval', {}, 3000);
         }
       }
       insertInboxItem(old, { id: 'row_1_0', kind: 'autonomy', run_id: 'run_1', row_id: 'row_1_0', agent: 'lead', tool: 'bash', target: 'echo 0', now: 3000 });
-      old.prepare("INSERT INTO tasks (id, status, delegator, delegator_run_id, delegator_row_id, recipient, task, check_command, created_at, updated_at) VALUES ('task_a', 'open', 'lead', 'run_1', 'row_1_1', 'mid', 't', 'true', 4000, 4000)").run();
+      old
+        .prepare(
+          "INSERT INTO tasks (id, status, delegator, delegator_run_id, delegator_row_id, recipient, task, check_command, created_at, updated_at) VALUES ('task_a', 'open', 'lead', 'run_1', 'row_1_1', 'mid', 't', 'true', 4000, 4000)",
+        )
+        .run();
       old.close();
 
       const db = openDatabase(file);

@@ -38,14 +38,20 @@ describe('better-sqlite3 binding per runtime', () => {
 
   it('refuses, in a sentence, a build for another Electron or without a manifest (never falls back to the Node build)', () => {
     const other = checkout({ electron: '44.0.0', platform: process.platform, arch: process.arch });
-    expect(() => databaseOptions({ versions: { electron: '45.5.0' }, appRoot: other, execPath: '/nowhere/electron' })).toThrow(/No build of better-sqlite3 for Electron 45\.5\.0.*electron-native\.mjs/);
+    expect(() => databaseOptions({ versions: { electron: '45.5.0' }, appRoot: other, execPath: '/nowhere/electron' })).toThrow(
+      /No build of better-sqlite3 for Electron 45\.5\.0.*electron-native\.mjs/,
+    );
     const bare = checkout(null);
     expect(() => databaseOptions({ versions: { electron: '45.5.0' }, appRoot: bare, execPath: '/nowhere/electron' })).toThrow(/No build/);
   });
 
   it('a package looks in its resources/native first (Resources on macOS)', () => {
-    expect(bindingCandidates({ execPath: '/opt/NEXUS/nexus-desktop', platform: 'linux', arch: 'x64', appRoot: '/opt/NEXUS/resources/app.asar' })[0]).toBe('/opt/NEXUS/resources/native');
-    expect(bindingCandidates({ execPath: '/Applications/NEXUS.app/Contents/MacOS/NEXUS', platform: 'darwin', arch: 'arm64', appRoot: '/x' })[0]).toBe('/Applications/NEXUS.app/Contents/Resources/native');
+    expect(bindingCandidates({ execPath: '/opt/NEXUS/nexus-desktop', platform: 'linux', arch: 'x64', appRoot: '/opt/NEXUS/resources/app.asar' })[0]).toBe(
+      '/opt/NEXUS/resources/native',
+    );
+    expect(bindingCandidates({ execPath: '/Applications/NEXUS.app/Contents/MacOS/NEXUS', platform: 'darwin', arch: 'arm64', appRoot: '/x' })[0]).toBe(
+      '/Applications/NEXUS.app/Contents/Resources/native',
+    );
     const seen: string[] = [];
     const choice = chooseBinding({
       versions: { electron: '45.5.0' },

@@ -55,7 +55,11 @@ describe('query plans', () => {
     // Every list, first page and a page after a cursor.
     const runs = await s.call<{ id: string }[]>('runsList', { limit: 1 });
     await s.call('runsList', { limit: 1, cursor: runs[0].id });
-    const detail = await s.call<{ rows_next_cursor: string | null; events_next_cursor: string | null }>('runsShow', { id: solo.id, rows_limit: 1, events_limit: 1 });
+    const detail = await s.call<{ rows_next_cursor: string | null; events_next_cursor: string | null }>('runsShow', {
+      id: solo.id,
+      rows_limit: 1,
+      events_limit: 1,
+    });
     await s.call('runsRows', { run_id: solo.id, cursor: detail.rows_next_cursor, limit: 1 });
     await s.call('runsEvents', { run_id: solo.id, cursor: detail.events_next_cursor, limit: 1 });
     const tasks = await s.call<{ id: string }[]>('tasksList', { limit: 1 });

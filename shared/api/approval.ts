@@ -42,7 +42,7 @@ export const HOOK_EVENTS = ['turn_start', 'pre_compact', 'post_compact', 'stop']
 export const HookSpec = z.object(
   {
     tool: z.string({ error: 'a hook names a tool' }).min(1, 'a hook names a tool'),
-    input: z.record(z.string(), z.unknown(), { error: 'must be an object (the tool\'s input)' }).default({}),
+    input: z.record(z.string(), z.unknown(), { error: "must be an object (the tool's input)" }).default({}),
     timeout_s: z.number({ error: 'must be a positive number of seconds' }).positive('must be a positive number of seconds').optional(),
   },
   { error: 'a hook is an object like {"tool": "bash", "input": {"command": "…"}}' },

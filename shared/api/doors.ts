@@ -19,7 +19,12 @@ export function decidedBy(by: string): string {
   return `you ${DOOR_WORDS[m[1]!] ?? `(${m[1]})`}`;
 }
 
-const STAGE_WORDS: Record<string, string> = { mode: 'granted by the mode', rule: 'granted by a rule', origin: 'granted by origin', trust: 'granted by session trust' };
+const STAGE_WORDS: Record<string, string> = {
+  mode: 'granted by the mode',
+  rule: 'granted by a rule',
+  origin: 'granted by origin',
+  trust: 'granted by session trust',
+};
 
 /**
  * Who let a row through, in words. A row a person approved at its park reads "approved by you …"; a hop a

@@ -62,11 +62,24 @@ export const ConnectionPlan = z.object({
 
 export const externalMethods = {
   externalToolUse: method(
-    z.object({ client: ClientName, event: HookEvent, wait_ms: z.number().int().min(1000).max(86_400_000).optional(), project_dir: z.string().max(4096).optional() }),
+    z.object({
+      client: ClientName,
+      event: HookEvent,
+      wait_ms: z.number().int().min(1000).max(86_400_000).optional(),
+      project_dir: z.string().max(4096).optional(),
+    }),
     ExternalAnswer,
     "A connected client's tool hook: the call crosses the approval stage; a held call waits for a person.",
   ),
   connectionsList: method(z.object({}).default({}), z.array(ConnectionView), 'Where NEXUS is installed as the tool hook of Claude Code and Codex.'),
-  connectionsPlan: method(ConnectionTarget.extend({ action: z.enum(['connect', 'disconnect']) }), ConnectionPlan, 'The change connect or disconnect would make, without writing.'),
-  connectionsApply: method(ConnectionTarget.extend({ action: z.enum(['connect', 'disconnect']) }), ConnectionPlan, 'Connect or disconnect a client (writes its settings file).'),
+  connectionsPlan: method(
+    ConnectionTarget.extend({ action: z.enum(['connect', 'disconnect']) }),
+    ConnectionPlan,
+    'The change connect or disconnect would make, without writing.',
+  ),
+  connectionsApply: method(
+    ConnectionTarget.extend({ action: z.enum(['connect', 'disconnect']) }),
+    ConnectionPlan,
+    'Connect or disconnect a client (writes its settings file).',
+  ),
 };

@@ -44,7 +44,9 @@ export const RunSummary = z.object({
   /** A connected client's session (Claude Code, Codex): the calls came through its tool hook. */
   client: z.object({ name: z.string(), session_id: z.string() }).optional(),
   /** Pending orchestration holds this run waits on (its own, or inside the delegation it waits for). */
-  waiting_on: z.array(z.object({ request_id: z.string(), hop: z.number().int(), agent: z.string(), tool: z.string(), target: z.string(), expires_at: z.string() })).optional(),
+  waiting_on: z
+    .array(z.object({ request_id: z.string(), hop: z.number().int(), agent: z.string(), tool: z.string(), target: z.string(), expires_at: z.string() }))
+    .optional(),
 });
 export const RunEvent = z.object({ type: z.string(), at: z.string(), data: z.unknown() });
 export const RunDetail = RunSummary.extend({
@@ -83,7 +85,10 @@ export const InboxItem = z.object({
 export const NetworkHost = z
   .string()
   .max(253)
-  .regex(/^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*$/, 'a host name such as api.github.com or *.github.com');
+  .regex(
+    /^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*$/,
+    'a host name such as api.github.com or *.github.com',
+  );
 export const NetworkPolicy = z.object({ allow: z.array(NetworkHost).max(100) }).strict();
 /** A variable passed through to an agent's commands; NEXUS's own (NEXUS_*) never are. */
 export const EnvName = z
@@ -120,7 +125,10 @@ export const AgentProfileInput = z.object({
     provider: z.enum(['chat-completions', 'anthropic']),
     baseURL: z.string().url(),
     model: z.string().min(1),
-    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+      .optional(),
     /** AGENTS: stream replies (default true); idle timeout per model call; reply length cap. */
     stream: z.boolean().optional(),
     timeout_s: z.number().positive().max(3600).optional(),
@@ -203,8 +211,16 @@ export const kernelMethods = {
     RunDetail,
     `One run with the first page of its rows and events (default ${RUN_DETAIL_PAGE} each; runsRows and runsEvents page on).`,
   ),
-  runsRows: method(z.object({ run_id: Id, ...PageInput }), pageOf(RowView), `A page of a run's rows in order (limit default ${RUN_DETAIL_PAGE}, max ${PAGE_MAX}).`),
-  runsEvents: method(z.object({ run_id: Id, ...PageInput }), pageOf(RunEvent), `A page of a run's timeline in order (limit default ${RUN_DETAIL_PAGE}, max ${PAGE_MAX}).`),
+  runsRows: method(
+    z.object({ run_id: Id, ...PageInput }),
+    pageOf(RowView),
+    `A page of a run's rows in order (limit default ${RUN_DETAIL_PAGE}, max ${PAGE_MAX}).`,
+  ),
+  runsEvents: method(
+    z.object({ run_id: Id, ...PageInput }),
+    pageOf(RunEvent),
+    `A page of a run's timeline in order (limit default ${RUN_DETAIL_PAGE}, max ${PAGE_MAX}).`,
+  ),
   runsStart: method(
     z.object({ agent: Name, prompt: z.string().min(1), mode: Mode.optional(), extra_rules: approvalRules('extra_rules are invalid').optional() }),
     RunSummary,
@@ -276,5 +292,9 @@ export const kernelMethods = {
     z.object({ agent: z.string(), revoked: z.boolean() }),
     "Take back 'Trust for this session' for an agent: its later parks wait for a person again (revoked: it was trusted).",
   ),
-  executorsRevoke: method(z.object({ agent: Name }), z.object({ readdressed: z.number().int() }), "Revoke an agent's executor application: its held rows lose their addressee."),
+  executorsRevoke: method(
+    z.object({ agent: Name }),
+    z.object({ readdressed: z.number().int() }),
+    "Revoke an agent's executor application: its held rows lose their addressee.",
+  ),
 };

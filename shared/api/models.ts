@@ -10,7 +10,11 @@ export const modelsMethods = {
       model: z.string().min(1).max(200),
       /** A key typed for this test only: used for the one request, never stored or logged. */
       key: z.string().max(8192).optional(),
-      apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).max(200).optional(),
+      apiKeyEnv: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+        .max(200)
+        .optional(),
     }),
     z.object({
       ok: z.boolean(),

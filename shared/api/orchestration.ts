@@ -34,9 +34,7 @@ export const EntitlementView = z.object({
     url: z.string().nullable(),
     /** Why the account settings in the environment cannot be used, when set but wrong. */
     problem: z.string().nullable(),
-    last_refresh: z
-      .object({ at: z.string(), ok: z.boolean(), code: z.string().nullable(), message: z.string().nullable() })
-      .nullable(),
+    last_refresh: z.object({ at: z.string(), ok: z.boolean(), code: z.string().nullable(), message: z.string().nullable() }).nullable(),
   }),
 });
 export const ChainHop = z.object({
@@ -73,7 +71,14 @@ export const TaskView = z.object({
 });
 
 /** A pending orchestration hold a run waits on: its own hop, or a hop inside the delegation it waits for. */
-export const WaitingOn = z.object({ request_id: z.string(), hop: z.number().int(), agent: z.string(), tool: z.string(), target: z.string(), expires_at: z.string() });
+export const WaitingOn = z.object({
+  request_id: z.string(),
+  hop: z.number().int(),
+  agent: z.string(),
+  tool: z.string(),
+  target: z.string(),
+  expires_at: z.string(),
+});
 export const TaskListItem = z.object({
   id: Id,
   delegator: z.string(),
@@ -91,7 +96,11 @@ export const TaskListItem = z.object({
 export const orchestrationMethods = {
   settingsGet: method(z.object({}).default({}), SettingsView, 'All settings, read fresh from the store.'),
   settingsSet: method(z.object({ key: SettingKey, value: z.unknown() }), SettingsView, 'Change one setting (validated per key).'),
-  stopAll: method(z.object({}).default({}), z.object({ stopped_runs: z.number().int() }), 'Force-stop every run in flight and deny governed hops until Resume.'),
+  stopAll: method(
+    z.object({}).default({}),
+    z.object({ stopped_runs: z.number().int() }),
+    'Force-stop every run in flight and deny governed hops until Resume.',
+  ),
   resume: method(z.object({}).default({}), SettingsView, 'Lift Stop all.'),
   entitlementsImport: method(z.object({ token: z.string().min(1).max(65536) }), EntitlementView, 'Import an entitlement token (EdDSA JWT).'),
   entitlementsShow: method(z.object({}).default({}), EntitlementView, 'The entitlement state.'),
@@ -122,6 +131,6 @@ export const orchestrationMethods = {
       })
       .default({ limit: 200 }),
     z.array(TaskListItem),
-    'Delegated tasks, newest first: who delegated to whom, the state, refusals and the last check\'s exit code (a page: limit, and cursor = the last id seen).',
+    "Delegated tasks, newest first: who delegated to whom, the state, refusals and the last check's exit code (a page: limit, and cursor = the last id seen).",
   ),
 };

@@ -20,7 +20,13 @@ export const rulesMethods = {
   // Any value: judging it is the method's answer (valid or not, with located errors), never an input error.
   rulesCheck: method(z.object({ rules: z.unknown() }), RulesCheckOutput, 'Validate and lint an approval_rules list.'),
   rulesEval: method(
-    z.object({ mode: Mode, rules: approvalRules('The approval rules are invalid').optional(), tool: z.string().min(1), input: z.unknown().optional(), origin: Origin.default('model') }),
+    z.object({
+      mode: Mode,
+      rules: approvalRules('The approval rules are invalid').optional(),
+      tool: z.string().min(1),
+      input: z.unknown().optional(),
+      origin: Origin.default('model'),
+    }),
     RulesEvalOutput,
     'Evaluate one call against a mode and rule list, with no kernel.',
   ),

@@ -31,7 +31,11 @@ const simpleCommands = (cmd: string): string[] =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-const words = (s: string): string[] => s.split(/\s+/).filter(Boolean).map((w) => w.replace(/^['"]|['"]$/g, ''));
+const words = (s: string): string[] =>
+  s
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => w.replace(/^['"]|['"]$/g, ''));
 /** The program of a simple command, past `sudo`, `env X=Y`, `command`, and a path prefix. */
 function program(ws: string[]): { name: string; args: string[] } {
   let i = 0;
@@ -47,9 +51,14 @@ function shellFindings(cmd: string): DangerFinding[] {
     const { name, args } = program(words(part));
     if (name === 'rm') {
       const short = args.filter((a) => /^-[A-Za-z]+$/.test(a)).join('');
-      if (/[rR]/.test(short) || args.includes('--recursive')) add({ kind: 'recursive_delete', message: 'It deletes recursively (rm -r): whole folders go at once, with no undo.' });
+      if (/[rR]/.test(short) || args.includes('--recursive'))
+        add({ kind: 'recursive_delete', message: 'It deletes recursively (rm -r): whole folders go at once, with no undo.' });
     }
-    if (name === 'git' && args[0] === 'push' && args.some((a) => a === '-f' || a.startsWith('--force') || /^\+/.test(a) || (/^-[a-zA-Z]+$/.test(a) && a.includes('f'))))
+    if (
+      name === 'git' &&
+      args[0] === 'push' &&
+      args.some((a) => a === '-f' || a.startsWith('--force') || /^\+/.test(a) || (/^-[a-zA-Z]+$/.test(a) && a.includes('f')))
+    )
       add({ kind: 'force_push', message: 'It force-pushes: commits on the remote branch can be overwritten for everyone.' });
     if (name === 'mkfs' || name.startsWith('mkfs.') || (name === 'dd' && args.some((a) => /^of=\/dev\//.test(a))))
       add({ kind: 'disk_wipe', message: 'It writes a raw disk or filesystem.' });

@@ -23,12 +23,7 @@ export interface HopFacts {
 }
 
 /** Facts of a hop taken by `actor`; `handoffTo` names the recipient when the hop hands work on. */
-export function hopFacts(
-  chain: { chain_id: string; touched: readonly string[] },
-  hop: number,
-  actor: ChainPosition,
-  handoffTo?: string | null,
-): HopFacts {
+export function hopFacts(chain: { chain_id: string; touched: readonly string[] }, hop: number, actor: ChainPosition, handoffTo?: string | null): HopFacts {
   if (!handoffTo) {
     return { chain_id: chain.chain_id, hop, depth: actor.depth, agents: new Set(chain.touched).size, orchestrators: actor.path };
   }

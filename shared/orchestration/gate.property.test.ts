@@ -56,7 +56,13 @@ describe('gate properties', () => {
     fc.assert(
       fc.property(settings, entitlement, hop, (s, e, h) => {
         const d = decideHop(s, e, h);
-        return d.allowed || ((ORCHESTRATION_CODES as readonly string[]).includes(d.denial.code) && d.denial.chain_id === h.chain_id && d.denial.hop === h.hop && d.denial.text.length > 20);
+        return (
+          d.allowed ||
+          ((ORCHESTRATION_CODES as readonly string[]).includes(d.denial.code) &&
+            d.denial.chain_id === h.chain_id &&
+            d.denial.hop === h.hop &&
+            d.denial.text.length > 20)
+        );
       }),
     );
   });

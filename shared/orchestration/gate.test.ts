@@ -73,17 +73,26 @@ describe('gate table (DESIGN §3)', () => {
 });
 
 describe('precedence: when several fail at once, the first in table order answers', () => {
-  const all: GateSettings = { 'orchestration.enabled': false, 'orchestration.maxDepth': 1, 'orchestration.maxAgents': 1, 'orchestration.allowlist': [], 'orchestration.stopAll': true };
+  const all: GateSettings = {
+    'orchestration.enabled': false,
+    'orchestration.maxDepth': 1,
+    'orchestration.maxAgents': 1,
+    'orchestration.allowlist': [],
+    'orchestration.stopAll': true,
+  };
   const none: GateEntitlement = { entitled: false, status: 'absent' };
   const h = hop({ depth: 9, agents: 9, orchestrators: ['x'] });
   it('every condition failing → orchestration_stopped', () => expect(code(all, none, h)).toBe('orchestration_stopped'));
-  it('all but Stop all → orchestration_not_entitled', () => expect(code({ ...all, 'orchestration.stopAll': false }, none, h)).toBe('orchestration_not_entitled'));
+  it('all but Stop all → orchestration_not_entitled', () =>
+    expect(code({ ...all, 'orchestration.stopAll': false }, none, h)).toBe('orchestration_not_entitled'));
   it('entitled, setting off, the rest failing → orchestration_disabled', () =>
     expect(code({ ...all, 'orchestration.stopAll': false }, ENTITLED, h)).toBe('orchestration_disabled'));
   it('enabled, allowlist and limits failing → orchestrator_not_allowed', () =>
     expect(code({ ...all, 'orchestration.stopAll': false, 'orchestration.enabled': true }, ENTITLED, h)).toBe('orchestrator_not_allowed'));
   it('allowed orchestrators, both limits failing → chain_depth_exceeded', () =>
-    expect(code({ ...all, 'orchestration.stopAll': false, 'orchestration.enabled': true, 'orchestration.allowlist': ['x'] }, ENTITLED, h)).toBe('chain_depth_exceeded'));
+    expect(code({ ...all, 'orchestration.stopAll': false, 'orchestration.enabled': true, 'orchestration.allowlist': ['x'] }, ENTITLED, h)).toBe(
+      'chain_depth_exceeded',
+    ));
   it('every pair of failing conditions answers with the earlier one', () => {
     const fails: Array<[string, (s: GateSettings, e: GateEntitlement, h: HopFacts) => [GateSettings, GateEntitlement, HopFacts]]> = [
       ['orchestration_stopped', (s, e, x) => [{ ...s, 'orchestration.stopAll': true }, e, x]],
@@ -129,7 +138,9 @@ describe('seed 003 sentences', () => {
     expect(code({ ...OPEN, 'orchestration.allowlist': [] }, ENTITLED, hop({ orchestrators: ['lead'] }))).toBe('orchestrator_not_allowed');
   });
   it('"Depth and breadth limits bound the worst case of a runaway chain even when everything else is configured to allow it"', () => {
-    expect(code({ ...OPEN, 'orchestration.allowlist': ['a', 'b', 'c', 'd'] }, ENTITLED, hop({ depth: 4, orchestrators: ['a', 'b', 'c'] }))).toBe('chain_depth_exceeded');
+    expect(code({ ...OPEN, 'orchestration.allowlist': ['a', 'b', 'c', 'd'] }, ENTITLED, hop({ depth: 4, orchestrators: ['a', 'b', 'c'] }))).toBe(
+      'chain_depth_exceeded',
+    );
   });
   it('"Collapsing all six into one generic denied would leave the person guessing": six distinct codes, sentences and settings', () => {
     const cases: Array<[GateSettings, GateEntitlement, HopFacts]> = [

@@ -21,14 +21,32 @@ const BOOL_WORDS: Record<string, boolean> = { true: true, on: true, yes: true, '
 
 /** true/false, or a word for one (on/off, yes/no, 1/0) as the command line types it. */
 const boolSetting = (key: string) =>
-  z.union([z.boolean(), z.string().transform((s) => BOOL_WORDS[s.trim().toLowerCase()]).pipe(z.boolean())], {
-    error: (iss) => `${key} must be true or false (got ${describe(iss.input)}).`,
-  });
+  z.union(
+    [
+      z.boolean(),
+      z
+        .string()
+        .transform((s) => BOOL_WORDS[s.trim().toLowerCase()])
+        .pipe(z.boolean()),
+    ],
+    {
+      error: (iss) => `${key} must be true or false (got ${describe(iss.input)}).`,
+    },
+  );
 
 /** A whole number in [min, max], or its decimal text. */
 const intSetting = (key: string, min: number, max: number) =>
   z
-    .union([z.number(), z.string().regex(/^\s*-?\d+\s*$/).transform(Number)], { error: (iss) => `${key} must be a whole number (got ${describe(iss.input)}).` })
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .regex(/^\s*-?\d+\s*$/)
+          .transform(Number),
+      ],
+      { error: (iss) => `${key} must be a whole number (got ${describe(iss.input)}).` },
+    )
     .refine(Number.isInteger, { error: (iss) => `${key} must be a whole number (got ${describe(iss.input)}).`, abort: true })
     .refine((n) => n >= min && n <= max, { error: (iss) => `${key} must be between ${min} and ${max} (got ${String(iss.input)}).` });
 

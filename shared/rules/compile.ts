@@ -73,8 +73,7 @@ function compileRule(rule: ApprovalRule, index: number, pathIds: Map<string, num
       paths.push(splitPath(rule.path));
     }
   }
-  const detail =
-    rule.verdict !== 'deny' ? '' : cutUtf8(rule.reason ? rule.reason : `denied by approval rule ${index} ${summary(rule)}`, REASON_MAX_BYTES);
+  const detail = rule.verdict !== 'deny' ? '' : cutUtf8(rule.reason ? rule.reason : `denied by approval rule ${index} ${summary(rule)}`, REASON_MAX_BYTES);
   return {
     index,
     rule,
@@ -103,7 +102,12 @@ export function compileRules(rules: readonly ApprovalRule[]): CompiledRules {
     byOrigin[o] = compiled.filter((c) => c.origin === o);
     byTool[o] = new Map();
   }
-  const scratch: Scratch = { busy: false, lens: new Int32Array(paths.length), bufs: paths.map(() => new Uint8Array(256)), sets: new Uint32Array(8 * paths.length) };
+  const scratch: Scratch = {
+    busy: false,
+    lens: new Int32Array(paths.length),
+    bufs: paths.map(() => new Uint8Array(256)),
+    sets: new Uint32Array(8 * paths.length),
+  };
   return Object.freeze({ kind: 'nexus.compiled-rules', rules: Object.freeze(checked.rules), compiled, paths, byTool, byOrigin, scratch });
 }
 

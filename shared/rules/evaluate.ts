@@ -64,8 +64,7 @@ function rulesForTool(compiled: CompiledRules, origin: Origin, name: string): re
 }
 
 const isMode = (m: unknown): m is Mode => m === 'bypass' || m === 'ask' || m === 'rules';
-const isCompiled = (c: unknown): c is CompiledRules =>
-  typeof c === 'object' && c !== null && (c as CompiledRules).kind === 'nexus.compiled-rules';
+const isCompiled = (c: unknown): c is CompiledRules => typeof c === 'object' && c !== null && (c as CompiledRules).kind === 'nexus.compiled-rules';
 
 function decide(compiled: CompiledRules, mode: Mode, call: Call): Evaluation {
   const resolved = resolveToolName(call.tool);

@@ -101,7 +101,12 @@ export function compileGlob(pattern: string): CompiledGlob {
   const first = segment(pieces[0]);
   const last = exact ? first : segment(pieces[pieces.length - 1]);
   // Empty middles (from `**`) constrain nothing.
-  const middles = exact ? [] : pieces.slice(1, -1).filter((p) => p.length > 0).map(segment);
+  const middles = exact
+    ? []
+    : pieces
+        .slice(1, -1)
+        .filter((p) => p.length > 0)
+        .map(segment);
   let minLength = first.bytes.length + (exact ? 0 : last.bytes.length);
   for (const m of middles) minLength += m.bytes.length;
   const required = new Uint32Array(8);

@@ -38,7 +38,9 @@ describe('tool', () => {
     expect(run(r, 'Write', { file_path: 'app/.env', content: 'x' }, 'bypass')).toMatchObject({ outcome: 'failed', tool: 'write' });
     expect(run(r, 'Edit', { file_path: '.env' }, 'bypass')).toMatchObject({ outcome: 'failed', tool: 'edit' });
     expect(run(r, 'exec_command', {}, 'bypass')).toMatchObject({ outcome: 'granted', tool: 'bash' });
-    expect(run([{ tool: 'bash', path: 'command', match: 'rm*', verdict: 'deny' }], 'exec_command', { cmd: 'rm -rf /' }, 'bypass')).toMatchObject({ outcome: 'failed' });
+    expect(run([{ tool: 'bash', path: 'command', match: 'rm*', verdict: 'deny' }], 'exec_command', { cmd: 'rm -rf /' }, 'bypass')).toMatchObject({
+      outcome: 'failed',
+    });
   });
   it('bash__0123456789ab is checked as bash, keeping its runner target', () => {
     const r: ApprovalRule[] = [{ tool: 'bash', verdict: 'allow' }];
@@ -76,8 +78,7 @@ describe('path', () => {
   });
   it('anything else walks nowhere (a string, a number, a non-index into an array, a missing key)', () => {
     const r: ApprovalRule[] = [{ tool: 'x', path: 'a.b', verdict: 'deny' }];
-    for (const input of [{ a: 'text' }, { a: 5 }, { a: null }, { a: ['q'] }, {}, [], 'a.b', null])
-      expect(run(r, 'x', input, 'bypass').outcome).toBe('granted');
+    for (const input of [{ a: 'text' }, { a: 5 }, { a: null }, { a: ['q'] }, {}, [], 'a.b', null]) expect(run(r, 'x', input, 'bypass').outcome).toBe('granted');
     expect(textAtPath({ a: ['q'] }, 'a.length')).toBeNull();
     expect(textAtPath({ a: ['q'] }, 'a.00')).toBeNull();
     expect(textAtPath({ a: ['q'] }, 'a.-1')).toBeNull();
@@ -111,7 +112,9 @@ describe('match', () => {
     expect(allowed(cmd('echo ?'), 'bash', { command: 'echo e' })).toBe(true);
   });
   it('* spans newlines', () => {
-    expect(run([{ tool: 'bash', path: 'command', match: '*git push*--force*', verdict: 'deny' }], 'bash', { command: 'git push \\\n  --force' }, 'bypass').outcome).toBe('failed');
+    expect(
+      run([{ tool: 'bash', path: 'command', match: '*git push*--force*', verdict: 'deny' }], 'bash', { command: 'git push \\\n  --force' }, 'bypass').outcome,
+    ).toBe('failed');
   });
   it('an array of scalars is joined by ONE space: ["rm", "-rf", "/"] reads rm -rf /', () => {
     const r: ApprovalRule[] = [{ tool: 'bash', path: 'command', match: 'rm -rf /', verdict: 'deny' }];
@@ -140,7 +143,7 @@ describe('match', () => {
 });
 
 describe('reason', () => {
-  it('reason is the denial\'s error.detail, the first 256 bytes', () => {
+  it("reason is the denial's error.detail, the first 256 bytes", () => {
     const reason = 'x'.repeat(300);
     const d = run([{ tool: 'bash', verdict: 'deny', reason }], 'bash');
     expect(d).toMatchObject({ error: { detail: 'x'.repeat(256) } });
@@ -154,7 +157,13 @@ describe('reason', () => {
     expect(e.outcome === 'failed' && e.error.detail).toBe('😀'.repeat(64));
   });
   it('a deny without reason gives a detail naming the rule', () => {
-    const d = run([{ tool: 'read', verdict: 'allow' }, { tool: 'bash', verdict: 'deny' }], 'bash');
+    const d = run(
+      [
+        { tool: 'read', verdict: 'allow' },
+        { tool: 'bash', verdict: 'deny' },
+      ],
+      'bash',
+    );
     expect(d.outcome === 'failed' && d.error.detail).toBe('denied by approval rule 1 {"tool":"bash","verdict":"deny"}');
   });
 });
@@ -169,16 +178,61 @@ describe('evaluation order', () => {
     ];
     expect(run(r, 'bash', { command: 'ls' }).matched).toEqual([0, 2, 3]);
   });
-  it('deny wins over ask and allow, whatever their order (an agent\'s deny is never overturned by a later allow)', () => {
-    expect(run([{ tool: 'bash', verdict: 'allow' }, { tool: 'bash', verdict: 'ask' }, { tool: 'bash', verdict: 'deny' }], 'bash', {}, 'ask').outcome).toBe('failed');
-    expect(run([{ tool: 'bash', verdict: 'deny' }, { tool: '*', verdict: 'allow' }], 'bash').outcome).toBe('failed');
+  it("deny wins over ask and allow, whatever their order (an agent's deny is never overturned by a later allow)", () => {
+    expect(
+      run(
+        [
+          { tool: 'bash', verdict: 'allow' },
+          { tool: 'bash', verdict: 'ask' },
+          { tool: 'bash', verdict: 'deny' },
+        ],
+        'bash',
+        {},
+        'ask',
+      ).outcome,
+    ).toBe('failed');
+    expect(
+      run(
+        [
+          { tool: 'bash', verdict: 'deny' },
+          { tool: '*', verdict: 'allow' },
+        ],
+        'bash',
+      ).outcome,
+    ).toBe('failed');
   });
   it('ask wins over allow', () => {
-    expect(run([{ tool: 'bash', verdict: 'allow' }, { tool: 'bash', verdict: 'ask' }], 'bash', {}, 'ask').outcome).toBe('parked');
-    expect(run([{ tool: 'bash', verdict: 'ask' }, { tool: 'bash', verdict: 'allow' }], 'bash', {}, 'rules').outcome).toBe('parked');
+    expect(
+      run(
+        [
+          { tool: 'bash', verdict: 'allow' },
+          { tool: 'bash', verdict: 'ask' },
+        ],
+        'bash',
+        {},
+        'ask',
+      ).outcome,
+    ).toBe('parked');
+    expect(
+      run(
+        [
+          { tool: 'bash', verdict: 'ask' },
+          { tool: 'bash', verdict: 'allow' },
+        ],
+        'bash',
+        {},
+        'rules',
+      ).outcome,
+    ).toBe('parked');
   });
-  it('the first deny\'s reason rides', () => {
-    const d = run([{ tool: 'bash', verdict: 'deny', reason: 'first' }, { tool: 'bash', verdict: 'deny', reason: 'second' }], 'bash');
+  it("the first deny's reason rides", () => {
+    const d = run(
+      [
+        { tool: 'bash', verdict: 'deny', reason: 'first' },
+        { tool: 'bash', verdict: 'deny', reason: 'second' },
+      ],
+      'bash',
+    );
     expect(d).toMatchObject({ error: { detail: 'first' }, matched: [0, 1] });
   });
 });
@@ -186,7 +240,10 @@ describe('evaluation order', () => {
 describe('evaluation is total (fail closed)', () => {
   const c = compileRules([{ tool: 'bash', verdict: 'allow' }]);
   it('an unknown mode is refused', () => {
-    expect(evaluateCall(c, 'yolo' as Mode, { tool: 'bash', input: {}, origin: 'model' })).toMatchObject({ outcome: 'failed', error: { code: 'approval_denied' } });
+    expect(evaluateCall(c, 'yolo' as Mode, { tool: 'bash', input: {}, origin: 'model' })).toMatchObject({
+      outcome: 'failed',
+      error: { code: 'approval_denied' },
+    });
   });
   it('a tool name that is not text is refused', () => {
     expect(evaluateCall(c, 'bypass', { tool: 5 as unknown as string, input: {}, origin: 'model' })).toMatchObject({ outcome: 'failed' });
@@ -196,7 +253,11 @@ describe('evaluation is total (fail closed)', () => {
   });
   it('an input that throws when read is refused', () => {
     const r = compileRules([{ tool: 'bash', path: 'command', verdict: 'allow' }]);
-    const input = { get command() { throw new Error('boom'); } };
+    const input = {
+      get command() {
+        throw new Error('boom');
+      },
+    };
     expect(evaluateCall(r, 'bypass', { tool: 'bash', input, origin: 'model' })).toMatchObject({ outcome: 'failed', error: { code: 'approval_denied' } });
   });
   it('an unknown origin is read as a model row (the strict reading)', () => {

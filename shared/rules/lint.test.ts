@@ -43,25 +43,70 @@ describe('lintRules', () => {
   });
 
   it('shadowed: an allow that a deny with no path on the same tool always overrides', () => {
-    expect(kinds([{ tool: 'bash', verdict: 'deny' }, { tool: 'bash', path: 'command', match: 'ls', verdict: 'allow' }])).toEqual([[1, 'shadowed']]);
+    expect(
+      kinds([
+        { tool: 'bash', verdict: 'deny' },
+        { tool: 'bash', path: 'command', match: 'ls', verdict: 'allow' },
+      ]),
+    ).toEqual([[1, 'shadowed']]);
     // deny wins wherever it stands: a later deny shadows an earlier allow too
-    expect(kinds([{ tool: 'bash', path: 'command', match: 'ls', verdict: 'allow' }, { tool: 'bash|read', verdict: 'deny' }])).toEqual([[0, 'shadowed']]);
+    expect(
+      kinds([
+        { tool: 'bash', path: 'command', match: 'ls', verdict: 'allow' },
+        { tool: 'bash|read', verdict: 'deny' },
+      ]),
+    ).toEqual([[0, 'shadowed']]);
   });
 
   it('shadowed: an ask covered by a deny, an allow covered by an ask, a deny covered by an earlier deny', () => {
-    expect(kinds([{ tool: '*', verdict: 'deny' }, { tool: 'write', verdict: 'ask' }])).toEqual([[1, 'shadowed']]);
-    expect(kinds([{ tool: 'memory_*', verdict: 'ask' }, { tool: 'memory_save', verdict: 'allow' }])).toEqual([[1, 'shadowed']]);
-    expect(kinds([{ tool: 'bash', path: 'command', match: '*rm*', verdict: 'deny' }, { tool: 'bash', path: 'command', match: '*rm -rf*', verdict: 'deny' }])).toEqual([]);
-    expect(kinds([{ tool: 'bash', path: 'command', verdict: 'deny' }, { tool: 'bash', path: 'command', match: 'rm*', verdict: 'deny' }])).toEqual([[1, 'shadowed']]);
+    expect(
+      kinds([
+        { tool: '*', verdict: 'deny' },
+        { tool: 'write', verdict: 'ask' },
+      ]),
+    ).toEqual([[1, 'shadowed']]);
+    expect(
+      kinds([
+        { tool: 'memory_*', verdict: 'ask' },
+        { tool: 'memory_save', verdict: 'allow' },
+      ]),
+    ).toEqual([[1, 'shadowed']]);
+    expect(
+      kinds([
+        { tool: 'bash', path: 'command', match: '*rm*', verdict: 'deny' },
+        { tool: 'bash', path: 'command', match: '*rm -rf*', verdict: 'deny' },
+      ]),
+    ).toEqual([]);
+    expect(
+      kinds([
+        { tool: 'bash', path: 'command', verdict: 'deny' },
+        { tool: 'bash', path: 'command', match: 'rm*', verdict: 'deny' },
+      ]),
+    ).toEqual([[1, 'shadowed']]);
   });
 
   it('no shadowing across origins, across different paths, or by a narrower rule', () => {
-    expect(lintRules([{ tool: 'bash', verdict: 'deny', origin: 'author' }, { tool: 'bash', verdict: 'allow' }])).toEqual([]);
-    expect(lintRules([{ tool: 'write', path: 'path', match: '*.env', verdict: 'deny' }, { tool: 'write', path: 'content', match: 'x', verdict: 'allow' }])).toEqual([]);
-    expect(lintRules([{ tool: 'bash', path: 'command', match: 'rm*', verdict: 'deny' }, { tool: 'bash', verdict: 'allow' }])).toEqual([]);
+    expect(
+      lintRules([
+        { tool: 'bash', verdict: 'deny', origin: 'author' },
+        { tool: 'bash', verdict: 'allow' },
+      ]),
+    ).toEqual([]);
+    expect(
+      lintRules([
+        { tool: 'write', path: 'path', match: '*.env', verdict: 'deny' },
+        { tool: 'write', path: 'content', match: 'x', verdict: 'allow' },
+      ]),
+    ).toEqual([]);
+    expect(
+      lintRules([
+        { tool: 'bash', path: 'command', match: 'rm*', verdict: 'deny' },
+        { tool: 'bash', verdict: 'allow' },
+      ]),
+    ).toEqual([]);
   });
 
-  it('the seed\'s example list: only the ls* smuggling warning', () => {
+  it("the seed's example list: only the ls* smuggling warning", () => {
     const seed: ApprovalRule[] = [
       { tool: 'bash|start_process', path: 'command', match: '*git push*--force*', verdict: 'deny', reason: 'force push' },
       { tool: 'write|edit', path: 'path', match: '*.env', verdict: 'deny' },
@@ -73,7 +118,12 @@ describe('lintRules', () => {
   });
 
   it('duplicate: the same rule twice', () => {
-    expect(kinds([{ tool: 'read', verdict: 'allow' }, { tool: 'read', verdict: 'allow', reason: 'again' }])).toEqual([[1, 'duplicate']]);
+    expect(
+      kinds([
+        { tool: 'read', verdict: 'allow' },
+        { tool: 'read', verdict: 'allow', reason: 'again' },
+      ]),
+    ).toEqual([[1, 'duplicate']]);
   });
 
   it('no_effect: an allow naming author or kernel rows', () => {
@@ -96,7 +146,9 @@ describe('lintRules', () => {
   });
 
   it('no typo warning for built-ins, globs, or MCP tool names far from any built-in', () => {
-    expect(lintRules([{ tool: 'bash|read|write|edit|list|ask|delegate_task|message_agent|memory_save|code|skill|start_process', verdict: 'deny' }])).toEqual([]);
+    expect(lintRules([{ tool: 'bash|read|write|edit|list|ask|delegate_task|message_agent|memory_save|code|skill|start_process', verdict: 'deny' }])).toEqual(
+      [],
+    );
     expect(lintRules([{ tool: 'github_create_issue|b?sh|*_search', verdict: 'deny' }])).toEqual([]);
   });
 

@@ -27,7 +27,18 @@ export interface RuleWarning {
 
 /** Built-in tools (DESIGN §2 and the seed's examples). Globs allowed: `memory_*` names the memory tools. */
 export const DEFAULT_KNOWN_TOOLS: readonly string[] = [
-  'bash', 'read', 'write', 'edit', 'list', 'ask', 'delegate_task', 'message_agent', 'memory_*', 'code', 'skill', 'start_process',
+  'bash',
+  'read',
+  'write',
+  'edit',
+  'list',
+  'ask',
+  'delegate_task',
+  'message_agent',
+  'memory_*',
+  'code',
+  'skill',
+  'start_process',
 ];
 /** Tools whose command text a shell runs whole. */
 export const SHELL_TOOLS: readonly string[] = ['bash', 'start_process'];
@@ -64,7 +75,9 @@ function compoundCommand(rule: ApprovalRule, index: number, compiled: CompiledRu
   const examples: string[] = [];
   for (const payload of SMUGGLED) {
     // A payload after a space drops its own leading space: "cat && curl …", not "cat  && curl …".
-    const text = rule.match.replaceAll('?', 'x').replace(/\*/g, (_m, at: number, whole: string) => (whole[at - 1] === ' ' ? payload.replace(/^ +/, '') : payload));
+    const text = rule.match
+      .replaceAll('?', 'x')
+      .replace(/\*/g, (_m, at: number, whole: string) => (whole[at - 1] === ' ' ? payload.replace(/^ +/, '') : payload));
     const d = evaluateCall(compiled, 'rules', { tool: shell, input: inputAt(rule.path, text), origin: 'model' });
     if (d.outcome === 'granted' && d.matched.includes(index)) examples.push(JSON.stringify(text));
   }
@@ -102,16 +115,29 @@ function toolNames(rule: ApprovalRule, index: number, known: readonly string[]):
     if (hasWild(alt) || known.some((k) => globMatch(k, alt))) continue;
     if (Object.hasOwn(KERNEL_ALIASES, alt)) {
       const to = KERNEL_ALIASES[alt].name;
-      out.push({ index, kind: 'alias', message: `rule ${index}: tool ${JSON.stringify(alt)} is a wire alias: calls to it are matched as ${JSON.stringify(to)}, so ${never}. Write ${JSON.stringify(to)}.` });
+      out.push({
+        index,
+        kind: 'alias',
+        message: `rule ${index}: tool ${JSON.stringify(alt)} is a wire alias: calls to it are matched as ${JSON.stringify(to)}, so ${never}. Write ${JSON.stringify(to)}.`,
+      });
       continue;
     }
     const routed = resolveToolName(alt);
     if (routed.runner) {
-      out.push({ index, kind: 'runner_route', message: `rule ${index}: tool ${JSON.stringify(alt)} is a runner-qualified callable: it is matched as ${JSON.stringify(routed.name)}, so ${never}. Write ${JSON.stringify(routed.name)}.` });
+      out.push({
+        index,
+        kind: 'runner_route',
+        message: `rule ${index}: tool ${JSON.stringify(alt)} is a runner-qualified callable: it is matched as ${JSON.stringify(routed.name)}, so ${never}. Write ${JSON.stringify(routed.name)}.`,
+      });
       continue;
     }
     const near = nearest(alt, known);
-    if (near) out.push({ index, kind: 'typo', message: `rule ${index}: tool ${JSON.stringify(alt)} names no known tool; did you mean ${JSON.stringify(near)}? As written, ${never}.` });
+    if (near)
+      out.push({
+        index,
+        kind: 'typo',
+        message: `rule ${index}: tool ${JSON.stringify(alt)} names no known tool; did you mean ${JSON.stringify(near)}? As written, ${never}.`,
+      });
   }
   return out;
 }
@@ -128,7 +154,7 @@ function shadowing(rules: readonly ApprovalRule[], j: number): RuleWarning | nul
     if (same) return { index: j, kind: 'duplicate', message: `rule ${j}: duplicates rule ${i} (same tool, path, match, origin and verdict); remove one.` };
     const why = stronger
       ? `rule ${i} (${a.verdict}) matches every call it matches, and ${a.verdict} wins over ${b.verdict}`
-      : `rule ${i} (${a.verdict}, earlier) already matches every call it matches${b.verdict === 'deny' ? ', and the first deny\'s reason is the one shown' : ''}`;
+      : `rule ${i} (${a.verdict}, earlier) already matches every call it matches${b.verdict === 'deny' ? ", and the first deny's reason is the one shown" : ''}`;
     return { index: j, kind: 'shadowed', message: `rule ${j}: can never take effect: ${why}.` };
   }
   return null;
@@ -147,7 +173,11 @@ export function lintRules(rules: readonly ApprovalRule[], knownTools: readonly s
   list.forEach((rule, i) => {
     out.push(...toolNames(rule, i, knownTools));
     if (rule.verdict === 'allow' && (rule.origin ?? 'model') !== 'model')
-      out.push({ index: i, kind: 'no_effect', message: `rule ${i}: an allow naming ${rule.origin} rows changes nothing: they are granted by their origin under every mode. Only ask and deny rules opt them back in.` });
+      out.push({
+        index: i,
+        kind: 'no_effect',
+        message: `rule ${i}: an allow naming ${rule.origin} rows changes nothing: they are granted by their origin under every mode. Only ask and deny rules opt them back in.`,
+      });
     const shadow = shadowing(list, i);
     if (shadow) out.push(shadow);
     const smuggle = compoundCommand(rule, i, compiled);

@@ -14,7 +14,7 @@ const decide = (mode: Mode, rules: ApprovalRule[], origin: Origin = 'model') =>
   evaluateCall(rules.length ? compileRules(rules) : EMPTY_RULES, mode, { tool: 'bash', input: { command: 'ls' }, origin });
 
 describe('mode table, model rows: bypass', () => {
-  it('bypass × deny rule matches → failed approval_denied + the rule\'s reason', () => {
+  it("bypass × deny rule matches → failed approval_denied + the rule's reason", () => {
     expect(decide('bypass', [DENY])).toMatchObject({ outcome: 'failed', error: { code: 'approval_denied', detail: 'no shell for you' }, matched: [0] });
   });
   it('bypass × allow rule matches → granted, origin: mode', () => {
@@ -73,7 +73,10 @@ describe('mode table, model rows: rules', () => {
     });
   });
   it('rules × {"tool": "*", "verdict": "allow"} last is the explicit "unmatched allow"', () => {
-    const c = compileRules([{ tool: 'bash', verdict: 'deny' }, { tool: '*', verdict: 'allow' }]);
+    const c = compileRules([
+      { tool: 'bash', verdict: 'deny' },
+      { tool: '*', verdict: 'allow' },
+    ]);
     expect(evaluateCall(c, 'rules', { tool: 'anything_at_all', input: {}, origin: 'model' })).toMatchObject({ outcome: 'granted', granted_by: 'rule' });
     expect(evaluateCall(c, 'rules', { tool: 'bash', input: {}, origin: 'model' })).toMatchObject({ outcome: 'failed' });
   });
@@ -102,7 +105,16 @@ for (const origin of ['author', 'kernel'] as const) {
         expect(decide(mode, [{ ...ALLOW, origin }], origin)).toMatchObject({ outcome: 'granted', granted_by: 'origin', matched: [0] });
       });
       it(`${origin} × ${mode} × deny and ask naming ${origin} → deny wins`, () => {
-        expect(decide(mode, [{ ...ASK, origin }, { ...DENY, origin }], origin)).toMatchObject({ outcome: 'failed', matched: [0, 1] });
+        expect(
+          decide(
+            mode,
+            [
+              { ...ASK, origin },
+              { ...DENY, origin },
+            ],
+            origin,
+          ),
+        ).toMatchObject({ outcome: 'failed', matched: [0, 1] });
       });
     }
   });

@@ -39,32 +39,65 @@ const outcomeOf = (rs: ApprovalRule[], m: Mode, c: { tool: string; input: unknow
 
 describe('properties', () => {
   it('validateRules never throws on any JSON value', () => {
-    fc.assert(fc.property(fc.jsonValue(), (v) => void validateRules(v)), { numRuns: 2000 });
-    fc.assert(fc.property(fc.array(fc.dictionary(fc.constantFrom('tool', 'verdict', 'path', 'match', 'reason', 'origin', 'x'), fc.jsonValue())), (v) => void validateRules(v)));
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => void validateRules(v)),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.dictionary(fc.constantFrom('tool', 'verdict', 'path', 'match', 'reason', 'origin', 'x'), fc.jsonValue())),
+        (v) => void validateRules(v),
+      ),
+    );
   });
 
   it('validateRules never throws on anything at all', () => {
-    fc.assert(fc.property(fc.anything({ withBigInt: true, withMap: true, withSet: true, withDate: true, withTypedArray: true, withSparseArray: true, withNullPrototype: true, withObjectString: true }), (v) => void validateRules(v)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(
+        fc.anything({
+          withBigInt: true,
+          withMap: true,
+          withSet: true,
+          withDate: true,
+          withTypedArray: true,
+          withSparseArray: true,
+          withNullPrototype: true,
+          withObjectString: true,
+        }),
+        (v) => void validateRules(v),
+      ),
+      { numRuns: 2000 },
+    );
     fc.assert(fc.property(fc.array(fc.anything({ withNullPrototype: true, withBigInt: true })), (v) => void validateRules(v)));
   });
 
   it('whatever validateRules accepts compiles, and lints without throwing', () => {
-    fc.assert(fc.property(rules, (rs) => {
-      const v = validateRules(rs);
-      expect(v.ok).toBe(true);
-      if (v.ok) {
-        compileRules(v.rules);
-        lintRules(v.rules);
-      }
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(rules, (rs) => {
+        const v = validateRules(rs);
+        expect(v.ok).toBe(true);
+        if (v.ok) {
+          compileRules(v.rules);
+          lintRules(v.rules);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('evaluateCall never throws on any JSON input, wire name, mode or origin', () => {
     fc.assert(
-      fc.property(rules, fc.oneof(mode, fc.jsonValue()), fc.oneof(wire, fc.string()), fc.anything({ withNullPrototype: true, withBigInt: true, withSparseArray: true }), fc.oneof(origin, fc.jsonValue()), (rs, m, t, i, o) => {
-        const d = evaluateCall(compileRules(rs), m as Mode, { tool: t, input: i, origin: o as Origin });
-        expect(['granted', 'parked', 'failed']).toContain(d.outcome);
-      }),
+      fc.property(
+        rules,
+        fc.oneof(mode, fc.jsonValue()),
+        fc.oneof(wire, fc.string()),
+        fc.anything({ withNullPrototype: true, withBigInt: true, withSparseArray: true }),
+        fc.oneof(origin, fc.jsonValue()),
+        (rs, m, t, i, o) => {
+          const d = evaluateCall(compileRules(rs), m as Mode, { tool: t, input: i, origin: o as Origin });
+          expect(['granted', 'parked', 'failed']).toContain(d.outcome);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -83,7 +116,7 @@ describe('properties', () => {
     );
   });
 
-  it('a rule naming another origin never changes a model row\'s outcome', () => {
+  it("a rule naming another origin never changes a model row's outcome", () => {
     fc.assert(
       fc.property(rules, rule, fc.constantFrom<Origin>('author', 'kernel'), fc.nat(), mode, call, (rs, extra, other, at, m, c) => {
         const pos = at % (rs.length + 1);
@@ -91,15 +124,14 @@ describe('properties', () => {
         const before = outcomeOf(rs, m, modelCall);
         const after = outcomeOf([...rs.slice(0, pos), { ...extra, origin: other }, ...rs.slice(pos)], m, modelCall);
         // Indexes shift when a rule is inserted before others: compare the decision, not the numbering.
-        const strip = (d: typeof before) =>
-          JSON.parse(JSON.stringify({ ...d, matched: d.matched.length }).replace(/approval rule \d+ /, 'approval rule N '));
+        const strip = (d: typeof before) => JSON.parse(JSON.stringify({ ...d, matched: d.matched.length }).replace(/approval rule \d+ /, 'approval rule N '));
         expect(strip(after)).toEqual(strip(before));
       }),
       { numRuns: 2000 },
     );
   });
 
-  it('matched lists exactly the rules of the call\'s origin that match, in order, each once', () => {
+  it("matched lists exactly the rules of the call's origin that match, in order, each once", () => {
     fc.assert(
       fc.property(rules, mode, call, (rs, m, c) => {
         const d = outcomeOf(rs, m, c);
@@ -113,7 +145,13 @@ describe('properties', () => {
   it('a match decided by evaluateCall (buffers, byte-set prefilter, long texts) agrees with the reference glob', () => {
     const chunk = fc.oneof(fc.constantFrom('a', 'b', 'é', '\n', ';', 'ab'), fc.string({ unit: 'grapheme', maxLength: 3 }));
     const pattern = fc.array(fc.oneof(chunk, fc.constantFrom('*', '?')), { maxLength: 8 }).map((a) => a.join(''));
-    const texts = fc.array(fc.oneof(fc.array(chunk, { maxLength: 10 }).map((a) => a.join('')), fc.constant('ab'.repeat(700))), { minLength: 1, maxLength: 4 });
+    const texts = fc.array(
+      fc.oneof(
+        fc.array(chunk, { maxLength: 10 }).map((a) => a.join('')),
+        fc.constant('ab'.repeat(700)),
+      ),
+      { minLength: 1, maxLength: 4 },
+    );
     fc.assert(
       fc.property(pattern, texts, (p, ts) => {
         const c = compileRules([{ tool: 't', path: 'c', match: p, verdict: 'deny' }]);

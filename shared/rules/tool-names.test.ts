@@ -7,7 +7,16 @@ describe('resolveToolName', () => {
     expect(resolveToolName('bash')).toEqual({ name: 'bash', runner: null, alias: null, renames: null });
   });
   it('kernel aliases: Bash→bash, Read→read, Write→write, Edit→edit, LS→list, shell→bash', () => {
-    const pairs: [string, string][] = [['Bash', 'bash'], ['Read', 'read'], ['Write', 'write'], ['Edit', 'edit'], ['LS', 'list'], ['shell', 'bash'], ['exec_command', 'bash'], ['run_shell_command', 'bash']];
+    const pairs: [string, string][] = [
+      ['Bash', 'bash'],
+      ['Read', 'read'],
+      ['Write', 'write'],
+      ['Edit', 'edit'],
+      ['LS', 'list'],
+      ['shell', 'bash'],
+      ['exec_command', 'bash'],
+      ['run_shell_command', 'bash'],
+    ];
     for (const [wire, name] of pairs) expect(resolveToolName(wire)).toMatchObject({ name, runner: null, alias: wire });
     expect(Object.keys(KERNEL_ALIASES).sort()).toEqual(pairs.map((p) => p[0]).sort());
   });
@@ -30,7 +39,7 @@ describe('resolveToolName', () => {
 });
 
 describe('resolveInput', () => {
-  it('renames the alias\'s input keys: file_path → path, cmd → command', () => {
+  it("renames the alias's input keys: file_path → path, cmd → command", () => {
     expect(resolveInput(resolveToolName('Write'), { file_path: 'a', content: 'c' })).toEqual({ path: 'a', content: 'c' });
     expect(resolveInput(resolveToolName('exec_command'), { cmd: 'ls' })).toEqual({ command: 'ls' });
   });

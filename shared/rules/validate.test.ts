@@ -10,9 +10,15 @@ const errorsOf = (value: unknown) => {
 };
 
 describe('validateRules', () => {
-  it('accepts the seed\'s example list and returns clean copies', () => {
+  it("accepts the seed's example list and returns clean copies", () => {
     const seed = [
-      { tool: 'bash|start_process', path: 'command', match: '*git push*--force*', verdict: 'deny', reason: 'force push rewrites history others may hold; a person can run it' },
+      {
+        tool: 'bash|start_process',
+        path: 'command',
+        match: '*git push*--force*',
+        verdict: 'deny',
+        reason: 'force push rewrites history others may hold; a person can run it',
+      },
       { tool: 'write|edit', path: 'path', match: '*.env', verdict: 'deny' },
       { tool: 'memory_*|ask|delegate_task|code|skill', verdict: 'allow' },
       { tool: 'bash|start_process', path: 'command', match: 'ls*', verdict: 'allow' },
@@ -34,7 +40,9 @@ describe('validateRules', () => {
   });
 
   it('each rule must be an object', () => {
-    expect(errorsOf([1, 'bash', null, []])).toEqual([0, 1, 2, 3].map((index) => ({ index, message: expect.stringMatching(new RegExp(`^rule ${index}: must be an object`)) })));
+    expect(errorsOf([1, 'bash', null, []])).toEqual(
+      [0, 1, 2, 3].map((index) => ({ index, message: expect.stringMatching(new RegExp(`^rule ${index}: must be an object`)) })),
+    );
   });
 
   it('a seventh key is refused (an unknown key, named, with a suggestion when close)', () => {
@@ -52,9 +60,13 @@ describe('validateRules', () => {
   });
 
   it('a verdict outside allow | ask | deny is refused', () => {
-    expect(errorsOf([{ tool: 'read', verdict: 'allow' }, { tool: 'read', verdict: 'allow' }, { tool: 'bash', verdict: 'permit' }])).toEqual([
-      { index: 2, key: 'verdict', message: 'rule 2: verdict must be allow, ask or deny (got "permit")' },
-    ]);
+    expect(
+      errorsOf([
+        { tool: 'read', verdict: 'allow' },
+        { tool: 'read', verdict: 'allow' },
+        { tool: 'bash', verdict: 'permit' },
+      ]),
+    ).toEqual([{ index: 2, key: 'verdict', message: 'rule 2: verdict must be allow, ask or deny (got "permit")' }]);
     expect(errorsOf([{ tool: 'bash', verdict: 'Deny' }])).toHaveLength(1);
   });
 
@@ -65,7 +77,9 @@ describe('validateRules', () => {
   });
 
   it('a match without a path is refused', () => {
-    expect(errorsOf([{ tool: 'bash', verdict: 'deny', match: 'rm*' }])).toEqual([{ index: 0, key: 'match', message: expect.stringContaining('match needs a path') }]);
+    expect(errorsOf([{ tool: 'bash', verdict: 'deny', match: 'rm*' }])).toEqual([
+      { index: 0, key: 'match', message: expect.stringContaining('match needs a path') },
+    ]);
   });
 
   it('an empty path segment is refused: "a..b", ".a", "a.", and ""', () => {
@@ -81,7 +95,9 @@ describe('validateRules', () => {
 
   it('a glob that does not compile is refused: a lone surrogate has no UTF-8 bytes', () => {
     expect(errorsOf([{ tool: 'bash\ud800', verdict: 'deny' }])).toEqual([{ index: 0, key: 'tool', message: expect.stringContaining('surrogate') }]);
-    expect(errorsOf([{ tool: 'bash', path: 'command', match: '\udc00*', verdict: 'deny' }])).toEqual([{ index: 0, key: 'match', message: expect.stringContaining('surrogate') }]);
+    expect(errorsOf([{ tool: 'bash', path: 'command', match: '\udc00*', verdict: 'deny' }])).toEqual([
+      { index: 0, key: 'match', message: expect.stringContaining('surrogate') },
+    ]);
     expect(errorsOf([{ tool: 'bash', path: 'command', match: '😀*', verdict: 'deny' }])).toEqual([]);
   });
 
@@ -108,10 +124,20 @@ describe('validateRules', () => {
   });
 
   it('collects ALL errors, across keys and rules, each naming its rule', () => {
-    const e = errorsOf([{ tool: 'a||b', verdict: 'permit', path: 'a..b', extra: 1 }, { tool: 'ok', verdict: 'allow' }, { match: 'x', origin: 'x' }]);
+    const e = errorsOf([
+      { tool: 'a||b', verdict: 'permit', path: 'a..b', extra: 1 },
+      { tool: 'ok', verdict: 'allow' },
+      { match: 'x', origin: 'x' },
+    ]);
     expect(e.map((x) => [x.index, x.key])).toEqual([
-      [0, 'extra'], [0, 'tool'], [0, 'verdict'], [0, 'path'],
-      [2, 'tool'], [2, 'verdict'], [2, 'match'], [2, 'origin'],
+      [0, 'extra'],
+      [0, 'tool'],
+      [0, 'verdict'],
+      [0, 'path'],
+      [2, 'tool'],
+      [2, 'verdict'],
+      [2, 'match'],
+      [2, 'origin'],
     ]);
     for (const x of e) expect(x.message.startsWith(`rule ${x.index}: `)).toBe(true);
   });

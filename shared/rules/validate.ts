@@ -75,8 +75,7 @@ export function toolPatternProblems(tool: string): string[] {
   const problems: string[] = [];
   const alts = tool.split('|');
   const empty = alts.flatMap((alt, i) => (alt === '' ? [i + 1] : []));
-  if (empty.length === 1)
-    problems.push(`tool ${describe(tool)} has an empty alternative (alternative ${empty[0]} of ${alts.length}): remove the stray "|"`);
+  if (empty.length === 1) problems.push(`tool ${describe(tool)} has an empty alternative (alternative ${empty[0]} of ${alts.length}): remove the stray "|"`);
   else if (empty.length > 1)
     problems.push(`tool ${describe(tool)} has empty alternatives (${list(empty.map(String), 'and')} of ${alts.length}): remove the stray "|"s`);
   if (hasLoneSurrogate(tool)) problems.push('tool contains a lone UTF-16 surrogate, which has no UTF-8 form: it cannot be a glob');
@@ -85,7 +84,8 @@ export function toolPatternProblems(tool: string): string[] {
 
 function checkRule(raw: unknown, index: number, errors: RuleError[]): ApprovalRule | null {
   const at = `rule ${index}`;
-  const fail = (key: string | undefined, message: string) => errors.push(key === undefined ? { index, message: `${at}: ${message}` } : { index, key, message: `${at}: ${message}` });
+  const fail = (key: string | undefined, message: string) =>
+    errors.push(key === undefined ? { index, message: `${at}: ${message}` } : { index, key, message: `${at}: ${message}` });
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     fail(undefined, `must be an object like {"tool": "bash", "verdict": "ask"} (got ${describe(raw)})`);
     return null;
@@ -132,8 +132,7 @@ function checkRule(raw: unknown, index: number, errors: RuleError[]): ApprovalRu
 
   const reason = str('reason');
   const origin = str('origin');
-  if (origin !== undefined && !(ORIGINS as readonly string[]).includes(origin))
-    fail('origin', `origin must be ${list(ORIGINS)} (got ${describe(origin)})`);
+  if (origin !== undefined && !(ORIGINS as readonly string[]).includes(origin)) fail('origin', `origin must be ${list(ORIGINS)} (got ${describe(origin)})`);
 
   if (errors.length > before) return null;
   const rule: ApprovalRule = { tool: tool!, verdict: verdict as ApprovalRule['verdict'] };
@@ -167,7 +166,10 @@ function check(value: unknown): ValidationResult {
     errors.push({ index: null, message: 'approval rules must be plain JSON (this value cannot be serialized: a cycle or a non-JSON value)' });
   }
   if (size > RULES_ENVELOPE_BYTES)
-    errors.push({ index: null, message: `approval rules are ${size} bytes as JSON; the limit is ${RULES_ENVELOPE_BYTES} bytes (64 KiB): split or shorten the list` });
+    errors.push({
+      index: null,
+      message: `approval rules are ${size} bytes as JSON; the limit is ${RULES_ENVELOPE_BYTES} bytes (64 KiB): split or shorten the list`,
+    });
   const rules: ApprovalRule[] = [];
   for (let i = 0; i < value.length; i++) {
     const rule = checkRule(Object.hasOwn(value, i) ? value[i] : undefined, i, errors);

@@ -37,16 +37,25 @@ describe('docs/agent-file.md', () => {
   it('a field marked as being added that the schema now has: remove the mark (check its row first)', () => {
     expect(pending.filter((f) => schema.includes(f))).toEqual([]);
   });
-  it('required fields are the schema\'s required fields', () => {
+  it("required fields are the schema's required fields", () => {
     const required = rows.filter((r) => r[2] === 'required').map((r) => unquote(r[0]));
     const shape = AgentProfileInput.shape as Record<string, z.ZodType>;
-    const top = Object.entries(shape).filter(([, v]) => !v.safeParse(undefined).success).map(([k]) => k);
-    const model = Object.entries((shape.model as z.ZodObject).shape as Record<string, z.ZodType>).filter(([, v]) => !v.safeParse(undefined).success).map(([k]) => `model.${k}`);
+    const top = Object.entries(shape)
+      .filter(([, v]) => !v.safeParse(undefined).success)
+      .map(([k]) => k);
+    const model = Object.entries((shape.model as z.ZodObject).shape as Record<string, z.ZodType>)
+      .filter(([, v]) => !v.safeParse(undefined).success)
+      .map(([k]) => `model.${k}`);
     expect(required.sort()).toEqual([...top, ...model].sort());
   });
-  it('the enum values on the page are the schema\'s', () => {
+  it("the enum values on the page are the schema's", () => {
     const cell = (f: string) => rows.find((r) => unquote(r[0]) === f)![1];
-    expect(cell('model.provider')).toBe(AgentProfileInput.shape.model.shape.provider.options.map((o) => `\`${o}\``).join(' \\| ').replace(/\\\|/g, '|'));
+    expect(cell('model.provider')).toBe(
+      AgentProfileInput.shape.model.shape.provider.options
+        .map((o) => `\`${o}\``)
+        .join(' \\| ')
+        .replace(/\\\|/g, '|'),
+    );
     expect(cell('mode')).toBe(AgentProfileInput.shape.mode.options.map((o) => `\`${o}\``).join(' | '));
   });
   it('the example files on the page are accepted', () => {
@@ -55,7 +64,7 @@ describe('docs/agent-file.md', () => {
     expect(() => validateHooks(JSON.parse(full.body).lifecycle_hooks)).not.toThrow();
     expect(() => validateHooks(JSON.parse(hooks.body).lifecycle_hooks)).not.toThrow();
   });
-  it('hook events and hook fields are the validator\'s', () => {
+  it("hook events and hook fields are the validator's", () => {
     const [events, fields] = [sections(page, 2).find((s) => s.title === 'Lifecycle hooks')!.body].map((b) => {
       const tables = b.split(/\n\n/).filter((t) => t.trim().startsWith('|'));
       return tables.map((t) => bodyRows(t).map((r) => unquote(r[0])));
@@ -80,7 +89,10 @@ describe('docs/agent-file.md: the built-in tools', () => {
     const dir = mkdtempSync(join(tmpdir(), 'nexus-agent-doc-'));
     const nexus = await createNexus({ dataDir: join(dir, 'data') });
     try {
-      const offered = nexus.kernel.tools.list().map((t) => t.name).filter((n) => !INTERNAL_TOOLS.includes(n));
+      const offered = nexus.kernel.tools
+        .list()
+        .map((t) => t.name)
+        .filter((n) => !INTERNAL_TOOLS.includes(n));
       expect([...listed].sort()).toEqual([...offered].sort());
     } finally {
       await nexus.close();

@@ -26,7 +26,10 @@ describe('docs/approval-rules.md: the fifteen examples run through shared/rules 
   it('there are exactly fifteen, each with a rule list and a table of calls', () => {
     expect(examples.map((e) => e.title)).toHaveLength(15);
     for (const e of examples) {
-      expect(fences(e.body).filter((f) => f.lang === 'json'), e.title).toHaveLength(1);
+      expect(
+        fences(e.body).filter((f) => f.lang === 'json'),
+        e.title,
+      ).toHaveLength(1);
       expect(bodyRows(e.body).length, e.title).toBeGreaterThan(0);
     }
   });
@@ -53,7 +56,7 @@ describe('docs/approval-rules.md: the reference tables are the code', () => {
     expect(v.ok).toBe(false);
     if (!v.ok) expect(page).toContain(v.errors[0].message.replace(/^rule 0: /, ''));
   });
-  it('every validation message the page quotes is the validator\'s, word for word', () => {
+  it("every validation message the page quotes is the validator's, word for word", () => {
     const cases: unknown[] = [
       [{ verdict: 'allow' }],
       [{ tool: 'bash', verdict: 'permit' }],
@@ -68,15 +71,21 @@ describe('docs/approval-rules.md: the reference tables are the code', () => {
     }
     expect(validateRules([{ tool: 'bash|', verdict: 'allow' }]).ok).toBe(false);
   });
-  it('the lint kinds are exactly the linter\'s', () => {
+  it("the lint kinds are exactly the linter's", () => {
     const kinds = bodyRows(sections(page, 2).find((s) => s.title === 'Validation and lint')!.body)
       .map((r) => unquote(r[0]))
       .filter((k) => /^[a-z_]+$/.test(k));
     const produced = new Set<string>();
     const lists: unknown[] = [
       [{ tool: 'bash', verdict: 'allow', path: 'command', match: 'ls *' }],
-      [{ tool: '*', verdict: 'allow' }, { tool: 'bash', verdict: 'allow' }],
-      [{ tool: 'bash', verdict: 'ask' }, { tool: 'bash', verdict: 'ask' }],
+      [
+        { tool: '*', verdict: 'allow' },
+        { tool: 'bash', verdict: 'allow' },
+      ],
+      [
+        { tool: 'bash', verdict: 'ask' },
+        { tool: 'bash', verdict: 'ask' },
+      ],
       [{ tool: 'bash', verdict: 'allow', origin: 'author' }],
       [{ tool: 'bsh', verdict: 'allow' }],
       [{ tool: 'Bash', verdict: 'allow' }],
@@ -89,7 +98,11 @@ describe('docs/approval-rules.md: the reference tables are the code', () => {
     expect(new Set(kinds)).toEqual(produced);
   });
   it('the origins and the alias table', async () => {
-    expect(page).toContain(ORIGINS.map((o) => `\`${o}\``).slice(1).join(' or '));
+    expect(page).toContain(
+      ORIGINS.map((o) => `\`${o}\``)
+        .slice(1)
+        .join(' or '),
+    );
     const { KERNEL_ALIASES } = await import('../../shared/rules/tool-names.js');
     const table = sections(page, 2).find((s) => s.title.startsWith('Tool names'))!.body;
     for (const [alias, entry] of Object.entries(KERNEL_ALIASES)) {

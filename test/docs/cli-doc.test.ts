@@ -69,7 +69,7 @@ describe('docs/cli.md: one section per command, derived from the CLI source', as
     for (const [v] of ENVIRONMENT) expect(help).toContain(v);
     expect(help).toMatch(/exit codes: 0 ok, 1 failure/);
   });
-  it('nexus --version is package.json\'s version', async () => {
+  it("nexus --version is package.json's version", async () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(await run('--version')).toEqual({ code: 0, out: `nexus ${pkg.version}\n`, err: '' });
   });
@@ -97,7 +97,7 @@ describe('docs/cli.md: the environment', () => {
   });
 });
 
-describe('each command\'s help gives the limits the schemas enforce', async () => {
+describe("each command's help gives the limits the schemas enforce", async () => {
   const commands = await cliCommands();
   const { kernelMethods } = await import('../../shared/api/kernel.js');
   const { orchestrationMethods } = await import('../../shared/api/orchestration.js');
@@ -107,7 +107,12 @@ describe('each command\'s help gives the limits the schemas enforce', async () =
   it('runs list --limit', () => {
     const [lo, hi] = /--limit N: (\d+)–(\d+)/.exec(commands.runs)!.slice(1).map(Number);
     const input = kernelMethods.runsList.input;
-    expect([accepts(input, { limit: lo }), accepts(input, { limit: hi }), accepts(input, { limit: lo - 1 }), accepts(input, { limit: hi + 1 })]).toEqual([true, true, false, false]);
+    expect([accepts(input, { limit: lo }), accepts(input, { limit: hi }), accepts(input, { limit: lo - 1 }), accepts(input, { limit: hi + 1 })]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
   it('runs show, tasks and chains --limit', () => {
     const range = (help: string, re: RegExp) => re.exec(help)!.slice(1).map(Number);
@@ -116,7 +121,8 @@ describe('each command\'s help gives the limits the schemas enforce', async () =
       [range(commands.tasks, /--limit N: (\d+)–(\d+)/), orchestrationMethods.tasksList.input, (n: number) => ({ limit: n })],
       [range(commands.chains, /--limit N: (\d+)–(\d+)/), orchestrationMethods.chainsList.input, (n: number) => ({ limit: n })],
     ] as const;
-    for (const [[lo, hi], input, of] of cases) expect([accepts(input, of(lo)), accepts(input, of(hi)), accepts(input, of(lo - 1)), accepts(input, of(hi + 1))]).toEqual([true, true, false, false]);
+    for (const [[lo, hi], input, of] of cases)
+      expect([accepts(input, of(lo)), accepts(input, of(hi)), accepts(input, of(lo - 1)), accepts(input, of(hi + 1))]).toEqual([true, true, false, false]);
   });
   it('deny --reason and entitlements import', () => {
     const reason = Number(/at most (\d+) characters/.exec(commands.deny)![1]);
@@ -129,10 +135,23 @@ describe('each command\'s help gives the limits the schemas enforce', async () =
   it('settings: each numeric limit', () => {
     const limits = [...commands.settings.matchAll(/(maxDepth|maxAgents|stopHookCap|maxRefusals) (\d+)–(\d+)/g)];
     expect(limits).toHaveLength(4);
-    const key = { maxDepth: 'orchestration.maxDepth', maxAgents: 'orchestration.maxAgents', stopHookCap: 'approval.stopHookCap', maxRefusals: 'delegation.maxRefusals' } as const;
+    const key = {
+      maxDepth: 'orchestration.maxDepth',
+      maxAgents: 'orchestration.maxAgents',
+      stopHookCap: 'approval.stopHookCap',
+      maxRefusals: 'delegation.maxRefusals',
+    } as const;
     for (const [, k, lo, hi] of limits) {
       const name = key[k as keyof typeof key];
-      expect([validateSetting(name, Number(lo)).ok, validateSetting(name, Number(hi)).ok, validateSetting(name, Number(lo) - 1).ok, validateSetting(name, Number(hi) + 1).ok], name).toEqual([true, true, false, false]);
+      expect(
+        [
+          validateSetting(name, Number(lo)).ok,
+          validateSetting(name, Number(hi)).ok,
+          validateSetting(name, Number(lo) - 1).ok,
+          validateSetting(name, Number(hi) + 1).ok,
+        ],
+        name,
+      ).toEqual([true, true, false, false]);
     }
   });
   it('serve --port', async () => {

@@ -29,7 +29,15 @@ beforeAll(async () => {
   door = await startSocketDoor(nexus);
   let out = '';
   const f = join(dir, 'agent.json');
-  writeFileSync(f, JSON.stringify({ name: 'kept', model: { provider: 'chat-completions', baseURL: 'http://127.0.0.1:9/v1', model: 'm' }, mode: 'ask', workspace: join(dir, 'ws') }));
+  writeFileSync(
+    f,
+    JSON.stringify({
+      name: 'kept',
+      model: { provider: 'chat-completions', baseURL: 'http://127.0.0.1:9/v1', model: 'm' },
+      mode: 'ask',
+      workspace: join(dir, 'ws'),
+    }),
+  );
   expect(await main(['agents', 'add', f, '--data-dir', dataDir], { out: (t) => (out += t), err: (t) => (out += t) }), out).toBe(0);
 });
 afterAll(async () => {
@@ -59,12 +67,14 @@ describe('docs/data-dir.md', () => {
     expect(readFileSync(join(ROOT, 'electron', 'shell', 'key-file.ts'), 'utf8')).toContain("join(dataDir, 'keys.json')");
   });
   it('the sqlite3 .backup recipe, as written, while the kernel runs', () => {
-    const line = fences(section('Backup')).find((f) => f.lang === 'sh')!.body.trim();
+    const line = fences(section('Backup'))
+      .find((f) => f.lang === 'sh')!
+      .body.trim();
     const cmd = line.replace('~/.config/NEXUS/nexus.db', join(dataDir, 'nexus.db'));
     execFileSync('bash', ['-c', cmd], { cwd: dir });
     expect(agentsIn(join(dir, 'nexus-backup.db'))).toEqual(['kept']);
   });
-  it("the better-sqlite3 db.backup script, as written, while the kernel runs", () => {
+  it('the better-sqlite3 db.backup script, as written, while the kernel runs', () => {
     const script = fences(section('Backup')).find((f) => f.lang === 'js')!.body;
     writeFileSync(join(dir, 'backup.mjs'), script);
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));

@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 describe('docs/entitlement.md: the self-signed recipe works as written', () => {
-  it('key pair, the page\'s signing script, serve with the public key, import: entitled', async () => {
+  it("key pair, the page's signing script, serve with the public key, import: entitled", async () => {
     const [keys, script, run] = [blocks[0], blocks[1], blocks[2]];
     expect([keys.lang, script.lang, run.lang]).toEqual(['sh', 'js', 'sh']);
     const name = /Save this as `([^`]+)`/.exec(recipe)![1];
@@ -36,11 +36,19 @@ describe('docs/entitlement.md: the self-signed recipe works as written', () => {
     const imported = outputs.at(-1)!;
     for (const said of [...recipe.matchAll(/prints `([^`]+)` and `([^`]+)`/g)].flatMap((m) => [m[1], m[2]])) expect(imported).toContain(said);
     const show = await sh.line('nexus entitlements show --json');
-    expect(JSON.parse(show.out)).toMatchObject({ entitled: true, status: 'valid', entitlements: ['nexus.orchestration'], subject: 'me@localhost', source: 'import' });
+    expect(JSON.parse(show.out)).toMatchObject({
+      entitled: true,
+      status: 'valid',
+      entitlements: ['nexus.orchestration'],
+      subject: 'me@localhost',
+      source: 'import',
+    });
   }, 60_000);
 
   it('a token signed by another key is refused by that kernel, and the valid one is kept', async () => {
-    const other = await sh.line('openssl genpkey -algorithm ed25519 -out other.pem && sed "s/entitlement-key.pem/other.pem/" sign-entitlement.mjs > sign-other.mjs && node sign-other.mjs > other.jwt');
+    const other = await sh.line(
+      'openssl genpkey -algorithm ed25519 -out other.pem && sed "s/entitlement-key.pem/other.pem/" sign-entitlement.mjs > sign-other.mjs && node sign-other.mjs > other.jwt',
+    );
     expect(other.code, other.err).toBe(0);
     const r = await sh.line('nexus entitlements import other.jwt');
     expect(r.code).toBe(1);

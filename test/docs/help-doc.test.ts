@@ -10,7 +10,7 @@ import { ROOT } from '../support/docs-markdown.js';
 const DOCS = join(ROOT, 'docs');
 
 describe('the Help dialog on docs/', () => {
-  it('every page the window bundles parses, and every table row has its header\'s width', () => {
+  it("every page the window bundles parses, and every table row has its header's width", () => {
     for (const f of readdirSync(DOCS).filter((x) => x.endsWith('.md') && x !== 'spec-coverage.md')) {
       const blocks = parseMarkdown(readFileSync(join(DOCS, f), 'utf8'));
       expect(blocks[0], f).toMatchObject({ kind: 'heading', level: 1 });
@@ -26,7 +26,7 @@ describe('the Help dialog on docs/', () => {
   });
 });
 
-describe('docs/README.md says which page each view\'s Help opens', () => {
+describe("docs/README.md says which page each view's Help opens", () => {
   it('as renderer/src/help/help-pages.ts maps them', () => {
     const index = readFileSync(join(DOCS, 'README.md'), 'utf8').replace(/\s+/g, ' ');
     expect(index).toContain(`the inbox and runs open [modes and outcomes](${VIEW_HELP.inbox.file})`);

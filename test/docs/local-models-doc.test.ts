@@ -20,12 +20,14 @@ describe('docs/local-models.md', () => {
     const budget = tokenBudget({} as never, { agent: null } as never, undefined);
     expect(page).toContain(`**${budget.toLocaleString('en-US')}** estimated tokens`);
   });
-  it('the model timeout and the placeholder key are the code\'s', () => {
+  it("the model timeout and the placeholder key are the code's", () => {
     expect(page).toContain(`after **${DEFAULT_MODEL_TIMEOUT_MS / 1000} s**`);
     expect(page).toContain(`the placeholder \`${PLACEHOLDER_KEY}\``);
   });
   it('every provider error code the page names is one the providers raise', () => {
-    const src = ['chat-completions.ts', 'anthropic.ts', 'deadline.ts', 'keys.ts', 'types.ts'].map((f) => readFileSync(join(ROOT, 'electron', 'providers', f), 'utf8')).join('\n');
+    const src = ['chat-completions.ts', 'anthropic.ts', 'deadline.ts', 'keys.ts', 'types.ts']
+      .map((f) => readFileSync(join(ROOT, 'electron', 'providers', f), 'utf8'))
+      .join('\n');
     const named = [...page.matchAll(/`(provider_[a-z_]+)`/g)].map((m) => m[1]);
     expect(named.length).toBeGreaterThan(2);
     for (const code of named) expect(src, code).toContain(`'${code}'`);

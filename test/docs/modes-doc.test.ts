@@ -27,7 +27,14 @@ describe('docs/modes.md', () => {
         const v = validateRules(RULE_FOR[col]);
         if (!v.ok) throw new Error('bad fixture');
         const d = evaluateCall(compileRules(v.rules), unquote(row[0]) as Mode, { tool: 'bash', input: { command: 'ls' }, origin: 'model' });
-        const said = d.outcome === 'granted' ? `granted by ${d.granted_by}` : d.outcome === 'parked' ? 'parked' : d.error.detail === 'r' ? 'failed' : `failed: ${d.error.detail.replace('bash', 'NAME')}`;
+        const said =
+          d.outcome === 'granted'
+            ? `granted by ${d.granted_by}`
+            : d.outcome === 'parked'
+              ? 'parked'
+              : d.error.detail === 'r'
+                ? 'failed'
+                : `failed: ${d.error.detail.replace('bash', 'NAME')}`;
         expect(said, `${row[0]} × ${col}`).toBe(row[i + 1]);
       });
     }
@@ -36,14 +43,15 @@ describe('docs/modes.md', () => {
     const rows = bodyRows(section('Origins'));
     expect(rows.map((r) => unquote(r[0]))).toEqual([...ORIGINS]);
     for (const origin of ['author', 'kernel'] as const)
-      for (const mode of MODES) expect(evaluateCall(compileRules([]), mode, { tool: 'bash', input: {}, origin })).toMatchObject({ outcome: 'granted', granted_by: 'origin' });
+      for (const mode of MODES)
+        expect(evaluateCall(compileRules([]), mode, { tool: 'bash', input: {}, origin })).toMatchObject({ outcome: 'granted', granted_by: 'origin' });
   });
   it('granted_by: the page names exactly the values a row can carry', () => {
     const named = new Set(bodyRows(section('Outcomes')).flatMap((r) => [...r[2].matchAll(/`([a-z]+)`/g)].map((m) => m[1])));
     const api = RowView.shape.granted_by.unwrap().unwrap().options;
     expect(named).toEqual(new Set(api));
   });
-  it('what the model reads: the texts are the kernel\'s', () => {
+  it("what the model reads: the texts are the kernel's", () => {
     const text = section('What the model reads');
     expect(text).toContain(resultText(deniedByStage('<reason>')).split('\n')[0]);
     expect(text).toContain(JSON.stringify(deniedByStage('<reason>').structuredContent));

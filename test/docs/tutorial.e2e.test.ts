@@ -22,7 +22,7 @@ function steps(): Step[] {
   const out: Step[] = [];
   for (const s of sections(page, 2).filter((x) => !SKIPPED.includes(x.title))) {
     const re = /(?:Save this as `([^`]+)`:\s*\n)?```(\w+)\n([\s\S]*?)^```\s*$/gm;
-    for (let m; (m = re.exec(s.body)); ) {
+    for (let m; (m = re.exec(s.body));) {
       if (m[1]) out.push({ kind: 'file', name: m[1], body: m[3] });
       else if (m[2] === 'console') {
         for (const chunk of m[3].split(/^\$ /m).filter(Boolean)) {
@@ -37,19 +37,21 @@ function steps(): Step[] {
 
 const ID = /\b(run|row)_[0-9a-f]{28}\b/g;
 function normalize(text: string, home: string): string {
-  return text
-    .split(home)
-    .join('/home/you')
-    .replace(ID, '$1_ID')
-    .replace(/\d+h \d+m left/g, 'Nh Nm left')
-    .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME')
-    .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT')
-    // The launch token rides in the query or, single-use, in the fragment: either is the page's URL.
-    .replace(/\/[?#]token=[\w-]+/g, '/#token=TOKEN')
-    .split('\n')
-    .map((l) => l.trimEnd())
-    .join('\n')
-    .trimEnd();
+  return (
+    text
+      .split(home)
+      .join('/home/you')
+      .replace(ID, '$1_ID')
+      .replace(/\d+h \d+m left/g, 'Nh Nm left')
+      .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME')
+      .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT')
+      // The launch token rides in the query or, single-use, in the fragment: either is the page's URL.
+      .replace(/\/[?#]token=[\w-]+/g, '/#token=TOKEN')
+      .split('\n')
+      .map((l) => l.trimEnd())
+      .join('\n')
+      .trimEnd()
+  );
 }
 
 /** Are `wanted` lines all in `lines`, in that order? */
@@ -100,13 +102,18 @@ function runLine(line: string): Promise<{ code: number; out: string }> {
     child.stderr!.on('data', (c) => (log += c));
     return new Promise((resolve) => {
       const t0 = Date.now();
-      const poll = () => (log.includes('control socket:') || child.exitCode !== null || Date.now() - t0 > 20_000 ? resolve({ code: child.exitCode ?? 0, out: log }) : setTimeout(poll, 50));
+      const poll = () =>
+        log.includes('control socket:') || child.exitCode !== null || Date.now() - t0 > 20_000
+          ? resolve({ code: child.exitCode ?? 0, out: log })
+          : setTimeout(poll, 50);
       poll();
     });
   }
   const script = `${prelude} ${line}\nrc=$?; pwd > "$HOME/.state/cwd"; export -p > "$HOME/.state/env"; exit $rc`;
   return new Promise((resolve) => {
-    execFile('bash', ['-c', script], { env: env() }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` }));
+    execFile('bash', ['-c', script], { env: env() }, (error, stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` }),
+    );
   });
 }
 
@@ -126,7 +133,7 @@ describe('docs/tutorial.md, replayed', () => {
       let got = '';
       let raw = '';
       // Reads may run ahead of the model: ask again for a while before calling it a difference.
-      for (const until = Date.now() + 20_000; ; ) {
+      for (const until = Date.now() + 20_000; ;) {
         const r = await runLine(line);
         raw = r.out;
         got = normalize(raw, home);
@@ -147,4 +154,3 @@ describe('docs/tutorial.md, replayed', () => {
     }
   }, 180_000);
 });
-

@@ -47,7 +47,9 @@ for (const s of SETUPS) {
       const m = await s.start(call);
       models.push(m);
       if (s.client === 'codex') personsConfig = readFileSync(w.writeCodexConfig(m.url), 'utf8');
-      const r = w.nexus(s.client === 'claude-code' ? ['connect', 'claude-code', '--project', w.project, '--timeout', '60'] : ['connect', 'codex', '--timeout', '60']);
+      const r = w.nexus(
+        s.client === 'claude-code' ? ['connect', 'claude-code', '--project', w.project, '--timeout', '60'] : ['connect', 'codex', '--timeout', '60'],
+      );
       expect(r.code, r.stderr + r.stdout).toBe(0);
       return m;
     };
@@ -70,12 +72,15 @@ for (const s of SETUPS) {
       expect(r.code, r.stderr).toBe(0);
       expect(readFileSync(join(w.project, 'out.txt'), 'utf8').trim()).toBe('allowed');
       const runs = await k.call<Array<{ id: string; agent: string }>>('runsList');
-      const detail = await k.call<{ rows: Array<{ tool: string; state: string; granted_by: string; result: { content: Array<{ text: string }> } }> }>('runsShow', { id: runs[0]!.id });
+      const detail = await k.call<{ rows: Array<{ tool: string; state: string; granted_by: string; result: { content: Array<{ text: string }> } }> }>(
+        'runsShow',
+        { id: runs[0]!.id },
+      );
       expect(detail.rows[0]).toMatchObject({ tool: 'bash', state: 'succeeded', granted_by: 'rule' });
       expect(detail.rows[0]!.result.content[0]!.text).toMatch(/runs this call itself/);
     }, 90_000);
 
-    it('deny by rule: nothing runs and the model reads the rule\'s reason', async () => {
+    it("deny by rule: nothing runs and the model reads the rule's reason", async () => {
       writeFileSync(join(w.project, 'keep.txt'), 'keep');
       await k.agent(s.client, w.project, [{ tool: 'bash', path: 'command', match: 'rm *', verdict: 'deny', reason: 'No deleting files in this project.' }]);
       const m = await model(s.shell('rm -f keep.txt'));
@@ -89,7 +94,11 @@ for (const s of SETUPS) {
       const m = await model(s.shell('echo approved > approved.txt'));
       const running = s.go(w, m);
       const card = await k.card();
-      expect(card.effect).toMatchObject({ tool: 'bash', target: 'echo approved > approved.txt', client: { name: s.client, folder: expect.stringContaining('proj') } });
+      expect(card.effect).toMatchObject({
+        tool: 'bash',
+        target: 'echo approved > approved.txt',
+        client: { name: s.client, folder: expect.stringContaining('proj') },
+      });
       await k.call('inboxApprove', { id: card.id });
       const r = await running;
       expect(r.code, r.stderr).toBe(0);
@@ -136,12 +145,14 @@ for (const s of SETUPS) {
       expect(existsSync(join(w.project, 'resumed.txt'))).toBe(true);
     }, 120_000);
 
-    it('the expiry answer (deny) arrives before the client\'s own timeout, and the card closes', async () => {
+    it("the expiry answer (deny) arrives before the client's own timeout, and the card closes", async () => {
       await k.agent(s.client, w.project, []);
       const m = await model(s.shell('echo late > late.txt'));
       // A 10 s client timeout: NEXUS expires the card at 7.5 s and answers deny; had the client killed the hook
       // at 10 s, it would have treated that as "no opinion" and run the command.
-      const r2 = w.nexus(s.client === 'claude-code' ? ['connect', 'claude-code', '--project', w.project, '--timeout', '10'] : ['connect', 'codex', '--timeout', '10']);
+      const r2 = w.nexus(
+        s.client === 'claude-code' ? ['connect', 'claude-code', '--project', w.project, '--timeout', '10'] : ['connect', 'codex', '--timeout', '10'],
+      );
       expect(r2.code, r2.stderr).toBe(0);
       const running = s.go(w, m);
       await k.card();
@@ -151,7 +162,7 @@ for (const s of SETUPS) {
       expect(await k.call<unknown[]>('inboxList')).toEqual([]);
     }, 90_000);
 
-    it('connect and disconnect leave the person\'s other settings intact (Codex: with the trust Codex computed)', async () => {
+    it("connect and disconnect leave the person's other settings intact (Codex: with the trust Codex computed)", async () => {
       await model(s.shell('true'));
       const file = s.client === 'codex' ? join(w.codexHome, 'config.toml') : join(w.project, '.claude', 'settings.json');
       const connected = readFileSync(file, 'utf8');

@@ -19,7 +19,13 @@ describe('DESIGN §7 "Agents have no tool that approves anything"', () => {
     s = await scenario({
       asker: { mode: 'ask', script: queue([{ toolCalls: [{ name: 'bash', input: { command: 'echo parked' } }] }]) },
       sneaky: queue([
-        { toolCalls: [{ name: 'approve', input: { id: 'x' } }, { name: 'inboxApprove', input: { id: 'x' } }, { name: 'settingsSet', input: { key: 'orchestration.enabled', value: true } }] },
+        {
+          toolCalls: [
+            { name: 'approve', input: { id: 'x' } },
+            { name: 'inboxApprove', input: { id: 'x' } },
+            { name: 'settingsSet', input: { key: 'orchestration.enabled', value: true } },
+          ],
+        },
         { text: 'could not' },
       ]),
     });

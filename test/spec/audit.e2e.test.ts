@@ -19,12 +19,13 @@ const KEY_ENV = { NEXUS_ENTITLEMENT_PUBLIC_KEY: publicKey.export({ type: 'spki',
 const models: Record<string, ScriptedModel> = {};
 let s: Served;
 
-
 // lead: `DELEGATE <command> CHECK <check>` hands `RUN: <command>` to mid with that check.
 const lead = (req: ScriptedRequest): ScriptedReply => {
   if (req.toolResults.length) return { text: `lead read: ${last(req)}` };
   const m = /DELEGATE (.*) CHECK (.*)$/m.exec(req.userText);
-  return m ? { toolCalls: [{ name: 'delegate_task', input: { agent: 'mid', task: `RUN: ${m[1]}`, acceptance_check: { command: m[2] } } }] } : { text: 'lead: nothing to do' };
+  return m
+    ? { toolCalls: [{ name: 'delegate_task', input: { agent: 'mid', task: `RUN: ${m[1]}`, acceptance_check: { command: m[2] } } }] }
+    : { text: 'lead: nothing to do' };
 };
 // mid: runs its task's command; a hold reads "wait"; anything else is reported.
 const mid = (req: ScriptedRequest): ScriptedReply => {
@@ -42,7 +43,10 @@ const asker = (req: ScriptedRequest): ScriptedReply => {
   if (/SUMMARIZE/.test(req.userText)) return { toolCalls: [{ name: 'summarize', input: { keep_from: 0 } }] };
   return { text: 'asker: nothing' };
 };
-const questioner = (req: ScriptedRequest): ScriptedReply => (req.toolResults.length ? { text: `colour: ${last(req).split('\n')[0]}` } : { toolCalls: [{ name: 'ask', input: { question: 'Which colour should the button be?' } }] });
+const questioner = (req: ScriptedRequest): ScriptedReply =>
+  req.toolResults.length
+    ? { text: `colour: ${last(req).split('\n')[0]}` }
+    : { toolCalls: [{ name: 'ask', input: { question: 'Which colour should the button be?' } }] };
 const hooky = (): ScriptedReply => ({ text: 'hooky done' });
 
 const profiles: Record<string, Record<string, unknown>> = {
@@ -57,22 +61,49 @@ async function addAgents(on: Served, names: string[]): Promise<void> {
   for (const name of names) {
     const file = join(on.dir, `${name}.json`);
     const model = models[name] ?? models.hooky;
-    writeFileSync(file, JSON.stringify({ name, mode: 'bypass', model: { provider: 'chat-completions', baseURL: model.baseURL, model: `scripted-${name}` }, ...profiles[name] }));
+    writeFileSync(
+      file,
+      JSON.stringify({ name, mode: 'bypass', model: { provider: 'chat-completions', baseURL: model.baseURL, model: `scripted-${name}` }, ...profiles[name] }),
+    );
     const r = await on.nexus('agents', 'add', file);
     if (r.code !== 0) throw new Error(`agents add ${name}: ${r.err}`);
   }
 }
 async function entitle(on: Served): Promise<void> {
   const file = join(on.dir, 'ent.jwt');
-  writeFileSync(file, await new SignJWT({ ent: ['nexus.orchestration'], exp: Math.floor(Date.now() / 1000) + 30 * 86400 }).setProtectedHeader({ alg: 'EdDSA' }).setSubject('acct_audit').sign(privateKey));
+  writeFileSync(
+    file,
+    await new SignJWT({ ent: ['nexus.orchestration'], exp: Math.floor(Date.now() / 1000) + 30 * 86400 })
+      .setProtectedHeader({ alg: 'EdDSA' })
+      .setSubject('acct_audit')
+      .sign(privateKey),
+  );
   await on.json('entitlements', 'import', file);
   await on.json('settings', 'set', 'orchestration.enabled', 'true');
   await on.json('settings', 'set', 'orchestration.allowlist', 'lead');
 }
-type Card = { id: string; kind: string; agent: string; tool: string; target: string; run_id: string; hop?: number; expires_at?: string; created_at: string; message?: string };
-type RunView = { id: string; agent: string | null; status: string; waiting_on?: Array<{ request_id: string; hop: number; agent: string }>; rows: Array<{ tool: string; state: string; error?: { code: string; detail: string } }> };
+type Card = {
+  id: string;
+  kind: string;
+  agent: string;
+  tool: string;
+  target: string;
+  run_id: string;
+  hop?: number;
+  expires_at?: string;
+  created_at: string;
+  message?: string;
+};
+type RunView = {
+  id: string;
+  agent: string | null;
+  status: string;
+  waiting_on?: Array<{ request_id: string; hop: number; agent: string }>;
+  rows: Array<{ tool: string; state: string; error?: { code: string; detail: string } }>;
+};
 const cardsOf = async (on: Served, kind: string) => (await on.json<Card[]>('inbox')).filter((c) => c.kind === kind);
-const waitCard = (on: Served, kind: string, not: string[] = []) => on.until(`a ${kind} card`, async () => (await cardsOf(on, kind)).find((c) => !not.includes(c.id)));
+const waitCard = (on: Served, kind: string, not: string[] = []) =>
+  on.until(`a ${kind} card`, async () => (await cardsOf(on, kind)).find((c) => !not.includes(c.id)));
 const runOf = async (on: Served, agent: string) => (await on.json<RunView[]>('runs', 'list')).find((r) => r.agent === agent);
 
 beforeAll(async () => {
@@ -113,7 +144,20 @@ describe('item 2, 3, 5: a held delegation', () => {
 
     // item 5: nexus tasks [--json]
     const tasks = await s.json<Array<Record<string, unknown>>>('tasks');
-    expect(tasks).toEqual([{ id: expect.stringMatching(/^task_/), delegator: 'lead', recipient: 'mid', task: 'RUN: echo held', state: 'open', refusals: 0, last_check_exit_code: null, run_id: midRun.id, created_at: expect.any(String), waiting_on: [expect.objectContaining({ request_id: hold.id, hop: 2 })] }]);
+    expect(tasks).toEqual([
+      {
+        id: expect.stringMatching(/^task_/),
+        delegator: 'lead',
+        recipient: 'mid',
+        task: 'RUN: echo held',
+        state: 'open',
+        refusals: 0,
+        last_check_exit_code: null,
+        run_id: midRun.id,
+        created_at: expect.any(String),
+        waiting_on: [expect.objectContaining({ request_id: hold.id, hop: 2 })],
+      },
+    ]);
     task = tasks[0].id as string;
     const human = (await s.nexus('tasks')).out;
     expect(human).toMatch(new RegExp(`${task}\\s+lead\\s+mid\\s+open\\s+0\\s+-`));
@@ -204,7 +248,10 @@ describe('item 7: ask mode refuses at once a call that can never run', () => {
 describe('item 8: error shapes', () => {
   it('a profile plus --rules over 64 KiB together: the envelope error naming 64 KiB, not internal', async () => {
     const file = join(s.dir, 'extra.json');
-    writeFileSync(file, JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ tool: 'read', verdict: 'ask', path: 'path', match: `maybe-${i}-${'y'.repeat(80)}` }))));
+    writeFileSync(
+      file,
+      JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ tool: 'read', verdict: 'ask', path: 'path', match: `maybe-${i}-${'y'.repeat(80)}` }))),
+    );
     const r = await s.nexus('run', 'ruled', 'Go.', '--rules', file);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/64 KiB/);

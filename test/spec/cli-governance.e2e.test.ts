@@ -49,10 +49,20 @@ const mid = (req: ScriptedRequest): ScriptedReply => {
 
 const agentFile = (name: string) => {
   const file = join(s.dir, `${name}.json`);
-  writeFileSync(file, JSON.stringify({ name, model: { provider: 'chat-completions', baseURL: models[name].baseURL, model: `scripted-${name}` }, mode: 'bypass' }));
+  writeFileSync(
+    file,
+    JSON.stringify({ name, model: { provider: 'chat-completions', baseURL: models[name].baseURL, model: `scripted-${name}` }, mode: 'bypass' }),
+  );
   return file;
 };
-type Run = { id: string; agent: string | null; status: string; created_at: string; waiting_on?: Array<{ request_id: string }>; rows: Array<{ id: string; origin: string; tool: string; state: string; error?: { code: string; detail: string } }> };
+type Run = {
+  id: string;
+  agent: string | null;
+  status: string;
+  created_at: string;
+  waiting_on?: Array<{ request_id: string }>;
+  rows: Array<{ id: string; origin: string; tool: string; state: string; error?: { code: string; detail: string } }>;
+};
 /** An agent's runs, oldest first. */
 const runsOf = async (agent: string) =>
   (await s.json<Run[]>('runs', 'list')).filter((r) => r.agent === agent).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
@@ -61,7 +71,8 @@ const cards = async (kind: string) => {
   const list = (await s.json<Array<Record<string, unknown>>>('inbox')).filter((c) => c.kind === kind);
   return list.length ? list : null;
 };
-const settled = (id: string) => s.until(`run ${id} to end`, async () => ((await s.json<Run>('runs', 'show', id)).status !== 'running' ? s.json<Run>('runs', 'show', id) : null));
+const settled = (id: string) =>
+  s.until(`run ${id} to end`, async () => ((await s.json<Run>('runs', 'show', id)).status !== 'running' ? s.json<Run>('runs', 'show', id) : null));
 const start = async (prompt: string) => (await s.json<{ id: string; agent: string; status: string }>('run', 'lead', prompt)).id;
 
 beforeAll(async () => {
@@ -112,7 +123,14 @@ describe('nexus settings get|set KEY VALUE (DESIGN §5: the six keys)', () => {
     expect((await s.nexus('settings', 'set', 'approval.stopHookCap', 'x')).code).toBe(1);
     expect((await set('orchestration.allowlist', ''))['orchestration.allowlist']).toEqual([]);
     // Back to the defaults for what follows (orchestration stays off until an entitlement is imported).
-    for (const [k, v] of [['orchestration.enabled', 'false'], ['orchestration.maxDepth', '3'], ['orchestration.maxAgents', '4'], ['orchestration.perHopApproval', 'true'], ['approval.stopHookCap', '3']]) await set(k, v);
+    for (const [k, v] of [
+      ['orchestration.enabled', 'false'],
+      ['orchestration.maxDepth', '3'],
+      ['orchestration.maxAgents', '4'],
+      ['orchestration.perHopApproval', 'true'],
+      ['approval.stopHookCap', '3'],
+    ])
+      await set(k, v);
   });
 });
 
@@ -120,12 +138,21 @@ describe('nexus entitlements import FILE|show', () => {
   it('show: absent at first; import of an EdDSA token signed by the account key entitles; show agrees', async () => {
     expect(await s.json('entitlements', 'show')).toMatchObject({ entitled: false });
     const file = join(s.dir, 'ent.jwt');
-    writeFileSync(file, await new SignJWT({ ent: ['nexus.orchestration'], exp: Math.floor(Date.now() / 1000) + 3600 }).setProtectedHeader({ alg: 'EdDSA' }).setSubject('acct_spec').sign(privateKey));
+    writeFileSync(
+      file,
+      await new SignJWT({ ent: ['nexus.orchestration'], exp: Math.floor(Date.now() / 1000) + 3600 })
+        .setProtectedHeader({ alg: 'EdDSA' })
+        .setSubject('acct_spec')
+        .sign(privateKey),
+    );
     expect(await s.json('entitlements', 'import', file)).toMatchObject({ entitled: true, entitlements: ['nexus.orchestration'] });
     expect(await s.json('entitlements', 'show')).toMatchObject({ entitled: true });
     // A token signed by another key is refused; the previous state is kept.
     const other = generateKeyPairSync('ed25519').privateKey;
-    writeFileSync(file, await new SignJWT({ ent: ['nexus.orchestration'], exp: Math.floor(Date.now() / 1000) + 3600 }).setProtectedHeader({ alg: 'EdDSA' }).sign(other));
+    writeFileSync(
+      file,
+      await new SignJWT({ ent: ['nexus.orchestration'], exp: Math.floor(Date.now() / 1000) + 3600 }).setProtectedHeader({ alg: 'EdDSA' }).sign(other),
+    );
     expect((await s.nexus('entitlements', 'import', file)).code).toBe(1);
     expect(await s.json('entitlements', 'show')).toMatchObject({ entitled: true });
   });
@@ -141,7 +168,15 @@ describe('an orchestration hold through the command line', () => {
     const leadRun = await start('DELEGATE echo one CHECK true');
     const [card] = await s.until('the hold card', () => cards('orchestration'));
     const [midRun] = await runsOf('mid');
-    expect(card).toMatchObject({ kind: 'orchestration', agent: 'mid', tool: 'bash', target: 'echo one', run_id: midRun!.id, hop: 2, chain_id: expect.stringMatching(/^chain_/) });
+    expect(card).toMatchObject({
+      kind: 'orchestration',
+      agent: 'mid',
+      tool: 'bash',
+      target: 'echo one',
+      run_id: midRun!.id,
+      hop: 2,
+      chain_id: expect.stringMatching(/^chain_/),
+    });
     holdId = card.id as string;
     chainId = card.chain_id as string;
     expect(holdId).toMatch(/^[0-9a-f]{32}$/);
@@ -169,7 +204,10 @@ describe('an orchestration hold through the command line', () => {
 
   it('approve ID (the request_id) --json: approved; the chain switches at once; the retry proceeds and the task completes', async () => {
     // mid's turn ended on "waiting": its run stays running (its task is open) and names the hold it waits on.
-    await s.until('mid to end its turn while it waits', async () => models.mid.requests.length >= 2 && (await runsOf('mid'))[0]?.waiting_on?.[0]?.request_id === holdId);
+    await s.until(
+      'mid to end its turn while it waits',
+      async () => models.mid.requests.length >= 2 && (await runsOf('mid'))[0]?.waiting_on?.[0]?.request_id === holdId,
+    );
     expect(await s.json('approve', holdId)).toEqual({ id: holdId, state: 'approved' });
     const [c] = await s.json<Array<{ hops: Array<{ verdict: string }> }>>('chains');
     expect(c!.hops[1]!.verdict).toBe('approved');
@@ -223,7 +261,14 @@ describe('an attention item through the command line', () => {
     await start('DELEGATE echo three CHECK false');
     const [item] = await s.until('the attention item', () => cards('attention'));
     const midRun = (await runsOf('mid')).at(-1)!;
-    expect(item).toMatchObject({ id: expect.any(String), kind: 'attention', agent: 'mid', tool: 'delegate_task', target: 'RUN: echo three', run_id: midRun.id });
+    expect(item).toMatchObject({
+      id: expect.any(String),
+      kind: 'attention',
+      agent: 'mid',
+      tool: 'delegate_task',
+      target: 'RUN: echo three',
+      run_id: midRun.id,
+    });
     await s.json('settings', 'set', 'delegation.maxRefusals', '3');
   });
 });
@@ -281,7 +326,10 @@ describe('nexus agents add FILE (DESIGN §5 agent file: every field)', () => {
       model: { provider: 'anthropic', baseURL: models.lead.anthropicBaseURL, model: 'scripted-full', apiKeyEnv: 'FULL_AGENT_KEY' },
       instructions: 'Be brief.',
       mode: 'rules',
-      approval_rules: [{ tool: 'bash', path: 'command', match: 'ls*', verdict: 'allow' }, { tool: 'write', path: 'path', match: '*.env', verdict: 'deny', reason: 'secrets' }],
+      approval_rules: [
+        { tool: 'bash', path: 'command', match: 'ls*', verdict: 'allow' },
+        { tool: 'write', path: 'path', match: '*.env', verdict: 'deny', reason: 'secrets' },
+      ],
       lifecycle_hooks: { turn_start: [{ tool: 'bash', input: { command: 'true' } }], stop: [{ tool: 'bash', input: { command: 'true' }, timeout_s: 5 }] },
       tools: ['bash', 'read'],
       workspace: 'full-ws',

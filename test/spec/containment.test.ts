@@ -22,7 +22,14 @@ const NODE = process.execPath;
 const PROVIDER_KEY = 'sk-or-v1-CONTAINMENT-PROVIDER-KEY';
 const MCP_SECRET = 'mcp-CONTAINMENT-SECRET-VALUE';
 
-type Row = { id: string; tool: string; state: string; input: { command?: string }; result?: { content: Array<{ text: string }> }; error?: { code: string; detail: string } };
+type Row = {
+  id: string;
+  tool: string;
+  state: string;
+  input: { command?: string };
+  result?: { content: Array<{ text: string }> };
+  error?: { code: string; detail: string };
+};
 type Run = { id: string; agent: string | null; status: string; rows: Row[] };
 
 let s: Served;
@@ -49,11 +56,15 @@ const profile = (name: string, extra: Record<string, unknown> = {}) => {
 };
 const show = (id: string) => s.json<Run>('runs', 'show', id);
 const rowsDone = (id: string, n: number) =>
-  s.until(`${n} bash rows of ${id} to end`, async () => {
-    const r = await show(id);
-    const bash = r.rows.filter((x) => x.tool === 'bash' && !['ready', 'running', 'needs_approval'].includes(x.state));
-    return bash.length >= n ? r : null;
-  }, 60_000);
+  s.until(
+    `${n} bash rows of ${id} to end`,
+    async () => {
+      const r = await show(id);
+      const bash = r.rows.filter((x) => x.tool === 'bash' && !['ready', 'running', 'needs_approval'].includes(x.state));
+      return bash.length >= n ? r : null;
+    },
+    60_000,
+  );
 const text = (row: Row) => row.result?.content.map((c) => c.text).join('\n') ?? '';
 const bash = (command: string) => ({ name: 'bash', input: { command, timeout_s: 30 } });
 
@@ -70,16 +81,30 @@ afterAll(async () => {
 describe('an agent cannot answer its own card, reach the kernel, or read its secrets', () => {
   it('CLI / socket / direct connect approvals, secrets, writes outside the workspace and the network all fail, and the results say so', async () => {
     const D = s.dir;
-    expect((await s.nexus('agents', 'add', profile('attacker', { mcpServers: { vault: { command: NODE, args: [EVERYTHING, 'stdio'], env: { VAULT_TOKEN: MCP_SECRET } } } }))).code).toBe(0);
+    expect(
+      (
+        await s.nexus(
+          'agents',
+          'add',
+          profile('attacker', { mcpServers: { vault: { command: NODE, args: [EVERYTHING, 'stdio'], env: { VAULT_TOKEN: MCP_SECRET } } } }),
+        )
+      ).code,
+    ).toBe(0);
     expect((await s.nexus('stop-all')).code).toBe(0);
     expect((await s.nexus('resume')).code).toBe(0);
     const approveAll = `for id in $(${NODE} ${BIN} --data-dir ${D} inbox --json | grep -o '"id": *"[^"]*"' | cut -d'"' -f4); do ${NODE} ${BIN} --data-dir ${D} approve "$id"; done`;
     firstCalls = [
       // A write with no allow rule parks: the card the agent then tries to approve itself.
       { name: 'write', input: { path: 'parked.txt', content: 'approved by myself' } },
-      bash(`${approveAll}; ${NODE} ${BIN} --data-dir ${D} settings set orchestration.perHopApproval false; ${NODE} ${BIN} --data-dir ${D} stop-all; ls -la ${D}; cd ../..; ${NODE} ${BIN} --data-dir . inbox --json`),
-      bash(`socat - UNIX-CONNECT:${D}/nexus.sock </dev/null; ${NODE} -e "require('net').connect('${D}/nexus.sock').on('connect',()=>console.log('CONNECTED')).on('error',e=>{console.error('connect:',e.code);process.exit(3)})"`),
-      bash(`cat ${D}/nexus.db | head -c 64 | od -c | head -2; env; cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n' | grep -E 'CONTAINMENT' ; grep -rl CONTAINMENT /proc/*/cmdline 2>/dev/null; ls ${D}`),
+      bash(
+        `${approveAll}; ${NODE} ${BIN} --data-dir ${D} settings set orchestration.perHopApproval false; ${NODE} ${BIN} --data-dir ${D} stop-all; ls -la ${D}; cd ../..; ${NODE} ${BIN} --data-dir . inbox --json`,
+      ),
+      bash(
+        `socat - UNIX-CONNECT:${D}/nexus.sock </dev/null; ${NODE} -e "require('net').connect('${D}/nexus.sock').on('connect',()=>console.log('CONNECTED')).on('error',e=>{console.error('connect:',e.code);process.exit(3)})"`,
+      ),
+      bash(
+        `cat ${D}/nexus.db | head -c 64 | od -c | head -2; env; cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n' | grep -E 'CONTAINMENT' ; grep -rl CONTAINMENT /proc/*/cmdline 2>/dev/null; ls ${D}`,
+      ),
       bash(`echo x > ../escape-dotdot.txt; ln -s ${dirname(D)} up; echo x > up/escape-link.txt; echo x > /var/tmp/nexus-escape-${process.pid}.txt`),
       bash(`curl -sS -m 5 ${model.url}/ && echo REACHED-THE-NETWORK`),
     ];
@@ -152,7 +177,9 @@ describe('nothing an agent started outlives a kill -9 of the kernel', () => {
     expect((await s.nexus('agents', 'add', profile('bare', { sandbox: false }))).code).toBe(0);
     firstCalls = [{ name: 'write', input: { path: 'x.txt', content: 'x' } }];
     await s.json('run', 'bare', 'write');
-    const card = await s.until('the card', async () => (await s.json<Array<{ id: string; agent: string; effect?: { sandboxed?: boolean } }>>('inbox')).find((c) => c.agent === 'bare'));
+    const card = await s.until('the card', async () =>
+      (await s.json<Array<{ id: string; agent: string; effect?: { sandboxed?: boolean } }>>('inbox')).find((c) => c.agent === 'bare'),
+    );
     expect(card.effect?.sandboxed).toBe(false);
     expect((await s.nexus('inbox')).out).toMatch(new RegExp(`${card.id}.*UNSANDBOXED`));
     expect((await s.nexus('deny', card.id)).code).toBe(0);

@@ -16,7 +16,7 @@ const cards = async (kind: string) => (await s!.call<InboxItem[]>('inboxList')).
 const waitCard = (kind: string) => s!.until(`a ${kind} card`, () => s!.nexus.kernel.inbox.pending().find((c) => c.kind === kind));
 
 describe('DESIGN §3 Chain: "That hand-off is hop 1; it is not governed by this layer (the approval stage still applies to it)"', () => {
-  it('hop 1 under the delegator\'s ask mode parks as an AUTONOMY card (a model row), not an orchestration hold; approved, the task runs', async () => {
+  it("hop 1 under the delegator's ask mode parks as an AUTONOMY card (a model row), not an orchestration hold; approved, the task runs", async () => {
     s = await scenario({
       lead: { mode: 'ask', script: queue([{ toolCalls: [delegate('mid', 'Say hi.')] }, { text: 'lead done' }]) },
       mid: queue([{ text: 'hi from mid' }]),
@@ -105,14 +105,14 @@ describe('DESIGN §3 "The identical retry (same chain, agent, resolved tool and 
     await s.until('mid waiting', () => s!.waits('mid') >= 1);
     await s.call('inboxApprove', { id: first.id });
     s.start('lead');
-    const second = await s.until('the second chain\'s hold', () => s!.nexus.kernel.inbox.pending().find((c) => c.kind === 'orchestration' && c.id !== first.id));
+    const second = await s.until("the second chain's hold", () => s!.nexus.kernel.inbox.pending().find((c) => c.kind === 'orchestration' && c.id !== first.id));
     expect(second.chain_id).not.toBe(first.chain_id);
     expect(second).toMatchObject({ agent: 'mid', target: 'echo same', hop: 2 });
   });
 });
 
 describe('seed 003 "Nothing is left open waiting on you, so one unanswered question never stalls other agents\' work"', () => {
-  it('while a hold waits: the held agent\'s turn has ended, and another agent\'s work — alone, and in a chain — runs to the end', async () => {
+  it("while a hold waits: the held agent's turn has ended, and another agent's work — alone, and in a chain — runs to the end", async () => {
     s = await scenario({
       lead: queue([{ toolCalls: [delegate('mid')] }, { text: 'lead done' }]),
       mid: queue([{ toolCalls: [bash('echo waits')] }, { text: 'waiting for a person' }]),
@@ -123,7 +123,7 @@ describe('seed 003 "Nothing is left open waiting on you, so one unanswered quest
     await s.open(['lead', 'boss'], true);
     s.start('lead');
     await waitCard('orchestration');
-    await s.until('mid\'s turn to end', () => s!.waits('mid') >= 1);
+    await s.until("mid's turn to end", () => s!.waits('mid') >= 1);
     // Per-hop approval off for the next chain only matters for the person; the waiting hold stays.
     await s.call('settingsSet', { key: 'orchestration.perHopApproval', value: false });
     expect((await s.ended(s.start('solo').id)).status).toBe('succeeded');
@@ -196,7 +196,10 @@ describe('DESIGN §3 "Stop all force-stops every run in flight (rows canceled, h
 describe('DESIGN §3 Delegation: "acceptance_check: { command, timeout_s? }"', () => {
   it('a check that outlives its timeout_s does not pass: the evidence says so and the task is refused', async () => {
     s = await scenario({
-      lead: queue([{ toolCalls: [{ name: 'delegate_task', input: { agent: 'mid', task: 'x', acceptance_check: { command: 'sleep 20', timeout_s: 1 } } }] }, { text: 'lead done' }]),
+      lead: queue([
+        { toolCalls: [{ name: 'delegate_task', input: { agent: 'mid', task: 'x', acceptance_check: { command: 'sleep 20', timeout_s: 1 } } }] },
+        { text: 'lead done' },
+      ]),
       mid: queue([{ text: 'done, trust me' }, { text: 'never' }]),
     });
     await s.call('settingsSet', { key: 'delegation.maxRefusals', value: 1 });
@@ -242,7 +245,11 @@ describe('seed 003 "closing either one is a real, immediate stop, not a suggesti
       s = await scenario({
         lead: queue([{ toolCalls: [delegate('mid')] }, { text: 'lead done' }]),
         mid: (req: ScriptedRequest): ScriptedReply =>
-          /APPROVED/.test(req.userText) ? { toolCalls: [bash('echo hi')] } : req.toolResults.length ? { text: `mid: ${last(req)}` } : { toolCalls: [bash('echo hi')] },
+          /APPROVED/.test(req.userText)
+            ? { toolCalls: [bash('echo hi')] }
+            : req.toolResults.length
+              ? { text: `mid: ${last(req)}` }
+              : { toolCalls: [bash('echo hi')] },
       });
       await s.open(['lead'], true);
       s.start('lead');
@@ -251,7 +258,12 @@ describe('seed 003 "closing either one is a real, immediate stop, not a suggesti
       await s.call('settingsSet', { key, value });
       await s.call('inboxApprove', { id: card.id });
       await s.until('mid to retry and report', () => s!.requests('mid').length >= 4 && s!.runsOf('mid')[0]?.status !== 'running');
-      expect(s.rowsOf('mid').filter((r) => r.origin === 'model').map((r) => [r.state, r.error?.code])).toEqual([
+      expect(
+        s
+          .rowsOf('mid')
+          .filter((r) => r.origin === 'model')
+          .map((r) => [r.state, r.error?.code]),
+      ).toEqual([
         ['failed', 'hop_held'],
         ['failed', code],
       ]);
@@ -340,7 +352,11 @@ describe('seed 003 "An approval covers exactly that hop. It is consumed the mome
     s = await scenario({
       lead: queue([{ toolCalls: [delegate('mid')] }, { text: 'lead done' }]),
       mid: (req: ScriptedRequest): ScriptedReply =>
-        /APPROVED/.test(req.userText) ? { toolCalls: [bash('echo x'), bash('echo x')] } : req.toolResults.length ? { text: 'mid: done' } : { toolCalls: [bash('echo x')] },
+        /APPROVED/.test(req.userText)
+          ? { toolCalls: [bash('echo x'), bash('echo x')] }
+          : req.toolResults.length
+            ? { text: 'mid: done' }
+            : { toolCalls: [bash('echo x')] },
     });
     await s.open(['lead'], true);
     s.start('lead');
@@ -348,7 +364,10 @@ describe('seed 003 "An approval covers exactly that hop. It is consumed the mome
     await s.until('mid waiting', () => s!.waits('mid') >= 1);
     await s.call('inboxApprove', { id: card.id });
     await s.until('mid to retry twice and stop', () => s!.requests('mid').length >= 4 && s!.waits('mid') >= 2);
-    const retried = s.rowsOf('mid').filter((r) => r.origin === 'model').slice(1);
+    const retried = s
+      .rowsOf('mid')
+      .filter((r) => r.origin === 'model')
+      .slice(1);
     expect(retried.map((r) => r.state).sort()).toEqual(['failed', 'succeeded']);
     expect(retried.find((r) => r.state === 'failed')?.error?.code).toBe('hop_held');
     const holds = await cards('orchestration');
@@ -369,10 +388,19 @@ describe('seed 003 "neither a cloud-side entitlement flip nor a local misconfigu
     await s.call('entitlementsImport', { token: await s.account.token({ exp }) });
     // mid's second call waits until the token has expired.
     s.models.mid.setScript(
-      queue([{ toolCalls: [bash('echo before')] }, { delayMs: Math.max(0, exp * 1000 - Date.now()) + 300, toolCalls: [bash('echo after')] }, { text: 'mid done' }]),
+      queue([
+        { toolCalls: [bash('echo before')] },
+        { delayMs: Math.max(0, exp * 1000 - Date.now()) + 300, toolCalls: [bash('echo after')] },
+        { text: 'mid done' },
+      ]),
     );
     await s.ended(s.start('lead').id, 20_000);
-    expect(s.rowsOf('mid').filter((r) => r.origin === 'model').map((r) => [(r.input as { command: string }).command, r.state, r.error?.code ?? null])).toEqual([
+    expect(
+      s
+        .rowsOf('mid')
+        .filter((r) => r.origin === 'model')
+        .map((r) => [(r.input as { command: string }).command, r.state, r.error?.code ?? null]),
+    ).toEqual([
       ['echo before', 'succeeded', null],
       ['echo after', 'failed', 'orchestration_not_entitled'],
     ]);

@@ -33,7 +33,7 @@ export function sections(text: string, level: number): Section[] {
 export function fences(text: string): Array<{ lang: string; body: string }> {
   const out: Array<{ lang: string; body: string }> = [];
   const re = /^```([^\n]*)\n([\s\S]*?)^```\s*$/gm;
-  for (let m; (m = re.exec(text)); ) out.push({ lang: m[1].trim(), body: m[2] });
+  for (let m; (m = re.exec(text));) out.push({ lang: m[1].trim(), body: m[2] });
   return out;
 }
 

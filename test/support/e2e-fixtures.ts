@@ -38,7 +38,10 @@ function testAccount(): TestAccount {
 /** The last tool result a scripted model read. */
 export const lastResult = (r: ScriptedRequest) => r.toolResults.at(-1)?.text ?? '';
 export const bash = (command: string) => ({ name: 'bash', input: { command } });
-export const delegate = (agent: string, task = 'Do the thing.', command = 'true') => ({ name: 'delegate_task', input: { agent, task, acceptance_check: { command } } });
+export const delegate = (agent: string, task = 'Do the thing.', command = 'true') => ({
+  name: 'delegate_task',
+  input: { agent, task, acceptance_check: { command } },
+});
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -159,7 +162,11 @@ export async function shot(page: Page, testInfo: TestInfo, name: string) {
   // to the tallest pane for the picture, then put it back.
   const size = page.viewportSize() ?? { width: 1280, height: 820 };
   const tallest = await page.evaluate(() =>
-    Math.max(...[...document.querySelectorAll('.settings-body, .detail-pane, .inbox-detail, .inbox-empty, .item-list')].map((e) => e.scrollHeight + e.getBoundingClientRect().top)),
+    Math.max(
+      ...[...document.querySelectorAll('.settings-body, .detail-pane, .inbox-detail, .inbox-empty, .item-list')].map(
+        (e) => e.scrollHeight + e.getBoundingClientRect().top,
+      ),
+    ),
   );
   const height = Math.min(Math.max(size.height, Math.ceil(tallest) + 24), 4000);
   if (height > size.height) await page.setViewportSize({ width: size.width, height });

@@ -41,11 +41,18 @@ export interface TestNexus {
 }
 
 /** `modules`: which modules to build (default all); governance is always among them. */
-export async function testNexus(opts: { modules?: Partial<NexusModules>; account?: TestAccount; dataDir?: string; env?: NodeJS.ProcessEnv; clock?: Clock } = {}): Promise<TestNexus> {
+export async function testNexus(
+  opts: { modules?: Partial<NexusModules>; account?: TestAccount; dataDir?: string; env?: NodeJS.ProcessEnv; clock?: Clock } = {},
+): Promise<TestNexus> {
   const account = opts.account ?? testAccount();
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'nexus-gov-'));
   const env = { ...process.env, ...opts.env, [PUBLIC_KEY_ENV]: account.publicPem };
-  const nexus = await createNexus({ dataDir, env, ...(opts.modules ? { modules: { ...opts.modules, governance: true } } : {}), ...(opts.clock ? { clock: opts.clock } : {}) });
+  const nexus = await createNexus({
+    dataDir,
+    env,
+    ...(opts.modules ? { modules: { ...opts.modules, governance: true } } : {}),
+    ...(opts.clock ? { clock: opts.clock } : {}),
+  });
   const gov = nexus.governance;
   if (!gov) throw new Error('testNexus builds governance');
   let closed = false;

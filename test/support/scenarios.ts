@@ -27,7 +27,10 @@ export interface Scenario extends TestNexus {
   cleanup(): Promise<void>;
 }
 
-export async function scenario(cast: Record<string, Script | { script: Script; mode?: Mode; tools?: string[] }>, opts: { clock?: Clock } = {}): Promise<Scenario> {
+export async function scenario(
+  cast: Record<string, Script | { script: Script; mode?: Mode; tools?: string[] }>,
+  opts: { clock?: Clock } = {},
+): Promise<Scenario> {
   const models: Record<string, ScriptedModel> = {};
   for (const [name, c] of Object.entries(cast)) {
     models[name] = await startScriptedModel({ script: 'script' in c && !Array.isArray(c) && typeof c !== 'function' ? c.script : (c as Script) });
@@ -35,7 +38,12 @@ export async function scenario(cast: Record<string, Script | { script: Script; m
   const t = await testNexus({ modules: { turns: true, governance: true }, ...(opts.clock ? { clock: opts.clock } : {}) });
   for (const [name, c] of Object.entries(cast)) {
     const o = !Array.isArray(c) && typeof c !== 'function' ? c : { mode: undefined, tools: undefined };
-    saveAgent(t.nexus.kernel, { name, mode: o.mode ?? 'bypass', ...(o.tools ? { tools: o.tools } : {}), model: { provider: 'chat-completions', baseURL: models[name].baseURL, model: `scripted-${name}` } });
+    saveAgent(t.nexus.kernel, {
+      name,
+      mode: o.mode ?? 'bypass',
+      ...(o.tools ? { tools: o.tools } : {}),
+      model: { provider: 'chat-completions', baseURL: models[name].baseURL, model: `scripted-${name}` },
+    });
   }
   const turns = t.nexus.turns;
   if (!turns) throw new Error('the scenario harness builds turns');
@@ -49,7 +57,9 @@ export async function scenario(cast: Record<string, Script | { script: Script; m
     }
   };
   const runsOf = (agent: string) =>
-    (t.gov.db.prepare('SELECT id FROM runs WHERE agent = ? ORDER BY created_at, rowid').all(agent) as { id: string }[]).map((r) => t.nexus.kernel.getRun(r.id)!);
+    (t.gov.db.prepare('SELECT id FROM runs WHERE agent = ? ORDER BY created_at, rowid').all(agent) as { id: string }[]).map((r) =>
+      t.nexus.kernel.getRun(r.id)!,
+    );
   return {
     ...t,
     turns,
@@ -88,7 +98,10 @@ export function structuredOf(text: string): Record<string, unknown> | null {
   return null;
 }
 
-export const delegate = (agent: string, task = 'Do the thing.', command = 'true') => ({ name: 'delegate_task', input: { agent, task, acceptance_check: { command } } });
+export const delegate = (agent: string, task = 'Do the thing.', command = 'true') => ({
+  name: 'delegate_task',
+  input: { agent, task, acceptance_check: { command } },
+});
 export const bash = (command: string) => ({ name: 'bash', input: { command } });
 
 /** The text of the last tool result a model read in this request. */

@@ -64,7 +64,12 @@ export async function turnsHarness(opts: { script?: Script; modules?: Partial<Ne
       const profile: AgentProfile = {
         mode: 'bypass',
         ...rest,
-        model: { provider, baseURL: provider === 'anthropic' ? model.anthropicBaseURL : model.baseURL, model: 'scripted-1', ...(stream === undefined ? {} : { stream }) } as AgentProfile['model'],
+        model: {
+          provider,
+          baseURL: provider === 'anthropic' ? model.anthropicBaseURL : model.baseURL,
+          model: 'scripted-1',
+          ...(stream === undefined ? {} : { stream }),
+        } as AgentProfile['model'],
       };
       return saveAgent(h.nexus.kernel, profile).agent;
     },

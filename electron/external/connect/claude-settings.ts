@@ -13,7 +13,9 @@ export function parseClaudeSettings(text: string | null, file: string): Json {
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${file} is not valid JSON (${e instanceof Error ? e.message : String(e)}); NEXUS will not rewrite it. Fix or move it, then connect again.`);
+    throw new Error(
+      `${file} is not valid JSON (${e instanceof Error ? e.message : String(e)}); NEXUS will not rewrite it. Fix or move it, then connect again.`,
+    );
   }
   if (!isObj(v)) throw new Error(`${file} does not hold a JSON object; NEXUS will not rewrite it.`);
   return v;

@@ -50,7 +50,13 @@ export function groupIndexes(base: Record<string, unknown>): Record<string, numb
  * The config with NEXUS connected (its block appended, with `trust` entries when known) or disconnected (its
  * block removed). `configPath` is the absolute path Codex names the file by in its trust keys.
  */
-export function planCodexConfig(text: string | null, file: string, action: 'connect' | 'disconnect', spec: HookSpec, trust: Record<string, string> = {}): string {
+export function planCodexConfig(
+  text: string | null,
+  file: string,
+  action: 'connect' | 'disconnect',
+  spec: HookSpec,
+  trust: Record<string, string> = {},
+): string {
   const original = text ?? '';
   parseCodexConfig(original, file);
   const base = withoutBlock(original);
@@ -58,12 +64,20 @@ export function planCodexConfig(text: string | null, file: string, action: 'conn
   if (action === 'disconnect') return base;
   const hooks = (parsedBase.hooks ?? {}) as Record<string, unknown>;
   for (const e of EVENTS) {
-    if (hooks[e.name] !== undefined && !Array.isArray(hooks[e.name])) throw new Error(`${file}: hooks.${e.name} is not a list of tables; NEXUS cannot add its hook next to it.`);
+    if (hooks[e.name] !== undefined && !Array.isArray(hooks[e.name]))
+      throw new Error(`${file}: hooks.${e.name} is not a list of tables; NEXUS cannot add its hook next to it.`);
   }
   const command = hookCommand('codex', spec);
   const lines = [BLOCK_BEGIN];
   for (const e of EVENTS) {
-    lines.push(`[[hooks.${e.name}]]`, 'matcher = "*"', `[[hooks.${e.name}.hooks]]`, 'type = "command"', `command = ${tomlString(command)}`, `timeout = ${spec.timeoutS}`);
+    lines.push(
+      `[[hooks.${e.name}]]`,
+      'matcher = "*"',
+      `[[hooks.${e.name}.hooks]]`,
+      'type = "command"',
+      `command = ${tomlString(command)}`,
+      `timeout = ${spec.timeoutS}`,
+    );
   }
   for (const [key, hash] of Object.entries(trust).sort()) lines.push(`[hooks.state.${tomlString(key)}]`, `trusted_hash = ${tomlString(hash)}`);
   lines.push(BLOCK_END);

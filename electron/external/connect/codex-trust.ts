@@ -55,7 +55,11 @@ export function codexHookHashes(codex: string, codexHome: string, timeoutMs = 30
       while ((nl = buf.indexOf('\n')) >= 0) {
         const line = buf.slice(0, nl);
         buf = buf.slice(nl + 1);
-        let m: { id?: number; result?: { data?: Array<{ hooks?: Array<{ key?: string; command?: string; currentHash?: string }> }> }; error?: { message?: string } };
+        let m: {
+          id?: number;
+          result?: { data?: Array<{ hooks?: Array<{ key?: string; command?: string; currentHash?: string }> }> };
+          error?: { message?: string };
+        };
         try {
           m = JSON.parse(line);
         } catch {
@@ -68,7 +72,8 @@ export function codexHookHashes(codex: string, codexHome: string, timeoutMs = 30
         } else if (m.id === 2) {
           if (m.error) return finish(new Error(`codex app-server hooks/list: ${m.error.message}`));
           const out: Record<string, string> = {};
-          for (const entry of m.result?.data ?? []) for (const h of entry.hooks ?? []) if (h.key && h.currentHash && isNexusHook(h.command)) out[h.key] = h.currentHash;
+          for (const entry of m.result?.data ?? [])
+            for (const h of entry.hooks ?? []) if (h.key && h.currentHash && isNexusHook(h.command)) out[h.key] = h.currentHash;
           finish(null, out);
         }
       }

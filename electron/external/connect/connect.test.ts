@@ -15,10 +15,24 @@ import { socketPath } from '../../doors/socket.js';
 import { mapToolCall } from '../tool-map.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-const spec: HookSpec = { node: '/usr/bin/node', script: '/opt/nexus/dist/hook/nexus-hook.mjs', dataDir: "/home/a b/it's NEXUS", timeoutS: 900, whenDown: 'deny' };
+const spec: HookSpec = {
+  node: '/usr/bin/node',
+  script: '/opt/nexus/dist/hook/nexus-hook.mjs',
+  dataDir: "/home/a b/it's NEXUS",
+  timeoutS: 900,
+  whenDown: 'deny',
+};
 
 describe('Claude Code settings.json', () => {
-  const mine = { model: 'opus', permissions: { allow: ['Bash(ls)'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'my-linter' }] }], Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] }, env: { A: '1' } };
+  const mine = {
+    model: 'opus',
+    permissions: { allow: ['Bash(ls)'] },
+    hooks: {
+      PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'my-linter' }] }],
+      Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }],
+    },
+    env: { A: '1' },
+  };
   const text = JSON.stringify(mine, null, 2) + '\n';
 
   it('connect adds a PreToolUse and a PermissionRequest entry and keeps every other key', () => {
@@ -53,10 +67,13 @@ describe('Claude Code settings.json', () => {
 
 describe('Codex config.toml', () => {
   const mine = `# my settings, with comments\nmodel = "gpt-5.5"   # the model\n\n[features]\nplugins = false\n\n[[hooks.PreToolUse]]\nmatcher = "Bash"\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "my-linter"\n`;
-  it('connect appends one marked block after the person\'s hook (group 1) with its trust; disconnect restores every byte', () => {
+  it("connect appends one marked block after the person's hook (group 1) with its trust; disconnect restores every byte", () => {
     const after = planCodexConfig(mine, 'f', 'connect', spec, { '/c/config.toml:pre_tool_use:1:0': 'sha256:ab' });
     expect(after.startsWith(mine)).toBe(true);
-    const t = parse(after) as { model: string; hooks: { PreToolUse: Array<{ matcher: string; hooks: Array<{ command: string; timeout?: number }> }>; state: Record<string, { trusted_hash: string }> } };
+    const t = parse(after) as {
+      model: string;
+      hooks: { PreToolUse: Array<{ matcher: string; hooks: Array<{ command: string; timeout?: number }> }>; state: Record<string, { trusted_hash: string }> };
+    };
     expect(t.model).toBe('gpt-5.5');
     expect(t.hooks.PreToolUse.map((g) => g.matcher)).toEqual(['Bash', '*']);
     expect(t.hooks.PreToolUse[1]!.hooks[0]).toMatchObject({ command: hookCommand('codex', spec), timeout: 900 });
@@ -83,12 +100,19 @@ describe('the hook process', () => {
   it('no kernel: deny with the sentence (default), or hand back to the client (--when-down ask)', () => {
     const deny = hook(['--client', 'codex', '--data-dir', nowhere], ev);
     expect(deny.status).toBe(0);
-    expect(JSON.parse(deny.stdout).hookSpecificOutput).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('NEXUS is not running') });
+    expect(JSON.parse(deny.stdout).hookSpecificOutput).toMatchObject({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: expect.stringContaining('NEXUS is not running'),
+    });
     const askClaude = hook(['--client', 'claude-code', '--data-dir', nowhere, '--when-down', 'ask'], ev);
     expect(JSON.parse(askClaude.stdout).hookSpecificOutput.permissionDecision).toBe('ask');
     expect(hook(['--client', 'codex', '--data-dir', nowhere, '--when-down', 'ask'], ev).stdout).toBe('');
     const pr = hook(['--client', 'codex', '--data-dir', nowhere], ev.replace('PreToolUse', 'PermissionRequest'));
-    expect(JSON.parse(pr.stdout).hookSpecificOutput).toEqual({ hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: expect.stringContaining('NEXUS is not running') } });
+    expect(JSON.parse(pr.stdout).hookSpecificOutput).toEqual({
+      hookEventName: 'PermissionRequest',
+      decision: { behavior: 'deny', message: expect.stringContaining('NEXUS is not running') },
+    });
   });
   it('bad arguments or input that is not JSON: exit 2 (a blocking error in both clients)', () => {
     expect(hook(['--client', 'cursor', '--data-dir', nowhere], ev).status).toBe(2);
@@ -100,7 +124,9 @@ describe('tool names', () => {
   it('Bash, Read, Write and Edit pass to the kernel aliases; a patch becomes one call per path it writes', () => {
     expect(mapToolCall('Bash', { command: 'ls' })).toEqual({ ok: true, calls: [{ tool: 'Bash', input: { command: 'ls' } }] });
     expect(mapToolCall('mcp__demo__echo', { text: 'x' })).toEqual({ ok: true, calls: [{ tool: 'mcp__demo__echo', input: { text: 'x' } }] });
-    const m = mapToolCall('apply_patch', { command: '*** Begin Patch\n*** Update File: a.ts\n*** Move to: b.ts\n@@\n-x\n+y\n*** Delete File: c.ts\n*** End Patch' });
+    const m = mapToolCall('apply_patch', {
+      command: '*** Begin Patch\n*** Update File: a.ts\n*** Move to: b.ts\n@@\n-x\n+y\n*** Delete File: c.ts\n*** End Patch',
+    });
     expect(m.ok && m.calls.map((c) => [c.tool, (c.input as { path: string }).path])).toEqual([
       ['edit', 'a.ts'],
       ['write', 'b.ts'],
@@ -117,7 +143,11 @@ describe('nexus connect / disconnect (the CLI, as a person runs it)', () => {
     home = mkdtempSync(join(tmpdir(), 'nexus-connect-'));
   });
   afterEach(() => rmSync(home, { recursive: true, force: true }));
-  const nexus = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin', 'nexus.mjs'), ...args, '--data-dir', join(home, 'data')], { env: { PATH: process.env.PATH, HOME: home }, encoding: 'utf8' });
+  const nexus = (...args: string[]) =>
+    spawnSync(process.execPath, [join(ROOT, 'bin', 'nexus.mjs'), ...args, '--data-dir', join(home, 'data')], {
+      env: { PATH: process.env.PATH, HOME: home },
+      encoding: 'utf8',
+    });
 
   it('claude-code --user: shows the diff first, writes, and disconnect leaves the file as it was', () => {
     mkdirSync(join(home, '.claude'));

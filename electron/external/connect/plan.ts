@@ -43,7 +43,10 @@ export const codexHome = (env: NodeJS.ProcessEnv) => env.CODEX_HOME || join(home
 export function settingsFile(t: Pick<ConnectTarget, 'client' | 'scope' | 'project' | 'env'>): string {
   const env = t.env ?? process.env;
   if (t.client === 'codex') {
-    if (t.scope === 'project') throw new Error('Codex is connected for the user (its config.toml in CODEX_HOME): Codex loads a project\'s hooks only from trusted projects. Leave out --project.');
+    if (t.scope === 'project')
+      throw new Error(
+        "Codex is connected for the user (its config.toml in CODEX_HOME): Codex loads a project's hooks only from trusted projects. Leave out --project.",
+      );
     return join(codexHome(env), 'config.toml');
   }
   if (t.scope === 'project') {
@@ -95,17 +98,33 @@ export function plan(t: ConnectTarget, action: 'connect' | 'disconnect', trust: 
   let after: string;
   if (t.client === 'claude-code') {
     after = planClaudeSettings(before, file, action, spec);
-    if (action === 'connect') notes.push(`Claude Code will ask NEXUS before every tool call (PreToolUse; PermissionRequest where it fires), waiting up to ${spec.timeoutS} s for a person.`);
+    if (action === 'connect')
+      notes.push(
+        `Claude Code will ask NEXUS before every tool call (PreToolUse; PermissionRequest where it fires), waiting up to ${spec.timeoutS} s for a person.`,
+      );
   } else {
     after = planCodexConfig(before, file, action, spec, trust);
     if (action === 'connect' && !Object.keys(trust).length) {
       const keys = trustKeys(file, parseCodexConfig(withoutBlock(before ?? ''), file));
-      notes.push(`Codex skips hooks it has not trusted: after writing, NEXUS asks codex app-server for the hooks' hashes and records them under [hooks.state] (${keys.join(', ')}).`);
+      notes.push(
+        `Codex skips hooks it has not trusted: after writing, NEXUS asks codex app-server for the hooks' hashes and records them under [hooks.state] (${keys.join(', ')}).`,
+      );
     }
   }
-  if (action === 'connect' && spec.whenDown === 'deny') notes.push('When NEXUS is not running, every tool call is denied with a sentence saying so (--when-down ask hands it to the client\'s own prompt instead).');
+  if (action === 'connect' && spec.whenDown === 'deny')
+    notes.push("When NEXUS is not running, every tool call is denied with a sentence saying so (--when-down ask hands it to the client's own prompt instead).");
   const b = before ?? '';
-  return { client: t.client, scope: t.scope, file, action, before: b, after, diff: createTwoFilesPatch(file, file, b, after, 'now', 'after'), changed: b !== after, notes };
+  return {
+    client: t.client,
+    scope: t.scope,
+    file,
+    action,
+    before: b,
+    after,
+    diff: createTwoFilesPatch(file, file, b, after, 'now', 'after'),
+    changed: b !== after,
+    notes,
+  };
 }
 
 function writeAtomic(file: string, text: string): void {
@@ -124,14 +143,22 @@ export async function apply(t: ConnectTarget, action: 'connect' | 'disconnect'):
   if (t.client !== 'codex' || action !== 'connect') return p;
   const codex = findCodex(t.codexBin, t.env ?? process.env, join(dirname(hookScript(t.env ?? process.env)), '..', '..'));
   if (!codex) {
-    p.notes.push('Codex was not found, so the hook is NOT trusted yet and Codex will skip it: run `nexus connect codex` again once codex is installed (or pass --codex PATH), or start codex with --dangerously-bypass-hook-trust.');
+    p.notes.push(
+      'Codex was not found, so the hook is NOT trusted yet and Codex will skip it: run `nexus connect codex` again once codex is installed (or pass --codex PATH), or start codex with --dangerously-bypass-hook-trust.',
+    );
     return p;
   }
   const hashes = await codexHookHashes(codex, dirname(p.file));
   if (!Object.keys(hashes).length) throw new Error(`codex app-server did not list NEXUS's hook in ${p.file}; it is written but not trusted.`);
   const trusted = plan(t, 'connect', hashes);
   writeAtomic(trusted.file, trusted.after);
-  return { ...trusted, before: p.before, diff: createTwoFilesPatch(p.file, p.file, p.before, trusted.after, 'before', 'after'), changed: true, notes: [...p.notes.slice(1), `Codex trusts the hooks: ${Object.keys(hashes).join(', ')}.`] };
+  return {
+    ...trusted,
+    before: p.before,
+    diff: createTwoFilesPatch(p.file, p.file, p.before, trusted.after, 'before', 'after'),
+    changed: true,
+    notes: [...p.notes.slice(1), `Codex trusts the hooks: ${Object.keys(hashes).join(', ')}.`],
+  };
 }
 
 export interface ConnectionStatus {

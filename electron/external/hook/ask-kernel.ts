@@ -54,7 +54,8 @@ export function askKernel(dataDir: string, method: string, input: unknown): Prom
         } catch {
           continue;
         }
-        if (msg.id === 0 && msg.ok === false && msg.error?.code === 'unauthenticated') return done({ kind: 'error', message: `the kernel refused this hook's credential: ${msg.error.message ?? ''}` });
+        if (msg.id === 0 && msg.ok === false && msg.error?.code === 'unauthenticated')
+          return done({ kind: 'error', message: `the kernel refused this hook's credential: ${msg.error.message ?? ''}` });
         if (msg.id !== 1) continue;
         if (msg.ok === true) return done({ kind: 'ok', value: msg.value });
         return done({ kind: 'error', message: msg.error?.message ?? 'the kernel answered with an error' });

@@ -77,7 +77,12 @@ async function main(): Promise<void> {
   failsafe.unref();
   const waitMs = Math.round(ms - Math.min(15_000, ms / 4));
   const project = process.env.CLAUDE_PROJECT_DIR;
-  const r = await askKernel(args.dataDir, 'externalToolUse', { client: args.client, event, wait_ms: waitMs, ...(args.client === 'claude-code' && project ? { project_dir: project } : {}) });
+  const r = await askKernel(args.dataDir, 'externalToolUse', {
+    client: args.client,
+    event,
+    wait_ms: waitMs,
+    ...(args.client === 'claude-code' && project ? { project_dir: project } : {}),
+  });
   if (r.kind === 'down') {
     if (args.whenDown === 'ask') say({ decision: 'ask', reason: 'NEXUS is not running; the client decides as it would without NEXUS.' });
     return say({ decision: 'deny', reason: NOT_RUNNING });

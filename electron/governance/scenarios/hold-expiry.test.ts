@@ -15,7 +15,12 @@ afterEach(async () => {
   s = null;
 });
 const EXPIRED = /Nobody approved this tool call before it expired/;
-const mid = (req: ScriptedRequest) => (/expired/.test(req.userText) ? { text: 'mid: my hop expired' } : req.toolResults.length ? { text: 'waiting for a person' } : { toolCalls: [bash('echo late')] });
+const mid = (req: ScriptedRequest) =>
+  /expired/.test(req.userText)
+    ? { text: 'mid: my hop expired' }
+    : req.toolResults.length
+      ? { text: 'waiting for a person' }
+      : { toolCalls: [bash('echo late')] };
 
 describe('an unanswered hold expires after 24 h (seed 003 "nothing is left open waiting on you")', () => {
   it('the held run stays running (not succeeded) while it waits; at 24 h the hop is refused, the task fails visibly, the delegator gets the failure, the recipient is told', async () => {
@@ -32,7 +37,9 @@ describe('an unanswered hold expires after 24 h (seed 003 "nothing is left open 
     const [midRun] = s.runsOf('mid');
     expect(midRun!.status).toBe('running'); // its task is open: it does not read succeeded
     const listed = await s.call<Array<{ id: string; status: string; waiting_on?: unknown[] }>>('runsList');
-    expect(listed.find((r) => r.id === midRun!.id)!.waiting_on).toEqual([expect.objectContaining({ request_id: card.id, hop: 2, agent: 'mid', tool: 'bash', target: 'echo late' })]);
+    expect(listed.find((r) => r.id === midRun!.id)!.waiting_on).toEqual([
+      expect.objectContaining({ request_id: card.id, hop: 2, agent: 'mid', tool: 'bash', target: 'echo late' }),
+    ]);
     expect(listed.find((r) => r.id === run.id)!.waiting_on).toEqual([expect.objectContaining({ request_id: card.id })]);
 
     clock.advance(PARK_DURATION_MS - 1000);
@@ -60,7 +67,13 @@ describe('an unanswered hold expires after 24 h (seed 003 "nothing is left open 
 
   it('answered in time, the timer is disarmed: nothing expires later', async () => {
     const clock = new ManualClock(Date.now());
-    s = await scenario({ lead: queue([{ toolCalls: [delegate('mid', 'RUN', 'true')] }, { text: 'lead done' }]), mid: (req: ScriptedRequest) => (/APPROVED/.test(req.userText) ? { toolCalls: [bash('echo late')] } : mid(req)) }, { clock });
+    s = await scenario(
+      {
+        lead: queue([{ toolCalls: [delegate('mid', 'RUN', 'true')] }, { text: 'lead done' }]),
+        mid: (req: ScriptedRequest) => (/APPROVED/.test(req.userText) ? { toolCalls: [bash('echo late')] } : mid(req)),
+      },
+      { clock },
+    );
     await s.call('entitlementsImport', { token: await s.account.token({ exp: Math.floor(Date.now() / 1000) + 30 * 86400 }) });
     await s.call('settingsSet', { key: 'orchestration.enabled', value: true });
     await s.call('settingsSet', { key: 'orchestration.allowlist', value: ['lead'] });
@@ -93,7 +106,10 @@ describe('a hold whose 24 h passed while NEXUS was closed', () => {
       // The hold expired before the interrupted delegation was settled: the task failed with the expiry sentence.
       expect((await again.call<Array<{ state: string }>>('tasksList'))[0]!.state).toBe('failed');
       expect((await again.call<InboxItem[]>('inboxList')).map((c) => [c.kind, EXPIRED.test(c.message ?? '')])).toEqual([['attention', true]]);
-      await s.until('nothing in flight', () => (again.nexus.db.prepare("SELECT COUNT(*) AS n FROM runs WHERE status = 'running'").get() as { n: number }).n === 0);
+      await s.until(
+        'nothing in flight',
+        () => (again.nexus.db.prepare("SELECT COUNT(*) AS n FROM runs WHERE status = 'running'").get() as { n: number }).n === 0,
+      );
     } finally {
       await again.close();
     }

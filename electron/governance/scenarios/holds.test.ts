@@ -77,7 +77,10 @@ describe('per-hop approval (on by default)', () => {
     const done = await s.ended(lead.id);
     expect(done.status).toBe('succeeded');
     expect(done.final_answer).toMatch(/^lead read: mid finished/);
-    const performed = s.rowsOf('mid').filter((r) => r.origin === 'model' && r.state === 'succeeded').map((r) => (r.input as { command: string }).command);
+    const performed = s
+      .rowsOf('mid')
+      .filter((r) => r.origin === 'model' && r.state === 'succeeded')
+      .map((r) => (r.input as { command: string }).command);
     expect(performed).toEqual(['echo one', 'echo changed']);
     [chain] = await s.call<ChainView[]>('chainsList');
     expect(chain.hops.map((h) => [h.hop, h.agent, h.action, h.target, h.verdict])).toEqual([
@@ -88,12 +91,15 @@ describe('per-hop approval (on by default)', () => {
     ]);
   });
 
-  it('after the hold the hop still crosses its run\'s approval stage (an autonomy card); trust for the session never covers a hold', async () => {
+  it("after the hold the hop still crosses its run's approval stage (an autonomy card); trust for the session never covers a hold", async () => {
     s = await scenario({
       lead: (req, i) => (i === 0 ? { toolCalls: [delegate('mid')] } : { text: `lead read: ${last(req)}` }),
       mid: {
         mode: 'ask',
-        script: (_req, i) => [{ toolCalls: [bash('echo a')] }, { text: 'waiting' }, { toolCalls: [bash('echo a')] }, { toolCalls: [bash('echo b')] }, { text: 'waiting' }][i] ?? { text: 'done' },
+        script: (_req, i) =>
+          [{ toolCalls: [bash('echo a')] }, { text: 'waiting' }, { toolCalls: [bash('echo a')] }, { toolCalls: [bash('echo b')] }, { text: 'waiting' }][i] ?? {
+            text: 'done',
+          },
       },
     });
     await s.open(['lead'], true);

@@ -31,7 +31,10 @@ describe('settings are re-read at enforcement time', () => {
     const reqs = s.requests('mid');
     expect(last(reqs[1]).split('\n')[0]).toBe('first');
     expect(structuredOf(last(reqs[2]))).toMatchObject({ code: 'orchestration_disabled', hop: 3 });
-    const performed = s.rowsOf('mid').filter((r) => r.origin === 'model').map((r) => [(r.input as { command: string }).command, r.state]);
+    const performed = s
+      .rowsOf('mid')
+      .filter((r) => r.origin === 'model')
+      .map((r) => [(r.input as { command: string }).command, r.state]);
     expect(performed).toEqual([
       ['echo first', 'succeeded'],
       ['echo second', 'failed'],
@@ -44,7 +47,8 @@ describe('Stop all', () => {
     s = await scenario({
       lead: queue([{ toolCalls: [delegate('mid')] }, { text: 'lead done' }]),
       // Chain 1: mid hands on to leaf. Chain 2 (after Stop all): mid tries a command, then reports.
-      mid: (req, i) => (i === 0 ? { toolCalls: [delegate('leaf')] } : req.toolResults.length ? { text: `mid reports: ${last(req)}` } : { toolCalls: [bash('echo again')] }),
+      mid: (req, i) =>
+        i === 0 ? { toolCalls: [delegate('leaf')] } : req.toolResults.length ? { text: `mid reports: ${last(req)}` } : { toolCalls: [bash('echo again')] },
       leaf: queue([{ toolCalls: [bash('sleep 30')] }, { text: 'leaf done' }]),
       other: queue([{ toolCalls: [delegate('mid')] }, { text: 'other done' }]),
     });
@@ -57,7 +61,9 @@ describe('Stop all', () => {
     for (const a of ['lead', 'mid', 'leaf']) expect(s.runsOf(a).map((r) => r.status)).toEqual(['canceled']);
     // The run says who stopped it and what lifts it.
     // (a delegate's run stopped first by its delegator's stop reads that instead)
-    expect(['lead', 'mid', 'leaf'].map((a) => s!.runsOf(a)[0]!.error)).toContain('Force-stopped by Stop all (a person pressed it); Resume lifts it for new work.');
+    expect(['lead', 'mid', 'leaf'].map((a) => s!.runsOf(a)[0]!.error)).toContain(
+      'Force-stopped by Stop all (a person pressed it); Resume lifts it for new work.',
+    );
     expect((await s.nexus.kernel.waitRow(sleeping.id)).state).toBe('canceled');
     const delegations = [...s.rowsOf('lead'), ...s.rowsOf('mid')].filter((r) => r.tool === 'delegate_task');
     expect(delegations.map((r) => r.state)).toEqual(['canceled', 'canceled']);
@@ -83,7 +89,13 @@ describe('depth and breadth free up once the run in progress finishes', () => {
   it('breadth: denied in a chain that already touched three agents; the same hand-off is admitted in the next chain', async () => {
     s = await scenario({
       lead: queue([{ toolCalls: [delegate('mid')] }, { text: 'lead 1 done' }, { toolCalls: [delegate('mid')] }, { text: 'lead 2 done' }]),
-      mid: queue([{ toolCalls: [delegate('leaf')] }, { toolCalls: [message('extra')] }, { text: 'mid 1 reports the limit' }, { toolCalls: [message('extra')] }, { text: 'mid 2 done' }]),
+      mid: queue([
+        { toolCalls: [delegate('leaf')] },
+        { toolCalls: [message('extra')] },
+        { text: 'mid 1 reports the limit' },
+        { toolCalls: [message('extra')] },
+        { text: 'mid 2 done' },
+      ]),
       leaf: queue([{ text: 'leaf done' }]),
       extra: queue([{ text: 'extra done' }]),
     });

@@ -48,7 +48,7 @@ describe('the six reasons reach the model (scripted models, real HTTP, real kern
     const { text } = await deniedWith('orchestration_stopped');
     expect(text).toMatch(/Stop all/);
   });
-  it('orchestration_not_entitled: the defaults (no entitlement) deny the recipient\'s first action', async () => {
+  it("orchestration_not_entitled: the defaults (no entitlement) deny the recipient's first action", async () => {
     s = await scenario(cast(bash('echo hi')));
     const { text } = await deniedWith('orchestration_not_entitled');
     expect(text).toMatch(/nexus entitlements import/);
@@ -73,7 +73,9 @@ describe('the six reasons reach the model (scripted models, real HTTP, real kern
     await s.open(['lead', 'mid']);
     await s.call('settingsSet', { key: 'orchestration.maxDepth', value: 2 });
     const { text } = await deniedWith('chain_depth_exceeded', delegate('leaf'));
-    expect(text).toMatch(/^Chain depth limit reached: this hop would run at depth 3 and the limit is 2\. Raise Maximum chain depth in Settings ▸ Agents ▸ Orchestration, or wait for the run in progress to finish\./);
+    expect(text).toMatch(
+      /^Chain depth limit reached: this hop would run at depth 3 and the limit is 2\. Raise Maximum chain depth in Settings ▸ Agents ▸ Orchestration, or wait for the run in progress to finish\./,
+    );
     expect(s.runsOf('leaf')).toHaveLength(0);
   });
   it('chain_agents_exceeded: a third agent would exceed Maximum agents per chain 2', async () => {
@@ -84,7 +86,7 @@ describe('the six reasons reach the model (scripted models, real HTTP, real kern
     expect(text).toMatch(/3 distinct agents and the limit is 2/);
     expect(s.runsOf('leaf')).toHaveLength(0);
   });
-  it('the delegator reads the recipient\'s report of the denial (the answer travelling back is not a hop)', async () => {
+  it("the delegator reads the recipient's report of the denial (the answer travelling back is not a hop)", async () => {
     s = await scenario(cast(bash('echo hi')));
     const run = s.start('lead');
     const ended = await s.ended(run.id);

@@ -17,7 +17,13 @@ describe('Recent chains (seed 003 "Where to see what a chain did")', () => {
   it('lists the chain with its agents in the order they acted, its hops, and each verdict; a waiting hop switches the moment it is answered', async () => {
     s = await scenario({
       lead: queue([{ toolCalls: [delegate('mid')] }, { text: 'lead done' }]),
-      mid: queue([{ toolCalls: [bash('echo hi')] }, { text: 'waiting' }, { toolCalls: [bash('echo hi')] }, { toolCalls: [delegate('leaf')] }, { text: 'mid reports the depth cap' }]),
+      mid: queue([
+        { toolCalls: [bash('echo hi')] },
+        { text: 'waiting' },
+        { toolCalls: [bash('echo hi')] },
+        { toolCalls: [delegate('leaf')] },
+        { text: 'mid reports the depth cap' },
+      ]),
       leaf: queue([{ text: 'leaf never runs' }]),
     });
     const events: NexusEvent[] = [];
@@ -59,7 +65,14 @@ describe('Recent chains (seed 003 "Where to see what a chain did")', () => {
 
   it('only chains with more than one recorded hop, most recently active first; it stays visible with orchestration off; Clear forgets and stops nothing', async () => {
     s = await scenario({
-      lead: queue([{ toolCalls: [delegate('mid')] }, { text: 'lead 1' }, { toolCalls: [delegate('leaf')] }, { text: 'lead 2' }, { toolCalls: [delegate('mid')] }, { text: 'lead 3' }]),
+      lead: queue([
+        { toolCalls: [delegate('mid')] },
+        { text: 'lead 1' },
+        { toolCalls: [delegate('leaf')] },
+        { text: 'lead 2' },
+        { toolCalls: [delegate('mid')] },
+        { text: 'lead 3' },
+      ]),
       mid: queue([{ toolCalls: [bash('echo one')] }, { text: 'mid 1' }, { toolCalls: [bash('echo three')] }, { text: 'mid 3' }]),
       leaf: queue([{ text: 'leaf alone' }]),
     });
@@ -123,7 +136,10 @@ describe('Recent chains under a burst (real chains, one model reply fanning out)
   it('52 parallel message_agent calls, each recipient making one bash call: the 50 most recent chains are listed, none lost to its own later hop', async () => {
     const N = 52;
     s = await scenario({
-      lead: queue([{ toolCalls: Array.from({ length: N }, (_, i) => ({ name: 'message_agent', input: { agent: 'leaf', message: `job ${i}` } })) }, { text: 'lead done' }]),
+      lead: queue([
+        { toolCalls: Array.from({ length: N }, (_, i) => ({ name: 'message_agent', input: { agent: 'leaf', message: `job ${i}` } })) },
+        { text: 'lead done' },
+      ]),
       leaf: (req, i) => (req.toolResults.length ? { text: `leaf answered ${i}` } : { toolCalls: [bash('echo leaf')] }),
     });
     await s.open(['lead'], false);
@@ -132,6 +148,13 @@ describe('Recent chains under a burst (real chains, one model reply fanning out)
     expect(s.runsOf('leaf')).toHaveLength(N);
     const list = await chains();
     expect(list).toHaveLength(50);
-    for (const c of list) expect(view(c)).toEqual({ agents: ['lead', 'leaf'], hops: [[1, 'lead', 'message_agent', 'leaf', 'allowed', null], [2, 'leaf', 'bash', 'echo leaf', 'allowed', null]] });
+    for (const c of list)
+      expect(view(c)).toEqual({
+        agents: ['lead', 'leaf'],
+        hops: [
+          [1, 'lead', 'message_agent', 'leaf', 'allowed', null],
+          [2, 'leaf', 'bash', 'echo leaf', 'allowed', null],
+        ],
+      });
   }, 90_000);
 });

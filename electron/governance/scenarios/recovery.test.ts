@@ -53,7 +53,12 @@ describe('stops and restarts', () => {
     while (after.nexus.kernel.listRows(midRun.id).filter((r) => r.origin === 'model' && r.state === 'succeeded').length < 1 && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 20));
     }
-    expect(after.nexus.kernel.listRows(midRun.id).filter((r) => r.origin === 'model').map((r) => r.state)).toEqual(['failed', 'succeeded']);
+    expect(
+      after.nexus.kernel
+        .listRows(midRun.id)
+        .filter((r) => r.origin === 'model')
+        .map((r) => r.state),
+    ).toEqual(['failed', 'succeeded']);
     expect(structuredOf(last(s.requests('mid')[1]))).toMatchObject({ code: 'hop_held', request_id: card.id });
   });
 });

@@ -72,7 +72,11 @@ export async function runCommand(
   const policy = opts.policy ?? defaultPolicy(opts.cwd);
   const bash = findBash();
   const argv = typeof command === 'string' ? [bash.ok ? bash.path : 'bash', '-c', command] : command;
-  const prepared = await prepareLaunch(argv, { ...policy, workspace: opts.cwd }, { gate: true, ...(typeof command === 'string' ? { commandLine: command } : {}) });
+  const prepared = await prepareLaunch(
+    argv,
+    { ...policy, workspace: opts.cwd },
+    { gate: true, ...(typeof command === 'string' ? { commandLine: command } : {}) },
+  );
   const blank = { exit_code: null, signal: null, timed_out: false, stdout: '', stderr: '', duration_ms: 0, sandboxed: policy.enabled };
   if (!prepared.ok) return { ...blank, aborted: false, refused: prepared.refusal };
   const launch = prepared.launch;
@@ -153,7 +157,8 @@ export async function runCommand(
 
 // What a sandboxed process sees when it tries what the sandbox forbids (bwrap: read-only mounts, an empty
 // data dir, no network namespace; the proxy's 403; Seatbelt: "Operation not permitted").
-const SANDBOX_SYMPTOM = /Read-only file system|Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|Operation not permitted|403 Forbidden/i;
+const SANDBOX_SYMPTOM =
+  /Read-only file system|Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|Operation not permitted|403 Forbidden/i;
 
 const OFFLINE_SYMPTOM = /Connection refused|Failed to connect|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|getaddrinfo/i;
 
@@ -170,7 +175,11 @@ export function sandboxNote(o: BashOutcome): string | null {
 
 export function bashResult(o: BashOutcome, timeout_s: number): ToolResult {
   if (o.refused !== undefined) {
-    return { content: [{ type: 'text', text: o.refused }], structuredContent: { code: 'sandbox_unavailable', sandboxed: false, refused: o.refused }, isError: true };
+    return {
+      content: [{ type: 'text', text: o.refused }],
+      structuredContent: { code: 'sandbox_unavailable', sandboxed: false, refused: o.refused },
+      isError: true,
+    };
   }
   const parts: string[] = [];
   if (o.stdout) parts.push(o.stdout.replace(/\n$/, ''));
@@ -183,7 +192,16 @@ export function bashResult(o: BashOutcome, timeout_s: number): ToolResult {
   if (!o.sandboxed) parts.push('[unsandboxed: the sandbox is turned off for this agent]');
   return {
     content: [{ type: 'text', text: parts.join('\n') || '(no output)' }],
-    structuredContent: { exit_code: o.exit_code, signal: o.signal, timed_out: o.timed_out, duration_ms: o.duration_ms, stdout: o.stdout, stderr: o.stderr, sandboxed: o.sandboxed, ...(o.refused_hosts ? { refused_hosts: o.refused_hosts } : {}) },
+    structuredContent: {
+      exit_code: o.exit_code,
+      signal: o.signal,
+      timed_out: o.timed_out,
+      duration_ms: o.duration_ms,
+      stdout: o.stdout,
+      stderr: o.stderr,
+      sandboxed: o.sandboxed,
+      ...(o.refused_hosts ? { refused_hosts: o.refused_hosts } : {}),
+    },
     isError: o.exit_code !== 0,
   };
 }
@@ -195,7 +213,10 @@ export const bashTool: ExecutorTool = {
     type: 'object',
     properties: {
       command: { type: 'string', description: 'The command line.' },
-      timeout_s: { type: 'number', description: `Seconds before the command is killed (default ${DEFAULT_TIMEOUT_S}, at most ${MAX_TIMEOUT_S}). (timeout / timeout_ms in milliseconds are accepted too.)` },
+      timeout_s: {
+        type: 'number',
+        description: `Seconds before the command is killed (default ${DEFAULT_TIMEOUT_S}, at most ${MAX_TIMEOUT_S}). (timeout / timeout_ms in milliseconds are accepted too.)`,
+      },
     },
     required: ['command'],
   },
@@ -207,19 +228,37 @@ export const bashTool: ExecutorTool = {
     const i = (input ?? {}) as { command?: unknown; timeout_s?: unknown };
     // An argv (Codex's `shell`: ["bash", "-lc", "…"]) is executed as that argv, no extra shell around it.
     const command =
-      typeof i.command === 'string' ? i.command : Array.isArray(i.command) && i.command.length > 0 && i.command.every((w) => typeof w === 'string') ? (i.command as string[]) : null;
-    if (command === null || (typeof command === 'string' && command.trim() === '')) return { content: [{ type: 'text', text: 'bash needs a "command" (text).' }], isError: true };
+      typeof i.command === 'string'
+        ? i.command
+        : Array.isArray(i.command) && i.command.length > 0 && i.command.every((w) => typeof w === 'string')
+          ? (i.command as string[])
+          : null;
+    if (command === null || (typeof command === 'string' && command.trim() === ''))
+      return { content: [{ type: 'text', text: 'bash needs a "command" (text).' }], isError: true };
     const bash = typeof command === 'string' ? findBash() : null;
     if (bash && !bash.ok) return { content: [{ type: 'text', text: bash.message }], isError: true };
     // timeout_s is ours; `timeout` (Claude Code's Bash) and `timeout_ms` (Codex) are milliseconds.
     const ms = i as { timeout?: unknown; timeout_ms?: unknown };
-    const given = i.timeout_s !== undefined ? { v: i.timeout_s, scale: 1, key: 'timeout_s' } : ms.timeout_ms !== undefined ? { v: ms.timeout_ms, scale: 1000, key: 'timeout_ms' } : ms.timeout !== undefined ? { v: ms.timeout, scale: 1000, key: 'timeout' } : null;
+    const given =
+      i.timeout_s !== undefined
+        ? { v: i.timeout_s, scale: 1, key: 'timeout_s' }
+        : ms.timeout_ms !== undefined
+          ? { v: ms.timeout_ms, scale: 1000, key: 'timeout_ms' }
+          : ms.timeout !== undefined
+            ? { v: ms.timeout, scale: 1000, key: 'timeout' }
+            : null;
     let timeout_s = DEFAULT_TIMEOUT_S;
     if (given) {
       if (typeof given.v !== 'number' || !(given.v > 0)) return { content: [{ type: 'text', text: `${given.key} must be a positive number.` }], isError: true };
       timeout_s = Math.min(given.v / given.scale, MAX_TIMEOUT_S);
     }
-    const o = await runCommand(command, { cwd: ctx.workspace, timeout_ms: timeout_s * 1000, signal: ctx.signal, ...(ctx.sandbox ? { policy: ctx.sandbox } : {}), ...(ctx.processes ? { track: ctx.processes } : {}) });
+    const o = await runCommand(command, {
+      cwd: ctx.workspace,
+      timeout_ms: timeout_s * 1000,
+      signal: ctx.signal,
+      ...(ctx.sandbox ? { policy: ctx.sandbox } : {}),
+      ...(ctx.processes ? { track: ctx.processes } : {}),
+    });
     return bashResult(o, timeout_s);
   },
 };

@@ -8,7 +8,20 @@
 //     swapped for a symlink between the check and the open is caught after the open, before any byte is written.
 // Elsewhere (no /proc) the fallback compares the descriptor's dev/ino with a fresh realpath of the path,
 // which narrows the window but cannot close it; NEXUS's sandboxed runs are Linux.
-import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, readFileSync, readlinkSync, realpathSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { confine, ConfinementError, display } from './workspace.js';
 import { sep } from 'node:path';
 
@@ -37,7 +50,8 @@ function verify(fd: number, root: string, real: string, shown: string): void {
   if (st.nlink > 1) throw new ConfinementError(`${shown} has ${st.nlink} hard links (the same file under another name, maybe outside the workspace); refused`);
   const where = openedPath(fd);
   if (where !== null) {
-    if (where.endsWith(' (deleted)') || !inside(root, where)) throw new ConfinementError(`${shown} was opened at ${where}, outside the workspace ${root}; refused`);
+    if (where.endsWith(' (deleted)') || !inside(root, where))
+      throw new ConfinementError(`${shown} was opened at ${where}, outside the workspace ${root}; refused`);
     return;
   }
   let now: { dev: number; ino: number };

@@ -117,7 +117,11 @@ describe('write and edit refuse what would reach outside the workspace', () => {
 
   it('stress: under a real concurrent swapper (a folder flipping to a symlink out and back), no write ever lands outside', async () => {
     mkdirSync(join(ws, 'd'));
-    const flipper = spawn('sh', ['-c', `cd "${ws}"; while :; do mv d d.real 2>/dev/null; ln -s "${outside}" d 2>/dev/null; rm -f d; mv d.real d 2>/dev/null; done`], { stdio: 'ignore' });
+    const flipper = spawn(
+      'sh',
+      ['-c', `cd "${ws}"; while :; do mv d d.real 2>/dev/null; ln -s "${outside}" d 2>/dev/null; rm -f d; mv d.real d 2>/dev/null; done`],
+      { stdio: 'ignore' },
+    );
     try {
       const end = Date.now() + 1500;
       for (let i = 0; Date.now() < end; i++) {

@@ -9,7 +9,10 @@ import { confine, ConfinementError, display } from './workspace.js';
 import { readContent, replaceContent, withConfinedFile } from './confined-file.js';
 
 const MAX_READ = 256 * 1024;
-const ok = (text: string, structured?: Record<string, unknown>): ToolResult => ({ content: [{ type: 'text', text }], ...(structured ? { structuredContent: structured } : {}) });
+const ok = (text: string, structured?: Record<string, unknown>): ToolResult => ({
+  content: [{ type: 'text', text }],
+  ...(structured ? { structuredContent: structured } : {}),
+});
 const fail = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true });
 
 type Obj = Record<string, unknown>;
@@ -50,7 +53,8 @@ function applyEdit(text: string, i: Obj): { ok: true; text: string; count: numbe
   if (old_string === new_string) return { ok: false, message: 'old_string and new_string are the same: nothing to change.' };
   const count = text.split(old_string).length - 1;
   if (count === 0) return { ok: false, message: 'old_string was not found in the file (it must match exactly, whitespace included).' };
-  if (count > 1 && replace_all !== true) return { ok: false, message: `old_string occurs ${count} times; add surrounding context to make it unique, or set replace_all.` };
+  if (count > 1 && replace_all !== true)
+    return { ok: false, message: `old_string occurs ${count} times; add surrounding context to make it unique, or set replace_all.` };
   return { ok: true, text: replace_all === true ? text.split(old_string).join(new_string) : text.replace(old_string, () => new_string), count };
 }
 
@@ -72,7 +76,8 @@ export const readTool: ExecutorTool = {
         const n = typeof i.limit === 'number' ? Math.max(0, Math.floor(i.limit)) : lines.length;
         text = lines.slice(from, from + n).join('\n');
       }
-      if (Buffer.byteLength(text) > MAX_READ) text = `${Buffer.from(text).subarray(0, MAX_READ).toString('utf8')}\n[… truncated at ${MAX_READ} bytes; use offset/limit …]`;
+      if (Buffer.byteLength(text) > MAX_READ)
+        text = `${Buffer.from(text).subarray(0, MAX_READ).toString('utf8')}\n[… truncated at ${MAX_READ} bytes; use offset/limit …]`;
       return ok(text);
     }),
 };
@@ -156,4 +161,3 @@ export const listTool: ExecutorTool = {
       return ok(entries.length ? entries.join('\n') : '(empty)', { entries });
     }),
 };
-

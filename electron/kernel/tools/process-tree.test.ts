@@ -19,9 +19,14 @@ async function until(ok: () => boolean, ms = 3000) {
 
 describe('killProcessTree', () => {
   it('POSIX: kills the command and the processes it started (its process group)', async () => {
-    const child = spawn('bash', ['-c', 'sleep 30 & echo $!; sleep 30 & echo $!; wait'], { ...commandSpawnOptions('linux'), stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn('bash', ['-c', 'sleep 30 & echo $!; sleep 30 & echo $!; wait'], {
+      ...commandSpawnOptions('linux'),
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const pids: number[] = [];
-    await new Promise<void>((resolve) => child.stdout.on('data', (c: Buffer) => (pids.push(...String(c).trim().split(/\s+/).map(Number)), pids.length >= 2 && resolve())));
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (c: Buffer) => (pids.push(...String(c).trim().split(/\s+/).map(Number)), pids.length >= 2 && resolve())),
+    );
     const exited = new Promise((r) => child.on('exit', r));
     expect(pids.every(alive)).toBe(true);
     await killProcessTree(child.pid, 'linux');
@@ -48,7 +53,10 @@ describe('killProcessTree', () => {
       return true;
     }) as typeof process.kill;
     await killProcessTree(77, 'darwin', undefined, kill);
-    expect(kills).toEqual([[-77, 'SIGKILL'], [77, 'SIGKILL']]);
+    expect(kills).toEqual([
+      [-77, 'SIGKILL'],
+      [77, 'SIGKILL'],
+    ]);
   });
 
   it('spawn options: own group on POSIX; on Windows no detached console, window hidden', () => {
@@ -58,13 +66,21 @@ describe('killProcessTree', () => {
 });
 
 describe('findBash', () => {
-  const env = { ProgramFiles: 'C:\\Program Files', LOCALAPPDATA: 'C:\\Users\\a\\AppData\\Local', SystemRoot: 'C:\\Windows', Path: 'C:\\Windows\\System32;D:\\tools' };
+  const env = {
+    ProgramFiles: 'C:\\Program Files',
+    LOCALAPPDATA: 'C:\\Users\\a\\AppData\\Local',
+    SystemRoot: 'C:\\Windows',
+    Path: 'C:\\Windows\\System32;D:\\tools',
+  };
   it('POSIX: bash from PATH', () => {
     expect(findBash('linux', {})).toEqual({ ok: true, path: 'bash' });
   });
 
   it("Windows: Git for Windows' bash, a per-user Git, or one on PATH — never System32's WSL launcher", () => {
-    const has = (...files: string[]) => (p: string) => files.includes(p);
+    const has =
+      (...files: string[]) =>
+      (p: string) =>
+        files.includes(p);
     expect(findBash('win32', env, has('C:\\Program Files\\Git\\bin\\bash.exe'))).toEqual({ ok: true, path: 'C:\\Program Files\\Git\\bin\\bash.exe' });
     expect(findBash('win32', env, has('C:\\Users\\a\\AppData\\Local\\Programs\\Git\\bin\\bash.exe')).ok).toBe(true);
     expect(findBash('win32', env, has('D:\\tools\\bash.exe'))).toEqual({ ok: true, path: 'D:\\tools\\bash.exe' });
@@ -73,8 +89,17 @@ describe('findBash', () => {
 
   it('Windows without bash: refused with one clear sentence; NEXUS_BASH overrides and is checked', () => {
     const none = findBash('win32', env, () => false);
-    expect(none).toEqual({ ok: false, message: expect.stringMatching(/^There is no bash on this Windows machine, so the command was not run: install Git for Windows/) });
-    expect(findBash('win32', { ...env, NEXUS_BASH: 'E:\\msys\\bash.exe' }, (p) => p === 'E:\\msys\\bash.exe')).toEqual({ ok: true, path: 'E:\\msys\\bash.exe' });
-    expect(findBash('win32', { ...env, NEXUS_BASH: 'E:\\nope.exe' }, () => false)).toMatchObject({ ok: false, message: expect.stringContaining('NEXUS_BASH names E:\\nope.exe') });
+    expect(none).toEqual({
+      ok: false,
+      message: expect.stringMatching(/^There is no bash on this Windows machine, so the command was not run: install Git for Windows/),
+    });
+    expect(findBash('win32', { ...env, NEXUS_BASH: 'E:\\msys\\bash.exe' }, (p) => p === 'E:\\msys\\bash.exe')).toEqual({
+      ok: true,
+      path: 'E:\\msys\\bash.exe',
+    });
+    expect(findBash('win32', { ...env, NEXUS_BASH: 'E:\\nope.exe' }, () => false)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('NEXUS_BASH names E:\\nope.exe'),
+    });
   });
 });

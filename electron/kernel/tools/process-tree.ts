@@ -11,7 +11,12 @@ export type Exec = (file: string, args: string[], options: { windowsHide: boolea
 const realExec: Exec = (file, args, options, done) => execFile(file, args, options, (err) => done(err));
 
 /** Kill the process `pid` and all its descendants. Resolves when done (or when nothing was left to kill). */
-export function killProcessTree(pid: number | undefined, platform: NodeJS.Platform = process.platform, exec: Exec = realExec, kill: typeof process.kill = process.kill.bind(process)): Promise<void> {
+export function killProcessTree(
+  pid: number | undefined,
+  platform: NodeJS.Platform = process.platform,
+  exec: Exec = realExec,
+  kill: typeof process.kill = process.kill.bind(process),
+): Promise<void> {
   if (!pid) return Promise.resolve();
   if (platform === 'win32') {
     // /T: the whole tree; /F: no asking. Failure means the tree is already gone.
@@ -38,7 +43,11 @@ export type BashLookup = { ok: true; path: string } | { ok: false; message: stri
  * bash (Program Files, per-user install, or a bash.exe on PATH). System32's bash.exe is WSL's launcher: it
  * runs in a Linux VM with other paths and another environment, so it is never chosen.
  */
-export function findBash(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env, exists: (p: string) => boolean = existsSync): BashLookup {
+export function findBash(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+  exists: (p: string) => boolean = existsSync,
+): BashLookup {
   if (platform !== 'win32') return { ok: true, path: 'bash' };
   const get = (k: string) => env[k] ?? Object.entries(env).find(([name]) => name.toUpperCase() === k.toUpperCase())?.[1];
   const given = get('NEXUS_BASH');
@@ -46,7 +55,8 @@ export function findBash(platform: NodeJS.Platform = process.platform, env: Node
     return exists(given) ? { ok: true, path: given } : { ok: false, message: `NEXUS_BASH names ${given}, which does not exist; the command was not run.` };
   }
   const candidates: string[] = [];
-  for (const base of [get('ProgramFiles'), get('ProgramW6432'), get('ProgramFiles(x86)')]) if (base) candidates.push(win32.join(base, 'Git', 'bin', 'bash.exe'));
+  for (const base of [get('ProgramFiles'), get('ProgramW6432'), get('ProgramFiles(x86)')])
+    if (base) candidates.push(win32.join(base, 'Git', 'bin', 'bash.exe'));
   const local = get('LOCALAPPDATA');
   if (local) candidates.push(win32.join(local, 'Programs', 'Git', 'bin', 'bash.exe'));
   const systemRoot = (get('SystemRoot') ?? 'C:\\Windows').toLowerCase();

@@ -14,7 +14,15 @@ import { sandboxAvailability, setSandboxProbe, INSTALL_SENTENCE } from '../../sa
 import { processStartTime } from '../../sandbox/processes.js';
 import { runCommand, bashResult } from './bash.js';
 
-const policy = (over: Partial<SandboxPolicy> = {}): SandboxPolicy => ({ enabled: true, workspace: '/w', hidden: ['/d'], networkAllow: [], envPassthrough: [], envWithheld: [], ...over });
+const policy = (over: Partial<SandboxPolicy> = {}): SandboxPolicy => ({
+  enabled: true,
+  workspace: '/w',
+  hidden: ['/d'],
+  networkAllow: [],
+  envPassthrough: [],
+  envWithheld: [],
+  ...over,
+});
 
 describe('bwrap command line', () => {
   it('read-only machine, private /tmp, hidden data dir, writable workspace, own pid/net namespaces, dies with the kernel', () => {
@@ -67,7 +75,16 @@ describe('Seatbelt profile (macOS)', () => {
 });
 
 describe('child environment: an allowlist', () => {
-  const kernelEnv = { PATH: '/bin', HOME: '/h', LANG: 'C', OPENROUTER_API: 'sk-or', NEXUS_DATA_DIR: '/d', NEXUS_ACCOUNT_TOKEN: 't', GITHUB_TOKEN: 'g', RANDOM_THING: 'r' };
+  const kernelEnv = {
+    PATH: '/bin',
+    HOME: '/h',
+    LANG: 'C',
+    OPENROUTER_API: 'sk-or',
+    NEXUS_DATA_DIR: '/d',
+    NEXUS_ACCOUNT_TOKEN: 't',
+    GITHUB_TOKEN: 'g',
+    RANDOM_THING: 'r',
+  };
   it('only the fixed names reach a child: no provider key (whatever its name), no NEXUS_*', () => {
     expect(childEnv(kernelEnv)).toEqual({ PATH: '/bin', HOME: '/h', LANG: 'C' });
   });
@@ -76,7 +93,15 @@ describe('child environment: an allowlist', () => {
     expect(e).toEqual({ PATH: '/bin', HOME: '/h', LANG: 'C', GITHUB_TOKEN: 'g' });
   });
   it('a profile without apiKeyEnv withholds nothing extra; policyFor carries the fields', () => {
-    const p = policyFor({ sandbox: false, network: { allow: ['api.github.com'] }, env_passthrough: ['X'], model: { provider: 'anthropic', baseURL: 'http://x', model: 'm', apiKeyEnv: 'K' } }, { workspace: '/w', dataDir: '/d' });
+    const p = policyFor(
+      {
+        sandbox: false,
+        network: { allow: ['api.github.com'] },
+        env_passthrough: ['X'],
+        model: { provider: 'anthropic', baseURL: 'http://x', model: 'm', apiKeyEnv: 'K' },
+      },
+      { workspace: '/w', dataDir: '/d' },
+    );
     expect(p).toEqual({ enabled: false, workspace: '/w', hidden: ['/d'], networkAllow: ['api.github.com'], envPassthrough: ['X'], envWithheld: ['K'] });
     expect(policyFor(null, { workspace: '/w', dataDir: '/d' }).enabled).toBe(true);
   });
@@ -149,7 +174,8 @@ describe('bubblewrap, for real', () => {
     server.close();
     rmSync(root, { recursive: true, force: true });
   });
-  const sh = (command: string, over: Partial<SandboxPolicy> = {}) => runCommand(command, { cwd: ws, timeout_ms: 15_000, policy: policy({ workspace: ws, hidden: [data], ...over }) });
+  const sh = (command: string, over: Partial<SandboxPolicy> = {}) =>
+    runCommand(command, { cwd: ws, timeout_ms: 15_000, policy: policy({ workspace: ws, hidden: [data], ...over }) });
 
   it('the data dir is empty inside; the workspace is writable; the rest is read-only; /tmp is private', async () => {
     // /var/tmp: writable on the host (even more so as root), read-only inside.
@@ -186,7 +212,9 @@ describe('bubblewrap, for real', () => {
     expect(o.stdout).toContain('FAILED');
   });
   it('allowed hosts through the proxy only; a refused host is named in the result', async () => {
-    const o = await sh(`curl -sS -m 5 http://localhost:${port}/; echo; curl -sS -m 5 -f http://127.0.0.1:${port}/ || echo REFUSED`, { networkAllow: ['localhost'] });
+    const o = await sh(`curl -sS -m 5 http://localhost:${port}/; echo; curl -sS -m 5 -f http://127.0.0.1:${port}/ || echo REFUSED`, {
+      networkAllow: ['localhost'],
+    });
     expect(o.stdout).toContain('REACHED');
     expect(o.stdout).toContain('REFUSED');
     expect(o.refused_hosts).toEqual(['127.0.0.1']);

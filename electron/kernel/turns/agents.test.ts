@@ -30,7 +30,15 @@ const alive = (pid: number) => {
 describe('MCP runners in a run', () => {
   it("a stdio runner's tool is allowed by a rule on its served name; an unnamed one is refused; no child outlives NEXUS", async () => {
     h = await turnsHarness({
-      script: [{ toolCalls: [{ name: 'echo', input: { message: 'through the stage' } }, { name: 'get-sum', input: { a: 1, b: 2 } }] }, { text: 'echoed' }],
+      script: [
+        {
+          toolCalls: [
+            { name: 'echo', input: { message: 'through the stage' } },
+            { name: 'get-sum', input: { a: 1, b: 2 } },
+          ],
+        },
+        { text: 'echoed' },
+      ],
     });
     h.agent({
       name: 'mcpuser',
@@ -44,11 +52,23 @@ describe('MCP runners in a run', () => {
     expect(h.model.requests[0]!.toolNames).toEqual(expect.arrayContaining(['echo', 'get-sum', 'bash']));
     const [echo, sum] = h.nexus.kernel.listRows(run.id);
     // Shown as plain `echo` (one runner serves it); the row keeps its concrete runner target.
-    expect(echo).toMatchObject({ tool: 'echo', runner: runnerId('everything'), wire_tool: `echo__${runnerId('everything')}`, state: 'succeeded', granted_by: 'rule' });
+    expect(echo).toMatchObject({
+      tool: 'echo',
+      runner: runnerId('everything'),
+      wire_tool: `echo__${runnerId('everything')}`,
+      state: 'succeeded',
+      granted_by: 'rule',
+    });
     expect(h.model.requests[0]!.toolNames).not.toContain(`echo__${runnerId('everything')}`);
     expect(sum).toMatchObject({ tool: 'get-sum', state: 'failed', error: { code: 'approval_denied', detail: 'no approval rule allows get-sum' } });
     expect(h.model.requests[1]!.toolResults[0]!.text).toBe('Echo: through the stage');
-    const pid = h.turns.runners.get('mcpuser', 'everything', { command: process.execPath, args: [EVERYTHING, 'stdio'] }, ended.workspace, h.nexus.kernel.sandboxPolicy(ended, { network: [] })).pid!;
+    const pid = h.turns.runners.get(
+      'mcpuser',
+      'everything',
+      { command: process.execPath, args: [EVERYTHING, 'stdio'] },
+      ended.workspace,
+      h.nexus.kernel.sandboxPolicy(ended, { network: [] }),
+    ).pid!;
     expect(alive(pid)).toBe(true);
     await h.nexus.close();
     expect(alive(pid)).toBe(false);
@@ -70,8 +90,15 @@ describe('MCP runners in a run', () => {
     servers.push(await startHttpMcpServer({ lookup: { handler: (a) => `alpha found ${String(a.message)}` } }));
     servers.push(await startHttpMcpServer({ lookup: { handler: (a) => `beta found ${String(a.message)}` } }));
     const beta = `lookup__${runnerId('beta')}`;
-    h = await turnsHarness({ script: (req, i) => (i === 0 ? { toolCalls: [{ name: req.toolNames.includes(beta) ? beta : 'missing', input: { message: 'x' } }] } : { text: 'ok' }) });
-    h.agent({ name: 'twoservers', mode: 'rules', approval_rules: [{ tool: 'lookup', verdict: 'allow' }], mcpServers: { alpha: { url: servers[0]!.url }, beta: { url: servers[1]!.url } } });
+    h = await turnsHarness({
+      script: (req, i) => (i === 0 ? { toolCalls: [{ name: req.toolNames.includes(beta) ? beta : 'missing', input: { message: 'x' } }] } : { text: 'ok' }),
+    });
+    h.agent({
+      name: 'twoservers',
+      mode: 'rules',
+      approval_rules: [{ tool: 'lookup', verdict: 'allow' }],
+      mcpServers: { alpha: { url: servers[0]!.url }, beta: { url: servers[1]!.url } },
+    });
     const run = h.turns.startTurn({ agent: 'twoservers', prompt: 'look it up' });
     await h.ended(run.id);
     expect(h.model.requests[0]!.toolNames).toEqual(expect.arrayContaining([`lookup__${runnerId('alpha')}`, beta]));
@@ -117,7 +144,11 @@ describe('providers in a run', () => {
 
   it('a slow provider (no answer within the profile timeout) fails the run with provider_timeout', async () => {
     h = await turnsHarness({ script: [{ toolCalls: [{ name: 'bash', input: { command: 'echo before' } }] }, { fault: 'hang' }, { fault: 'hang' }] });
-    await h.api('agentsSave', { name: 'sluggish', model: { provider: 'anthropic', baseURL: h.model.anthropicBaseURL, model: 'm', timeout_s: 0.3 }, mode: 'bypass' });
+    await h.api('agentsSave', {
+      name: 'sluggish',
+      model: { provider: 'anthropic', baseURL: h.model.anthropicBaseURL, model: 'm', timeout_s: 0.3 },
+      mode: 'bypass',
+    });
     const ended = await h.ended(h.turns.startTurn({ agent: 'sluggish', prompt: 'go' }).id);
     expect(ended.status).toBe('failed');
     expect(ended.error).toMatch(/provider_timeout: The model at .* did not answer within 0.3 s/);
@@ -139,7 +170,9 @@ describe('providers in a run', () => {
   ] as const;
   for (const [provider, stream] of paths) {
     it(`a whole turn over ${provider} (stream=${stream}): tool call, result, final answer`, async () => {
-      h = await turnsHarness({ script: [{ text: 'Listing.', toolCalls: [{ name: 'bash', input: { command: 'echo from-the-tool' } }] }, { text: 'The tool said from-the-tool.' }] });
+      h = await turnsHarness({
+        script: [{ text: 'Listing.', toolCalls: [{ name: 'bash', input: { command: 'echo from-the-tool' } }] }, { text: 'The tool said from-the-tool.' }],
+      });
       h.agent({ name: 'wire', provider, stream });
       const ended = await h.ended(h.turns.startTurn({ agent: 'wire', prompt: 'use the tool' }).id);
       expect(ended).toMatchObject({ status: 'succeeded', final_answer: 'The tool said from-the-tool.' });
@@ -156,7 +189,11 @@ describe('provider keys', () => {
   it('a key from the env var the profile names is sent, never stored in SQLite in clear, and redacted from the failure reason', async () => {
     const secret = 'sk-nexus-test-0123456789abcdefSECRET';
     h = await turnsHarness({ env: { NEXUS_AGENT_TEST_KEY: secret }, script: [{ fault: 'http_error', status: 401, text: `bad key ${secret}` }] });
-    await h.api('agentsSave', { name: 'keyed', model: { provider: 'chat-completions', baseURL: h.model.baseURL, model: 'm', apiKeyEnv: 'NEXUS_AGENT_TEST_KEY' }, mode: 'bypass' });
+    await h.api('agentsSave', {
+      name: 'keyed',
+      model: { provider: 'chat-completions', baseURL: h.model.baseURL, model: 'm', apiKeyEnv: 'NEXUS_AGENT_TEST_KEY' },
+      mode: 'bypass',
+    });
     const ended = await h.ended(h.turns.startTurn({ agent: 'keyed', prompt: 'hi' }).id);
     expect(h.model.requests[0]!.headers.authorization).toBe(`Bearer ${secret}`);
     expect(ended.status).toBe('failed');

@@ -52,7 +52,11 @@ export class Questions {
       const ended = await this.kernel.waitRow(planted.id);
       if (ended.state === 'succeeded' && ended.result) return ended.result;
       const why = ended.result ? resultText(ended.result) : `${ended.error?.code ?? ended.state}: ${ended.error?.detail ?? ''}`;
-      return { content: [{ type: 'text', text: `The question could not be put to the person: ${why}` }], structuredContent: { code: ended.error?.code ?? ended.state }, isError: true };
+      return {
+        content: [{ type: 'text', text: `The question could not be put to the person: ${why}` }],
+        structuredContent: { code: ended.error?.code ?? ended.state },
+        isError: true,
+      };
     },
   };
 
@@ -66,7 +70,8 @@ export class Questions {
     run: (input, ctx) => {
       if (ctx.row.origin !== 'kernel') return Promise.resolve(notForModels('ask_await'));
       const { question: q, asked_by } = (input ?? {}) as { question?: unknown; asked_by?: unknown };
-      if (typeof q !== 'string' || !q.trim()) return Promise.resolve({ content: [{ type: 'text', text: 'ask_await needs a "question" (text).' }], isError: true });
+      if (typeof q !== 'string' || !q.trim())
+        return Promise.resolve({ content: [{ type: 'text', text: 'ask_await needs a "question" (text).' }], isError: true });
       const id = newId('q');
       const k = this.kernel;
       insertQuestion(k.db, { id, run_id: ctx.run.id, row_id: ctx.row.id, question: q, now: k.clock.now() });
@@ -75,7 +80,11 @@ export class Questions {
           this.waiting.delete(id);
           cancelQuestion(k.db, id, k.clock.now());
           k.inbox.resolve(id, 'canceled');
-          resolve({ content: [{ type: 'text', text: 'The question was withdrawn: the run was stopped.' }], structuredContent: { code: 'canceled' }, isError: true });
+          resolve({
+            content: [{ type: 'text', text: 'The question was withdrawn: the run was stopped.' }],
+            structuredContent: { code: 'canceled' },
+            isError: true,
+          });
         };
         this.waiting.set(id, (answer) => {
           ctx.signal.removeEventListener('abort', onAbort);
@@ -83,7 +92,16 @@ export class Questions {
         });
         ctx.signal.addEventListener('abort', onAbort, { once: true });
         k.inbox.add(
-          { id, kind: 'question', run_id: ctx.run.id, row_id: null, agent: ctx.run.agent, tool: 'ask', target: q.slice(0, 200), data: { message: q, question: q, row_id: ctx.row.id, asked_by } },
+          {
+            id,
+            kind: 'question',
+            run_id: ctx.run.id,
+            row_id: null,
+            agent: ctx.run.agent,
+            tool: 'ask',
+            target: q.slice(0, 200),
+            data: { message: q, question: q, row_id: ctx.row.id, asked_by },
+          },
           `${ctx.run.agent ?? 'A run'} asks: ${q.slice(0, 120)}`,
         );
         this.event(ctx.run.id, 'question_asked', { question_id: id, row_id: ctx.row.id, asked_by, question: q });

@@ -42,7 +42,13 @@ describe('nexus run / inbox / approve against nexus serve', () => {
     dir = mkdtempSync(join(tmpdir(), 'nexus-cli-turns-'));
     model = await startScriptedModel({
       script: [
-        { toolCalls: [{ name: 'bash', input: { command: 'echo granted' } }, { name: 'bash', input: { command: 'echo needs-approval' } }, { name: 'bash', input: { command: 'rm -rf /tmp/nothing' } }] },
+        {
+          toolCalls: [
+            { name: 'bash', input: { command: 'echo granted' } },
+            { name: 'bash', input: { command: 'echo needs-approval' } },
+            { name: 'bash', input: { command: 'rm -rf /tmp/nothing' } },
+          ],
+        },
         { text: 'CLI fan done.' },
       ],
     });
@@ -83,7 +89,11 @@ describe('nexus run / inbox / approve against nexus serve', () => {
     const done = await run;
     expect(done.code, done.err).toBe(0);
     expect(done.out.trim()).toBe('CLI fan done.');
-    expect(model.requests[1]!.toolResults.map((r) => r.text.split('\n')[0])).toEqual(['granted', 'needs-approval', 'The approval stage denied this tool call: no removals']);
+    expect(model.requests[1]!.toolResults.map((r) => r.text.split('\n')[0])).toEqual([
+      'granted',
+      'needs-approval',
+      'The approval stage denied this tool call: no removals',
+    ]);
 
     const list = JSON.parse((await cli(['runs', 'list', '--json', '--data-dir', dir])).out) as Array<{ id: string }>;
     const shown = JSON.parse((await cli(['runs', 'show', list[0]!.id, '--json', '--data-dir', dir])).out);

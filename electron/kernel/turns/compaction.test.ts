@@ -68,7 +68,12 @@ describe('compaction', () => {
       kind: 'message',
       compacted: false,
       created_at: '',
-      message: role === 'tool' ? { role, results: [{ id: 'c', name: 'bash', text: BIG }] } : role === 'assistant' ? { role, text: BIG, toolCalls: [{ id: 'c', name: 'bash', input: {} }] } : { role, text: BIG },
+      message:
+        role === 'tool'
+          ? { role, results: [{ id: 'c', name: 'bash', text: BIG }] }
+          : role === 'assistant'
+            ? { role, text: BIG, toolCalls: [{ id: 'c', name: 'bash', input: {} }] }
+            : { role, text: BIG },
     });
     const live = [m(1, 'user'), m(2, 'assistant'), m(3, 'tool'), m(4, 'assistant'), m(5, 'tool')];
     const from = keepFrom(live, 100)!;

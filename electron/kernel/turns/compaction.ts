@@ -36,7 +36,8 @@ function transcript(msgs: readonly StoredMessage[]): string {
   return msgs
     .map(({ message: m }) => {
       if (m.role === 'user') return `USER: ${m.text}`;
-      if (m.role === 'assistant') return `ASSISTANT: ${m.text}${m.toolCalls?.length ? `\n  calls: ${m.toolCalls.map((c) => `${c.name} ${JSON.stringify(c.input)}`).join('; ')}` : ''}`;
+      if (m.role === 'assistant')
+        return `ASSISTANT: ${m.text}${m.toolCalls?.length ? `\n  calls: ${m.toolCalls.map((c) => `${c.name} ${JSON.stringify(c.input)}`).join('; ')}` : ''}`;
       return m.results.map((r) => `RESULT of ${r.name}${r.isError ? ' (error)' : ''}: ${r.text}`).join('\n');
     })
     .join('\n\n');
@@ -63,7 +64,8 @@ export class Compactor {
       const older = liveMessages(this.kernel.db, ctx.run.id).filter((m) => m.id < from);
       const provider = await this.provider(ctx.run);
       const reply = await provider.complete({ system: SUMMARY_SYSTEM, messages: [{ role: 'user', text: transcript(older) }], tools: [], signal: ctx.signal });
-      if (!reply.text.trim()) return { content: [{ type: 'text', text: 'The model returned an empty summary.' }], structuredContent: { code: 'empty_summary' }, isError: true };
+      if (!reply.text.trim())
+        return { content: [{ type: 'text', text: 'The model returned an empty summary.' }], structuredContent: { code: 'empty_summary' }, isError: true };
       return { content: [{ type: 'text', text: reply.text }], structuredContent: { summarized: older.length } };
     },
   };
@@ -71,7 +73,10 @@ export class Compactor {
   /** 'ok' (compacted or not needed), 'canceled' (the run stopped), or a failure reason (the run fails). */
   async maybeCompact(run: Run, budget: number): Promise<'ok' | 'canceled' | { failed: string }> {
     const live = liveMessages(this.kernel.db, run.id);
-    const tokens = estimateTokens('', live.map((m) => m.message));
+    const tokens = estimateTokens(
+      '',
+      live.map((m) => m.message),
+    );
     if (tokens <= budget) return 'ok';
     const from = keepFrom(live, budget);
     if (from === null) return 'ok';
@@ -80,14 +85,31 @@ export class Compactor {
     for (const spec of run.hooks.pre_compact ?? []) if ((await this.hooks.run(run, 'pre_compact', spec)).kind === 'canceled') return 'canceled';
     const stillRunning = () => this.kernel.getRun(run.id)?.status === 'running';
     if (!stillRunning()) return 'canceled';
-    const row = await this.kernel.waitRow(this.kernel.submitRow(run.id, { tool: 'summarize', input: { keep_from: from, messages: older }, origin: 'kernel', round: null }).id);
+    const row = await this.kernel.waitRow(
+      this.kernel.submitRow(run.id, { tool: 'summarize', input: { keep_from: from, messages: older }, origin: 'kernel', round: null }).id,
+    );
     if (!stillRunning() || row.state === 'canceled') return 'canceled';
-    if (row.state !== 'succeeded' || !row.result) return { failed: `The summarizer failed: ${row.error?.code ?? row.state}: ${row.error?.detail ?? ''}`.trim() };
+    if (row.state !== 'succeeded' || !row.result)
+      return { failed: `The summarizer failed: ${row.error?.code ?? row.state}: ${row.error?.detail ?? ''}`.trim() };
     const summary = row.result.content.map((c) => c.text).join('\n');
     const st = getTurnState(this.kernel.db, run.id)!;
-    compactMessages(this.kernel.db, { run_id: run.id, keepFrom: from, summary: { role: 'user', text: `${SUMMARY_PREFIX}\n${summary}` }, turn: st.turn, now: this.kernel.clock.now() });
+    compactMessages(this.kernel.db, {
+      run_id: run.id,
+      keepFrom: from,
+      summary: { role: 'user', text: `${SUMMARY_PREFIX}\n${summary}` },
+      turn: st.turn,
+      now: this.kernel.clock.now(),
+    });
     updateTurnState(this.kernel.db, run.id, { compactions: st.compactions + 1 }, this.kernel.clock.now());
-    this.event(run.id, 'compacted', { row_id: row.id, messages: older, tokens_before: tokens, tokens_after: estimateTokens('', liveMessages(this.kernel.db, run.id).map((m) => m.message)) });
+    this.event(run.id, 'compacted', {
+      row_id: row.id,
+      messages: older,
+      tokens_before: tokens,
+      tokens_after: estimateTokens(
+        '',
+        liveMessages(this.kernel.db, run.id).map((m) => m.message),
+      ),
+    });
     for (const spec of run.hooks.post_compact ?? []) if ((await this.hooks.run(run, 'post_compact', spec)).kind === 'canceled') return 'canceled';
     return 'ok';
   }

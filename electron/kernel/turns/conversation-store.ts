@@ -38,7 +38,10 @@ const toStored = (r: MessageRecord): StoredMessage => ({
   created_at: new Date(r.created_at).toISOString(),
 });
 
-export function appendMessage(db: Db, a: { run_id: string; turn: number; round: number | null; kind?: MessageKind; message: ConvMessage; now: number }): number {
+export function appendMessage(
+  db: Db,
+  a: { run_id: string; turn: number; round: number | null; kind?: MessageKind; message: ConvMessage; now: number },
+): number {
   const res = stmt(db, 'INSERT INTO messages (run_id, turn, round, role, kind, content_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
     a.run_id,
     a.turn,
@@ -94,7 +97,11 @@ export interface TurnState {
 }
 
 export function getTurnState(db: Db, run_id: string): TurnState | null {
-  return (stmt(db, 'SELECT run_id, agent, turn, round, stop_continuations, compactions, input_tokens, output_tokens FROM turn_state WHERE run_id = ?').get(run_id) as TurnState | undefined) ?? null;
+  return (
+    (stmt(db, 'SELECT run_id, agent, turn, round, stop_continuations, compactions, input_tokens, output_tokens FROM turn_state WHERE run_id = ?').get(
+      run_id,
+    ) as TurnState | undefined) ?? null
+  );
 }
 
 export function initTurnState(db: Db, a: { run_id: string; agent: string; now: number }): TurnState {
@@ -114,14 +121,20 @@ export function insertQuestion(db: Db, a: { id: string; run_id: string; row_id: 
 }
 
 export function answerQuestion(db: Db, a: { id: string; answer: string; now: number }): boolean {
-  return stmt(db, "UPDATE questions SET answer = ?, status = 'answered', answered_at = ? WHERE id = ? AND status = 'pending'").run(a.answer, a.now, a.id).changes === 1;
+  return (
+    stmt(db, "UPDATE questions SET answer = ?, status = 'answered', answered_at = ? WHERE id = ? AND status = 'pending'").run(a.answer, a.now, a.id).changes ===
+    1
+  );
 }
 
 export function cancelQuestion(db: Db, id: string, now: number): boolean {
   return stmt(db, "UPDATE questions SET status = 'canceled', answered_at = ? WHERE id = ? AND status = 'pending'").run(now, id).changes === 1;
 }
 
-export function getQuestion(db: Db, id: string): { id: string; run_id: string; row_id: string | null; question: string; answer: string | null; status: string } | null {
+export function getQuestion(
+  db: Db,
+  id: string,
+): { id: string; run_id: string; row_id: string | null; question: string; answer: string | null; status: string } | null {
   return (stmt(db, 'SELECT id, run_id, row_id, question, answer, status FROM questions WHERE id = ?').get(id) as never) ?? null;
 }
 
@@ -131,7 +144,11 @@ export function assistantTextOfRound(db: Db, run_id: string, round: number | nul
   const r = (
     round === null
       ? stmt(db, "SELECT content_json FROM messages WHERE run_id = ? AND role = 'assistant' AND created_at <= ? ORDER BY id DESC LIMIT 1").get(run_id, at)
-      : stmt(db, "SELECT content_json FROM messages WHERE run_id = ? AND round = ? AND role = 'assistant' AND created_at <= ? ORDER BY id DESC LIMIT 1").get(run_id, round, at)
+      : stmt(db, "SELECT content_json FROM messages WHERE run_id = ? AND round = ? AND role = 'assistant' AND created_at <= ? ORDER BY id DESC LIMIT 1").get(
+          run_id,
+          round,
+          at,
+        )
   ) as { content_json: string } | undefined;
   if (!r) return null;
   const m = JSON.parse(r.content_json) as { text?: unknown };

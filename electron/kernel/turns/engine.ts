@@ -277,7 +277,11 @@ export class TurnEngine {
   /** The candidate final answer: stop hooks, then the finalizers (finish.ts). */
   private finish(run: Run, answer: string): Promise<'ended' | 'continue'> {
     const say = (run_id: string, turn: number, text: string) => this.say(run_id, turn, 'feedback', text);
-    return finishTurn({ ...this.loop, hooks: this.hooks, finalizers: this.finalizers, stopHookCap: () => stopHookCap(this.opts.stopHookCap), say }, run, answer);
+    return finishTurn(
+      { ...this.loop, hooks: this.hooks, finalizers: this.finalizers, stopHookCap: () => stopHookCap(this.opts.stopHookCap), say },
+      run,
+      answer,
+    );
   }
 
   private say(run_id: string, turn: number, kind: MessageKind, text: string): void {

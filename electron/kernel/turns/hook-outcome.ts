@@ -4,7 +4,8 @@
 import type { Row } from '../types.js';
 import { resultText } from '../results.js';
 
-export type HookOutcome = { kind: 'ack' } | { kind: 'accept' } | { kind: 'continue'; feedback: string } | { kind: 'failed'; reason: string } | { kind: 'canceled' };
+export type HookOutcome =
+  { kind: 'ack' } | { kind: 'accept' } | { kind: 'continue'; feedback: string } | { kind: 'failed'; reason: string } | { kind: 'canceled' };
 
 const parseDecision = (text: string): { decision?: unknown; feedback?: unknown; reason?: unknown } | null => {
   const t = text.trim();

@@ -21,7 +21,7 @@ const types = (run_id: string) => listRunEvents(h.nexus.db, run_id).map((e) => e
 const bashHook = (command: string, timeout_s?: number) => ({ tool: 'bash', input: { command }, ...(timeout_s ? { timeout_s } : {}) });
 
 describe('lifecycle hooks', () => {
-  it('Hooks are independent of the model\'s declared tool list: turn_start hooks run as kernel rows before the first model call', async () => {
+  it("Hooks are independent of the model's declared tool list: turn_start hooks run as kernel rows before the first model call", async () => {
     h = await turnsHarness({ script: [{ text: 'hello' }] });
     h.agent({ name: 'starter', tools: ['read'], lifecycle_hooks: { turn_start: [bashHook('echo started > started.txt')] } });
     const run = h.turns.startTurn({ agent: 'starter', prompt: 'hi' });
@@ -59,7 +59,11 @@ describe('lifecycle hooks', () => {
     h = await turnsHarness({ script: [{ text: 'v1' }, { text: 'v2' }] });
     h.agent({
       name: 'jsonhook',
-      lifecycle_hooks: { stop: [bashHook(`if [ -f once ]; then echo '{"decision":"accept"}'; else touch once; echo '{"decision":"continue","feedback":"cite your sources"}'; fi`)] },
+      lifecycle_hooks: {
+        stop: [
+          bashHook(`if [ -f once ]; then echo '{"decision":"accept"}'; else touch once; echo '{"decision":"continue","feedback":"cite your sources"}'; fi`),
+        ],
+      },
     });
     const ended = await h.ended(h.turns.startTurn({ agent: 'jsonhook', prompt: 'go' }).id);
     expect(ended.final_answer).toBe('v2');
@@ -142,7 +146,7 @@ describe('lifecycle hooks', () => {
     expect(types(run.id)).not.toContain('hook_failed');
   });
 
-  it('Nexus freezes the declaration onto each execution: a profile edited mid-run does not change the run\'s hooks', async () => {
+  it("Nexus freezes the declaration onto each execution: a profile edited mid-run does not change the run's hooks", async () => {
     h = await turnsHarness({ script: [{ toolCalls: [{ name: 'bash', input: { command: 'echo working' } }] }, { text: 'done' }] });
     h.agent({ name: 'frozen', mode: 'ask', lifecycle_hooks: { stop: [bashHook('echo frozen-hook')] } });
     const run = h.turns.startTurn({ agent: 'frozen', prompt: 'go' });

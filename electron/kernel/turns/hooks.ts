@@ -142,7 +142,16 @@ export class HookRunner {
     return new Promise<Decision>((resolve) => {
       this.waiting.set(id, { run_id: run.id, resolve });
       this.kernel.inbox.add(
-        { id, kind: 'attention', run_id: run.id, row_id, agent: run.agent, tool: spec.tool, target: `${event} hook`, data: { source: HOOK_SOURCE, message, event, hook: spec, reason, effect } },
+        {
+          id,
+          kind: 'attention',
+          run_id: run.id,
+          row_id,
+          agent: run.agent,
+          tool: spec.tool,
+          target: `${event} hook`,
+          data: { source: HOOK_SOURCE, message, event, hook: spec, reason, effect },
+        },
         `${run.agent ?? 'A run'}: the ${event} hook failed`,
       );
       this.event(run.id, 'hook_failed', { event, tool: spec.tool, row_id, reason, attention_id: id });

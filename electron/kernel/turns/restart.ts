@@ -9,7 +9,10 @@ import { HOOK_SOURCE, type HookRunner } from './hooks.js';
 /** Questions and hook attention cards from before the restart that this process does not wait on. */
 export function closeOrphanedCards(kernel: Kernel, questions: Questions, hooks: HookRunner): void {
   for (const item of kernel.inbox.pending()) {
-    const mine = item.kind === 'question' ? !questions.waitsOn(item.id) : item.kind === 'attention' && (item.data.source ?? HOOK_SOURCE) === HOOK_SOURCE && !hooks.waitsOn(item.id);
+    const mine =
+      item.kind === 'question'
+        ? !questions.waitsOn(item.id)
+        : item.kind === 'attention' && (item.data.source ?? HOOK_SOURCE) === HOOK_SOURCE && !hooks.waitsOn(item.id);
     if (mine) {
       if (item.kind === 'question') cancelQuestion(kernel.db, item.id, kernel.clock.now());
       kernel.inbox.resolve(item.id, 'canceled');

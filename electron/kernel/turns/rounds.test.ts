@@ -46,7 +46,11 @@ describe('rounds and fans', () => {
     const run = await h.ended(runId);
     expect(run).toMatchObject({ status: 'succeeded', final_answer: 'All three came back.' });
     const second = h.model.requests[1]!;
-    expect(second.toolResults.map((r) => r.text.split('\n')[0])).toEqual(['granted-1', 'parked-2', 'The approval stage denied this tool call: deleting is for people']);
+    expect(second.toolResults.map((r) => r.text.split('\n')[0])).toEqual([
+      'granted-1',
+      'parked-2',
+      'The approval stage denied this tool call: deleting is for people',
+    ]);
     // What a model reads: the text, then the structuredContent JSON on a line of its own (DESIGN §3).
     expect(JSON.parse(second.toolResults[2]!.text.split('\n')[1]!)).toEqual({ code: 'approval_denied', detail: 'deleting is for people' });
     // The calls the model made pair with the results it reads.
@@ -56,7 +60,9 @@ describe('rounds and fans', () => {
     const shown = await h.api('runsShow', { id: runId });
     expect(shown.value.rows.map((r: { state: string }) => r.state)).toEqual(['succeeded', 'succeeded', 'failed']);
     expect(shown.value.messages?.map((m) => (m as { role: string }).role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
-    expect(shown.value.events?.map((e: { type: string }) => e.type)).toEqual(expect.arrayContaining(['run_created', 'approval_required', 'approval_granted', 'model_reply', 'fan_ended']));
+    expect(shown.value.events?.map((e: { type: string }) => e.type)).toEqual(
+      expect.arrayContaining(['run_created', 'approval_required', 'approval_granted', 'model_reply', 'fan_ended']),
+    );
   });
 
   it('granted rows of a fan run in parallel: the first call waits for a file only the second call creates', async () => {
@@ -64,7 +70,10 @@ describe('rounds and fans', () => {
       script: [
         {
           toolCalls: [
-            { name: 'bash', input: { command: 'for i in $(seq 200); do [ -f second.flag ] && echo saw-second && exit 0; sleep 0.05; done; exit 1', timeout_s: 30 } },
+            {
+              name: 'bash',
+              input: { command: 'for i in $(seq 200); do [ -f second.flag ] && echo saw-second && exit 0; sleep 0.05; done; exit 1', timeout_s: 30 },
+            },
             { name: 'bash', input: { command: 'touch second.flag && echo made-it' } },
           ],
         },
@@ -78,7 +87,9 @@ describe('rounds and fans', () => {
   });
 
   it(`a parked call that expires: the next round reads exactly "${APPROVAL_EXPIRED_TEXT}"`, async () => {
-    h = await turnsHarness({ script: [{ toolCalls: [{ name: 'bash', input: { command: 'echo needs-a-person' } }] }, { text: 'Nobody answered, so I stopped.' }] });
+    h = await turnsHarness({
+      script: [{ toolCalls: [{ name: 'bash', input: { command: 'echo needs-a-person' } }] }, { text: 'Nobody answered, so I stopped.' }],
+    });
     h.agent({ name: 'waiter', mode: 'ask' });
     const run = h.turns.startTurn({ agent: 'waiter', prompt: 'try it' });
     const parked = await h.row(run.id, (r) => r.state === 'needs_approval');
@@ -149,7 +160,12 @@ describe('runsStart', () => {
     const loose = await h.api('runsStart', { agent: 'tight', prompt: 'x', extra_rules: [{ tool: 'bash', verdict: 'allow' }] });
     expect(loose.ok).toBe(false);
     expect(loose.error!.code).toBe('invalid_rules');
-    const started = await h.api('runsStart', { agent: 'tight', prompt: 'go', mode: 'rules', extra_rules: [{ tool: 'bash', verdict: 'deny', reason: 'not in this run' }] });
+    const started = await h.api('runsStart', {
+      agent: 'tight',
+      prompt: 'go',
+      mode: 'rules',
+      extra_rules: [{ tool: 'bash', verdict: 'deny', reason: 'not in this run' }],
+    });
     expect(started.value).toMatchObject({ agent: 'tight', mode: 'rules', status: 'running' });
     const ended = await h.ended(started.value.id);
     expect(ended.status).toBe('succeeded');
@@ -224,7 +240,15 @@ describe('a fan is one transaction', () => {
 
   it('a call the kernel refuses before deciding rolls the fan back; then each call goes alone, so only that one is refused and the rest runs', async () => {
     h = await turnsHarness({
-      script: [{ toolCalls: [{ name: 'bash', input: { command: 'refused-before-deciding' } }, { name: 'bash', input: { command: 'echo still-runs' } }] }, { text: 'done' }],
+      script: [
+        {
+          toolCalls: [
+            { name: 'bash', input: { command: 'refused-before-deciding' } },
+            { name: 'bash', input: { command: 'echo still-runs' } },
+          ],
+        },
+        { text: 'done' },
+      ],
     });
     h.agent({ name: 'fanner', mode: 'bypass' });
     const submitRows = h.nexus.kernel.submitRows.bind(h.nexus.kernel);

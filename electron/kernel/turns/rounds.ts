@@ -46,11 +46,22 @@ export async function modelRound(c: RoundContext, run: Run): Promise<void> {
   }
   if (!c.running(run.id)) return;
   const now = c.kernel.clock.now();
-  updateTurnState(c.kernel.db, run.id, { input_tokens: st.input_tokens + reply.usage.input_tokens, output_tokens: st.output_tokens + reply.usage.output_tokens }, now);
+  updateTurnState(
+    c.kernel.db,
+    run.id,
+    { input_tokens: st.input_tokens + reply.usage.input_tokens, output_tokens: st.output_tokens + reply.usage.output_tokens },
+    now,
+  );
   const calls = reply.toolCalls.map((c) => ({ ...c }));
   const message = { role: 'assistant' as const, text: reply.text, ...(calls.length ? { toolCalls: calls } : {}) };
   const messageId = appendMessage(c.kernel.db, { run_id: run.id, turn: st.turn, round, message, now });
-  c.event(run.id, 'model_reply', { round, text: reply.text.slice(0, 2000), tool_calls: reply.toolCalls.map((c) => c.name), stop_reason: reply.stop_reason, usage: reply.usage });
+  c.event(run.id, 'model_reply', {
+    round,
+    text: reply.text.slice(0, 2000),
+    tool_calls: reply.toolCalls.map((c) => c.name),
+    stop_reason: reply.stop_reason,
+    usage: reply.usage,
+  });
   if (!reply.toolCalls.length) return;
   // The fan: every call becomes a model row now, in order, recorded and decided in ONE transaction; each
   // call notes its row, so the results pair with the calls whatever happens to one of them.

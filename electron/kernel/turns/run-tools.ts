@@ -13,7 +13,13 @@ import type { McpServerConfig } from '../../../shared/types.js';
 
 const WIRE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-export async function prepareRunTools(kernel: Kernel, runners: RunnerPool, agent: AgentRow, run: Run, event: (type: string, data: unknown) => void): Promise<void> {
+export async function prepareRunTools(
+  kernel: Kernel,
+  runners: RunnerPool,
+  agent: AgentRow,
+  run: Run,
+  event: (type: string, data: unknown) => void,
+): Promise<void> {
   const reserved = kernel.tools.list().map((t) => t.name);
   if (agent.mcpServers && Object.keys(agent.mcpServers).length) {
     // The runner starts with the stored secret values put back (they are not in the profile).
@@ -23,10 +29,13 @@ export async function prepareRunTools(kernel: Kernel, runners: RunnerPool, agent
       if (cfg instanceof Error) unjoined.push({ server: name, message: cfg.message });
       else servers[name] = cfg;
     }
-    const set = await toolsForAgent(runners, agent.name, servers, reserved, run.workspace, (cfg) => kernel.sandboxPolicy(run, { network: cfg.network?.allow ?? [] }));
+    const set = await toolsForAgent(runners, agent.name, servers, reserved, run.workspace, (cfg) =>
+      kernel.sandboxPolicy(run, { network: cfg.network?.allow ?? [] }),
+    );
     set.failures.push(...unjoined);
     // Both wire formats take tool names of letters, digits, _ and - (at most 64): others cannot be offered.
-    for (const t of set.tools.filter((x) => !WIRE_NAME.test(x.name))) event('runner_tool_skipped', { server: t.server, tool: t.served, reason: 'the name is not a valid model tool name' });
+    for (const t of set.tools.filter((x) => !WIRE_NAME.test(x.name)))
+      event('runner_tool_skipped', { server: t.server, tool: t.served, reason: 'the name is not a valid model tool name' });
     set.tools = set.tools.filter((x) => WIRE_NAME.test(x.name));
     // A tool shown under its plain name is also callable as NAME__<runner id>: rows are submitted under
     // that concrete callable, so each row keeps its runner (rules still match the served name).

@@ -8,11 +8,4 @@ import m004 from './004_entitlement_source.js';
 import m005 from './005_processes.js';
 import m006 from './006_paging_indexes.js';
 
-export const MIGRATIONS: readonly Migration[] = [
-  m001,
-  m002,
-  m003,
-  m004,
-  m005,
-  m006,
-];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006];

@@ -46,7 +46,17 @@ export function upsertAgent(db: Db, a: { profile: AgentProfile; now: number }): 
      ON CONFLICT(name) DO UPDATE SET profile_json = excluded.profile_json, mode = excluded.mode, rules_json = excluded.rules_json,
        hooks_json = excluded.hooks_json, workspace = excluded.workspace, key_ref = excluded.key_ref, status = 'active',
        credentials_fenced = 0, executor_revoked = 0, updated_at = excluded.updated_at`,
-  ).run(p.name, toJson(p), p.mode, toJson(p.approval_rules ?? []), toJson(p.lifecycle_hooks ?? {}), p.workspace ?? null, p.model.apiKeyEnv ?? null, a.now, a.now);
+  ).run(
+    p.name,
+    toJson(p),
+    p.mode,
+    toJson(p.approval_rules ?? []),
+    toJson(p.lifecycle_hooks ?? {}),
+    p.workspace ?? null,
+    p.model.apiKeyEnv ?? null,
+    a.now,
+    a.now,
+  );
 }
 
 export function getAgent(db: Db, name: string): AgentRow | null {
@@ -60,7 +70,12 @@ export function listAgents(db: Db): AgentRow[] {
 
 /** Mark removed and fence its credentials: the key reference is cleared and reads of it refuse. */
 export function markAgentRemoved(db: Db, a: { name: string; now: number }): boolean {
-  return stmt(db, "UPDATE agents SET status = 'removed', credentials_fenced = 1, key_ref = NULL, updated_at = ? WHERE name = ? AND status = 'active'").run(a.now, a.name).changes === 1;
+  return (
+    stmt(db, "UPDATE agents SET status = 'removed', credentials_fenced = 1, key_ref = NULL, updated_at = ? WHERE name = ? AND status = 'active'").run(
+      a.now,
+      a.name,
+    ).changes === 1
+  );
 }
 
 export function setExecutorRevoked(db: Db, a: { name: string; revoked: boolean; now: number }): boolean {
@@ -69,7 +84,8 @@ export function setExecutorRevoked(db: Db, a: { name: string; revoked: boolean; 
 
 /** The agent's key reference (an env var name), or null when absent or fenced. Never the key itself. */
 export function getAgentKeyRef(db: Db, name: string): { fenced: boolean; key_ref: string | null } | null {
-  const r = stmt(db, 'SELECT key_ref, credentials_fenced FROM agents WHERE name = ?').get(name) as { key_ref: string | null; credentials_fenced: number } | undefined;
+  const r = stmt(db, 'SELECT key_ref, credentials_fenced FROM agents WHERE name = ?').get(name) as
+    { key_ref: string | null; credentials_fenced: number } | undefined;
   return r ? { fenced: r.credentials_fenced === 1, key_ref: r.credentials_fenced === 1 ? null : r.key_ref } : null;
 }
 

@@ -9,11 +9,20 @@ export interface RunEventView {
 }
 
 export function insertRunEvent(db: Db, a: { run_id: string; type: string; data?: unknown; now: number }): void {
-  stmt(db, 'INSERT INTO run_events (run_id, type, data_json, at) VALUES (?, ?, ?, ?)').run(a.run_id, a.type, a.data === undefined ? null : toJson(a.data), a.now);
+  stmt(db, 'INSERT INTO run_events (run_id, type, data_json, at) VALUES (?, ?, ?, ?)').run(
+    a.run_id,
+    a.type,
+    a.data === undefined ? null : toJson(a.data),
+    a.now,
+  );
 }
 
 export function listRunEvents(db: Db, run_id: string): RunEventView[] {
-  const rows = stmt(db, 'SELECT type, data_json, at FROM run_events WHERE run_id = ? ORDER BY seq').all(run_id) as { type: string; data_json: string | null; at: number }[];
+  const rows = stmt(db, 'SELECT type, data_json, at FROM run_events WHERE run_id = ? ORDER BY seq').all(run_id) as {
+    type: string;
+    data_json: string | null;
+    at: number;
+  }[];
   return rows.map((r) => ({ type: r.type, at: isoOr(r.at), data: parseJson(r.data_json, null) }));
 }
 
@@ -24,7 +33,11 @@ export interface RunEventEntry extends RunEventView {
 
 /** A page of a run's events in order, after timeline position `after` (keyset on run_events_by_run). */
 export function listRunEventsPage(db: Db, a: { run_id: string; limit: number; after?: number }): RunEventEntry[] {
-  const rows = stmt(db, 'SELECT seq, type, data_json, at FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?').all(a.run_id, a.after ?? 0, a.limit) as {
+  const rows = stmt(db, 'SELECT seq, type, data_json, at FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?').all(
+    a.run_id,
+    a.after ?? 0,
+    a.limit,
+  ) as {
     seq: number;
     type: string;
     data_json: string | null;

@@ -11,7 +11,20 @@ beforeEach(() => {
 });
 afterEach(() => db.close());
 
-const run = (id: string, now: number) => insertRun(db, { id, agent: null, mode: 'bypass', rules: [], hooks: null, workspace: '/w', prompt: null, parent: null, chain_id: null, created_by: null, now });
+const run = (id: string, now: number) =>
+  insertRun(db, {
+    id,
+    agent: null,
+    mode: 'bypass',
+    rules: [],
+    hooks: null,
+    workspace: '/w',
+    prompt: null,
+    parent: null,
+    chain_id: null,
+    created_by: null,
+    now,
+  });
 
 describe('listRunningRunIds', () => {
   it('lists the running runs oldest first (ties in insertion order), never an ended one', () => {
@@ -33,7 +46,11 @@ describe('resolveInboxItem (a hold answered closes its card)', () => {
     expect(resolveInboxItem(db, { id: 'req_1', status: 'approved', by: 'person:cli', now: 200 })).toBe(true);
     expect(resolveInboxItem(db, { id: 'req_1', status: 'denied', by: 'person:window', now: 300 })).toBe(false);
     expect(resolveInboxItem(db, { id: 'req_missing', status: 'denied', now: 300 })).toBe(false);
-    expect(db.prepare('SELECT status, resolved_at, resolved_by FROM inbox WHERE id = ?').get('req_1')).toEqual({ status: 'approved', resolved_at: 200, resolved_by: 'person:cli' });
+    expect(db.prepare('SELECT status, resolved_at, resolved_by FROM inbox WHERE id = ?').get('req_1')).toEqual({
+      status: 'approved',
+      resolved_at: 200,
+      resolved_by: 'person:cli',
+    });
     expect(getInboxItem(db, 'req_1')?.status).toBe('approved');
   });
 });

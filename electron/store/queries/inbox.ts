@@ -74,7 +74,21 @@ export function insertInboxItem(db: Db, a: InsertInboxItem): void {
     db,
     `INSERT INTO inbox (id, kind, status, run_id, row_id, agent, tool, target, addressee, hop, chain_id, expires_at, data_json, created_at)
      VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(a.id, a.kind, a.run_id, a.row_id ?? null, a.agent, a.tool, a.target, a.addressee ?? null, a.hop ?? null, a.chain_id ?? null, a.expires_at ?? null, toJson(a.data ?? {}), a.now);
+  ).run(
+    a.id,
+    a.kind,
+    a.run_id,
+    a.row_id ?? null,
+    a.agent,
+    a.tool,
+    a.target,
+    a.addressee ?? null,
+    a.hop ?? null,
+    a.chain_id ?? null,
+    a.expires_at ?? null,
+    toJson(a.data ?? {}),
+    a.now,
+  );
 }
 
 export function getInboxItem(db: Db, id: string): InboxEntry | null {
@@ -92,19 +106,32 @@ export function countPendingInbox(db: Db): number {
 
 /** Close a pending card. Returns false when it was no longer pending. */
 export function resolveInboxItem(db: Db, a: { id: string; status: string; by?: string | null; now: number }): boolean {
-  return stmt(db, "UPDATE inbox SET status = ?, resolved_at = ?, resolved_by = ? WHERE id = ? AND status = 'pending'").run(a.status, a.now, a.by ?? null, a.id).changes === 1;
+  return (
+    stmt(db, "UPDATE inbox SET status = ?, resolved_at = ?, resolved_by = ? WHERE id = ? AND status = 'pending'").run(a.status, a.now, a.by ?? null, a.id)
+      .changes === 1
+  );
 }
 
 /** Close the pending card(s) of a row and say which closed (their ids, for the window's incremental update). */
 export function resolveInboxCardsOfRow(db: Db, a: { row_id: string; status: string; by?: string | null; now: number }): string[] {
   return (
-    stmt(db, "UPDATE inbox SET status = ?, resolved_at = ?, resolved_by = ? WHERE row_id = ? AND status = 'pending' RETURNING id").all(a.status, a.now, a.by ?? null, a.row_id) as { id: string }[]
+    stmt(db, "UPDATE inbox SET status = ?, resolved_at = ?, resolved_by = ? WHERE row_id = ? AND status = 'pending' RETURNING id").all(
+      a.status,
+      a.now,
+      a.by ?? null,
+      a.row_id,
+    ) as { id: string }[]
   ).map((r) => r.id);
 }
 
 /** Close the pending card(s) of a row (a row has at most one autonomy card). */
 export function resolveInboxForRow(db: Db, a: { row_id: string; status: string; by?: string | null; now: number }): number {
-  return stmt(db, "UPDATE inbox SET status = ?, resolved_at = ?, resolved_by = ? WHERE row_id = ? AND status = 'pending'").run(a.status, a.now, a.by ?? null, a.row_id).changes;
+  return stmt(db, "UPDATE inbox SET status = ?, resolved_at = ?, resolved_by = ? WHERE row_id = ? AND status = 'pending'").run(
+    a.status,
+    a.now,
+    a.by ?? null,
+    a.row_id,
+  ).changes;
 }
 
 export function setInboxAddressee(db: Db, a: { row_id: string; addressee: string | null }): void {
@@ -171,7 +198,10 @@ export function listPendingInboxPage(db: Db, a: { limit: number; cursor?: string
 }
 
 /** How many pending cards a filter selects, and their groups (by agent, run and chain) with counts. */
-export function summarizePendingInbox(db: Db, f: InboxFilter = {}): {
+export function summarizePendingInbox(
+  db: Db,
+  f: InboxFilter = {},
+): {
   total: number;
   by_agent: { key: string | null; count: number }[];
   by_run: { key: string; agent: string | null; count: number }[];
@@ -179,9 +209,18 @@ export function summarizePendingInbox(db: Db, f: InboxFilter = {}): {
 } {
   const { where, args } = filterSql(f);
   const total = (stmt(db, `SELECT COUNT(*) AS n FROM inbox WHERE ${where}`).get(...args) as { n: number }).n;
-  const by_agent = (stmt(db, `SELECT agent AS key, COUNT(*) AS count FROM inbox WHERE ${where} GROUP BY agent ORDER BY count DESC LIMIT 200`).all(...args) as { key: string | null; count: number }[]);
-  const by_run = stmt(db, `SELECT run_id AS key, MIN(agent) AS agent, COUNT(*) AS count FROM inbox WHERE ${where} GROUP BY run_id ORDER BY count DESC LIMIT 200`).all(...args) as { key: string; agent: string | null; count: number }[];
-  const by_chain = stmt(db, `SELECT chain_id AS key, COUNT(*) AS count FROM inbox WHERE ${where} AND chain_id IS NOT NULL GROUP BY chain_id ORDER BY count DESC LIMIT 200`).all(...args) as { key: string; count: number }[];
+  const by_agent = stmt(db, `SELECT agent AS key, COUNT(*) AS count FROM inbox WHERE ${where} GROUP BY agent ORDER BY count DESC LIMIT 200`).all(...args) as {
+    key: string | null;
+    count: number;
+  }[];
+  const by_run = stmt(
+    db,
+    `SELECT run_id AS key, MIN(agent) AS agent, COUNT(*) AS count FROM inbox WHERE ${where} GROUP BY run_id ORDER BY count DESC LIMIT 200`,
+  ).all(...args) as { key: string; agent: string | null; count: number }[];
+  const by_chain = stmt(
+    db,
+    `SELECT chain_id AS key, COUNT(*) AS count FROM inbox WHERE ${where} AND chain_id IS NOT NULL GROUP BY chain_id ORDER BY count DESC LIMIT 200`,
+  ).all(...args) as { key: string; count: number }[];
   return { total, by_agent, by_run, by_chain };
 }
 

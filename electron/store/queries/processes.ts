@@ -9,7 +9,13 @@ export interface ProcessRecord {
 }
 
 export function insertProcess(db: Db, p: ProcessRecord & { now: number }): void {
-  stmt(db, 'INSERT OR REPLACE INTO processes (pgid, start_time, row_id, what, created_at) VALUES (?, ?, ?, ?, ?)').run(p.pgid, p.start_time, p.row_id, p.what, p.now);
+  stmt(db, 'INSERT OR REPLACE INTO processes (pgid, start_time, row_id, what, created_at) VALUES (?, ?, ?, ?, ?)').run(
+    p.pgid,
+    p.start_time,
+    p.row_id,
+    p.what,
+    p.now,
+  );
 }
 
 export function deleteProcess(db: Db, pgid: number, start_time: string): void {

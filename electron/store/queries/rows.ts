@@ -7,7 +7,8 @@ import type { EffectProfile, RowState, ToolResult } from '../../../shared/types.
 import { iso, isoOr, parseJson, toJson } from './util.js';
 
 /** Columns stored as the Row carries them. */
-type RowColumn = 'id' | 'run_id' | 'seq' | 'origin' | 'wire_tool' | 'tool' | 'runner' | 'state' | 'round' | 'on_failure' | 'granted_by' | 'approved_by' | 'addressee';
+type RowColumn =
+  'id' | 'run_id' | 'seq' | 'origin' | 'wire_tool' | 'tool' | 'runner' | 'state' | 'round' | 'on_failure' | 'granted_by' | 'approved_by' | 'addressee';
 
 /** A `rows` record: the Row's plain columns, JSON columns as text, times as epoch ms. */
 interface RowRecord extends Pick<Row, RowColumn> {
@@ -94,7 +95,10 @@ export function listRowsOfRunPage(db: Db, a: { run_id: string; limit: number; cu
 
 /** Every parked row's id and deadline (epoch ms; null: none), earliest first: read from rows_parked_deadline alone. */
 export function listParkedDeadlines(db: Db): { id: string; expires_at: number | null }[] {
-  return stmt(db, "SELECT id, expires_at FROM rows WHERE state = 'needs_approval' ORDER BY expires_at, id").all() as { id: string; expires_at: number | null }[];
+  return stmt(db, "SELECT id, expires_at FROM rows WHERE state = 'needs_approval' ORDER BY expires_at, id").all() as {
+    id: string;
+    expires_at: number | null;
+  }[];
 }
 
 /** How many rows of one run wait on a person (through the partial index rows_parked_by_run). */
@@ -236,5 +240,7 @@ export function patchRow(db: Db, id: string, patch: RowPatch, now: number): void
 
 /** Held rows of an agent's runs addressed to `addressee`. */
 export function listParkedRowsAddressedTo(db: Db, addressee: string): Row[] {
-  return (stmt(db, `SELECT * FROM rows WHERE ${LIVE} AND state = 'needs_approval' AND addressee = ? ORDER BY created_at`).all(addressee) as RowRecord[]).map(toRow);
+  return (stmt(db, `SELECT * FROM rows WHERE ${LIVE} AND state = 'needs_approval' AND addressee = ? ORDER BY created_at`).all(addressee) as RowRecord[]).map(
+    toRow,
+  );
 }

@@ -72,7 +72,21 @@ export function insertRun(db: Db, a: InsertRun): void {
     db,
     `INSERT INTO runs (id, agent, status, mode, rules_json, hooks_json, workspace, prompt, parent_run_id, parent_row_id, chain_id, created_by, created_at, updated_at)
      VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(a.id, a.agent, a.mode, toJson(a.rules), toJson(a.hooks), a.workspace, a.prompt, a.parent?.run_id ?? null, a.parent?.row_id ?? null, a.chain_id, a.created_by, a.now, a.now);
+  ).run(
+    a.id,
+    a.agent,
+    a.mode,
+    toJson(a.rules),
+    toJson(a.hooks),
+    a.workspace,
+    a.prompt,
+    a.parent?.run_id ?? null,
+    a.parent?.row_id ?? null,
+    a.chain_id,
+    a.created_by,
+    a.now,
+    a.now,
+  );
 }
 
 export function getRun(db: Db, id: string): Run | null {
@@ -92,13 +106,21 @@ export function getRun(db: Db, id: string): Run | null {
 
 export function listRuns(db: Db, args: { limit: number; agent?: string; status?: RunStatus }): Run[] {
   if (args.agent !== undefined && args.status !== undefined) {
-    return (stmt(db, 'SELECT * FROM runs WHERE agent = ? AND status = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').all(args.agent, args.status, args.limit) as RunRecord[]).map(toRun);
+    return (
+      stmt(db, 'SELECT * FROM runs WHERE agent = ? AND status = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').all(
+        args.agent,
+        args.status,
+        args.limit,
+      ) as RunRecord[]
+    ).map(toRun);
   }
   if (args.agent !== undefined) {
     return (stmt(db, 'SELECT * FROM runs WHERE agent = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').all(args.agent, args.limit) as RunRecord[]).map(toRun);
   }
   if (args.status !== undefined) {
-    return (stmt(db, 'SELECT * FROM runs WHERE status = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').all(args.status, args.limit) as RunRecord[]).map(toRun);
+    return (stmt(db, 'SELECT * FROM runs WHERE status = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').all(args.status, args.limit) as RunRecord[]).map(
+      toRun,
+    );
   }
   return (stmt(db, 'SELECT * FROM runs ORDER BY created_at DESC, rowid DESC LIMIT ?').all(args.limit) as RunRecord[]).map(toRun);
 }
@@ -136,7 +158,10 @@ export function countRunsInFlight(db: Db): number {
 }
 
 /** End a run that is still running. Returns false when it had already ended (first ending wins). */
-export function endRun(db: Db, a: { id: string; status: Exclude<RunStatus, 'running'>; final_answer?: string | null; error?: string | null; now: number }): boolean {
+export function endRun(
+  db: Db,
+  a: { id: string; status: Exclude<RunStatus, 'running'>; final_answer?: string | null; error?: string | null; now: number },
+): boolean {
   forget(db, a.id);
   const res = stmt(
     db,

@@ -166,7 +166,10 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
       // Refused here rather than sent: the host would close the socket, failing every other call in flight.
       const bytes = new TextEncoder().encode(frame).length;
       if (bytes > MAX_FRAME_BYTES) {
-        return resolve({ ok: false, error: { code: 'too_large', message: `Too large to send: ${bytes} bytes; the window sends at most 1 MiB at a time. Nothing was sent.` } });
+        return resolve({
+          ok: false,
+          error: { code: 'too_large', message: `Too large to send: ${bytes} bytes; the window sends at most 1 MiB at a time. Nothing was sent.` },
+        });
       }
       inFlight.set(id, resolve);
       if (socket && socket.readyState === OPEN && state === 'open') socket.send(frame);

@@ -13,7 +13,8 @@ export function StopAllBar() {
     <section className="stop-bar" aria-labelledby="stop-bar-title">
       <p id="stop-bar-title">
         <strong>Stop all is engaged.</strong>
-        {stopped !== null ? ` ${stopped} run${stopped === 1 ? ' was' : 's were'} force-stopped.` : ''} <span id="stop-bar-desc">Every governed hop is denied. Resume allows new hops again; runs that were canceled stay canceled.</span>
+        {stopped !== null ? ` ${stopped} run${stopped === 1 ? ' was' : 's were'} force-stopped.` : ''}{' '}
+        <span id="stop-bar-desc">Every governed hop is denied. Resume allows new hops again; runs that were canceled stay canceled.</span>
       </p>
       <button
         type="button"

@@ -104,9 +104,8 @@ export function TopBar() {
       {confirming ? (
         <ConfirmDialog title="Stop everything?" confirmLabel="Stop everything" danger onConfirm={stop} onCancel={() => setConfirming(false)}>
           <p>
-            Every run in flight ({runsInFlight}) is force-stopped: its tool calls are canceled and hook work is canceled without being
-            asked. Until you press <strong>Resume</strong>, every governed hop of every chain is denied with{' '}
-            <code>orchestration_stopped</code>.
+            Every run in flight ({runsInFlight}) is force-stopped: its tool calls are canceled and hook work is canceled without being asked. Until you press{' '}
+            <strong>Resume</strong>, every governed hop of every chain is denied with <code>orchestration_stopped</code>.
           </p>
         </ConfirmDialog>
       ) : null}

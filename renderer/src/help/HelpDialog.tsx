@@ -6,7 +6,10 @@ import { useEffect, useRef, useState } from 'react';
 import { parseMarkdown, type Block, type Inline } from './markdown.js';
 
 // spec-coverage.md is for developers: not bundled.
-const PAGES = import.meta.glob(['../../../docs/*.md', '!../../../docs/spec-coverage.md'], { query: '?raw', import: 'default' }) as Record<string, () => Promise<string>>;
+const PAGES = import.meta.glob(['../../../docs/*.md', '!../../../docs/spec-coverage.md'], { query: '?raw', import: 'default' }) as Record<
+  string,
+  () => Promise<string>
+>;
 const loaderFor = (file: string) => PAGES[`../../../docs/${file}`];
 
 interface Props {
@@ -136,20 +139,41 @@ export function HelpDialog({ file: first, onClose }: Props) {
               );
             }
             if (b.kind === 'paragraph') return <p key={i}>{renderInline(b.text)}</p>;
-            if (b.kind === 'code') return <pre key={i}><code>{b.text}</code></pre>;
+            if (b.kind === 'code')
+              return (
+                <pre key={i}>
+                  <code>{b.text}</code>
+                </pre>
+              );
             if (b.kind === 'list') {
               const L = b.ordered ? 'ol' : 'ul';
-              return <L key={i}>{b.items.map((it, j) => <li key={j}>{renderInline(it)}</li>)}</L>;
+              return (
+                <L key={i}>
+                  {b.items.map((it, j) => (
+                    <li key={j}>{renderInline(it)}</li>
+                  ))}
+                </L>
+              );
             }
             return (
               <div className="help-table" key={i}>
                 <table>
                   <thead>
-                    <tr>{b.head.map((c, j) => <th key={j} scope="col">{renderInline(c)}</th>)}</tr>
+                    <tr>
+                      {b.head.map((c, j) => (
+                        <th key={j} scope="col">
+                          {renderInline(c)}
+                        </th>
+                      ))}
+                    </tr>
                   </thead>
                   <tbody>
                     {b.rows.map((r, j) => (
-                      <tr key={j}>{r.map((c, k) => <td key={k}>{renderInline(c)}</td>)}</tr>
+                      <tr key={j}>
+                        {r.map((c, k) => (
+                          <td key={k}>{renderInline(c)}</td>
+                        ))}
+                      </tr>
                     ))}
                   </tbody>
                 </table>

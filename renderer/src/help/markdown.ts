@@ -23,7 +23,7 @@ export function inline(text: string): Inline[] {
   const out: Inline[] = [];
   const re = /`([^`]+)`|\*\*([^*]+)\*\*|\*([^*]+)\*|\[([^\]]+)\]\(([^)\s]+)\)/g;
   let last = 0;
-  for (let m; (m = re.exec(text)); ) {
+  for (let m; (m = re.exec(text));) {
     if (m.index > last) out.push({ kind: 'text', text: text.slice(last, m.index) });
     if (m[1] !== undefined) out.push({ kind: 'code', text: m[1] });
     else if (m[2] !== undefined) out.push({ kind: 'strong', text: m[2] });

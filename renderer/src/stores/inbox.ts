@@ -107,7 +107,8 @@ export const useInbox = create<InboxState>((set, get) => {
         set((s) => ({ lastAnswer: { id, text: `${label}${name}`, ok: true }, answered: s.answered + 1 }));
       } catch (e) {
         set((s) => {
-          const back = item && settles && !s.items.some((i) => i.id === id) ? [...s.items.slice(0, Math.max(at, 0)), item, ...s.items.slice(Math.max(at, 0))] : s.items;
+          const back =
+            item && settles && !s.items.some((i) => i.id === id) ? [...s.items.slice(0, Math.max(at, 0)), item, ...s.items.slice(Math.max(at, 0))] : s.items;
           return { items: back, lastAnswer: { id, text: `${messageOf(e)}${name}`, ok: false }, answered: s.answered + 1 };
         });
       } finally {
@@ -204,7 +205,11 @@ export const useInbox = create<InboxState>((set, get) => {
       set((s) => ({
         checked: {},
         answered: s.answered + 1,
-        lastAnswer: { id: 'bulk', ok: r.failed.length === 0, text: `${verb} ${r.done.length} card${r.done.length === 1 ? '' : 's'}${r.failed.length ? `; ${r.failed.length} could not be answered (${r.failed[0].message})` : ''}` },
+        lastAnswer: {
+          id: 'bulk',
+          ok: r.failed.length === 0,
+          text: `${verb} ${r.done.length} card${r.done.length === 1 ? '' : 's'}${r.failed.length ? `; ${r.failed.length} could not be answered (${r.failed[0].message})` : ''}`,
+        },
       }));
       return { done: r.done.length, failed: r.failed.length };
     },

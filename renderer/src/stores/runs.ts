@@ -99,7 +99,12 @@ export const useRuns = create<RunsState>((set, get) => {
         const page = await call('runsList', { limit: RUNS_PAGE, cursor: runs[runs.length - 1].id });
         const added = fresh(get().runs, page);
         const more = page.length === RUNS_PAGE;
-        set({ runs: [...get().runs, ...added], hasMore: more, error: null, listNote: `Loaded ${plural(added.length, 'more run')}; ${get().runs.length + added.length} shown${more ? '' : ', all runs loaded'}.` });
+        set({
+          runs: [...get().runs, ...added],
+          hasMore: more,
+          error: null,
+          listNote: `Loaded ${plural(added.length, 'more run')}; ${get().runs.length + added.length} shown${more ? '' : ', all runs loaded'}.`,
+        });
         return added;
       } catch (e) {
         set({ error: messageOf(e), listNote: `Could not load more runs: ${messageOf(e)}` });

@@ -41,7 +41,11 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
 
   /** A field with a problem says so (aria-invalid) and names the text that says which (aria-describedby). */
   const invalid = (field: FormField, describedBy?: string) =>
-    fieldErrors[field] ? { 'aria-invalid': true, 'aria-describedby': [describedBy, errorId(field)].filter(Boolean).join(' ') } : describedBy ? { 'aria-describedby': describedBy } : {};
+    fieldErrors[field]
+      ? { 'aria-invalid': true, 'aria-describedby': [describedBy, errorId(field)].filter(Boolean).join(' ') }
+      : describedBy
+        ? { 'aria-describedby': describedBy }
+        : {};
   // Inside the field's <label>, so hidden from the label's text (the field's name stays "Base URL"); the
   // input's aria-describedby still reads it, and the alert above says every problem at once.
   const problem = (field: FormField) =>
@@ -56,10 +60,25 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
     setFieldErrors({});
     setSaving(true);
     try {
-      const tools = toolsText.split(',').map((t) => t.trim()).filter(Boolean);
-      const hosts = networkText.split(',').map((t) => t.trim()).filter(Boolean);
+      const tools = toolsText
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean);
+      const hosts = networkText
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean);
       // "New agent" creates (the kernel refuses a taken name); an opened agent is replaced (refused if removed).
-      await save({ ...draft, approval_rules: check.rules, tools: tools.length ? tools : undefined, instructions: draft.instructions || undefined, network: hosts.length ? { allow: hosts } : undefined }, isNew ? 'create' : 'replace');
+      await save(
+        {
+          ...draft,
+          approval_rules: check.rules,
+          tools: tools.length ? tools : undefined,
+          instructions: draft.instructions || undefined,
+          network: hosts.length ? { allow: hosts } : undefined,
+        },
+        isNew ? 'create' : 'replace',
+      );
     } catch (e) {
       const refused = e instanceof CallError ? e : null;
       const plain = saveFailure(refused?.code ?? null, draft.name.trim());
@@ -152,22 +171,40 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
         </label>
         <label>
           API key variable
-          <input className="input mono" value={draft.model.apiKeyEnv ?? ''} placeholder="e.g. OPENAI_API_KEY (optional)" {...invalid('apiKeyEnv')} onChange={(e) => setModel('apiKeyEnv', e.target.value)} />
+          <input
+            className="input mono"
+            value={draft.model.apiKeyEnv ?? ''}
+            placeholder="e.g. OPENAI_API_KEY (optional)"
+            {...invalid('apiKeyEnv')}
+            onChange={(e) => setModel('apiKeyEnv', e.target.value)}
+          />
           {problem('apiKeyEnv')}
         </label>
         <label>
           Workspace folder
-          <input className="input mono" value={draft.workspace ?? ''} placeholder="default: a folder beside the data dir" {...invalid('workspace')} onChange={(e) => setDraft({ ...draft, workspace: e.target.value || undefined })} />
+          <input
+            className="input mono"
+            value={draft.workspace ?? ''}
+            placeholder="default: a folder beside the data dir"
+            {...invalid('workspace')}
+            onChange={(e) => setDraft({ ...draft, workspace: e.target.value || undefined })}
+          />
           {problem('workspace')}
         </label>
         <label>
           Network: hosts its commands may reach
-          <input className="input mono" value={networkText} {...invalid('network')} onChange={(e) => setNetworkText(e.target.value)} placeholder="none (e.g. api.github.com, *.pypi.org)" />
+          <input
+            className="input mono"
+            value={networkText}
+            {...invalid('network')}
+            onChange={(e) => setNetworkText(e.target.value)}
+            placeholder="none (e.g. api.github.com, *.pypi.org)"
+          />
           {problem('network')}
         </label>
         <label className="wide">
-          <input type="checkbox" checked={draft.sandbox !== false} onChange={(e) => setDraft({ ...draft, sandbox: e.target.checked ? undefined : false })} /> OS sandbox: its commands write only to its
-          workspace and cannot see NEXUS's data
+          <input type="checkbox" checked={draft.sandbox !== false} onChange={(e) => setDraft({ ...draft, sandbox: e.target.checked ? undefined : false })} /> OS
+          sandbox: its commands write only to its workspace and cannot see NEXUS's data
           {draft.sandbox === false ? (
             <strong className="unsandboxed" role="note">
               {' '}
@@ -182,12 +219,24 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
         ) : null}
         <label className="wide">
           Instructions
-          <textarea className="input" rows={3} value={draft.instructions ?? ''} {...invalid('instructions')} onChange={(e) => setDraft({ ...draft, instructions: e.target.value })} />
+          <textarea
+            className="input"
+            rows={3}
+            value={draft.instructions ?? ''}
+            {...invalid('instructions')}
+            onChange={(e) => setDraft({ ...draft, instructions: e.target.value })}
+          />
           {problem('instructions')}
         </label>
         <label className="wide">
           Tools (comma-separated; empty means the built-in set)
-          <input className="input mono" value={toolsText} onChange={(e) => setToolsText(e.target.value)} placeholder="bash, read, write, edit, list, ask, delegate_task, message_agent" {...invalid('tools')} />
+          <input
+            className="input mono"
+            value={toolsText}
+            onChange={(e) => setToolsText(e.target.value)}
+            placeholder="bash, read, write, edit, list, ask, delegate_task, message_agent"
+            {...invalid('tools')}
+          />
           {problem('tools')}
         </label>
       </section>
@@ -206,7 +255,8 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
         </fieldset>
         <h3>Rules</h3>
         <p className="setting-desc">
-          A JSON array; each rule has <code>tool</code> and <code>verdict</code> (allow | ask | deny), optionally <code>path</code>, <code>match</code>, <code>reason</code>, <code>origin</code>. Deny wins, then ask, then allow.
+          A JSON array; each rule has <code>tool</code> and <code>verdict</code> (allow | ask | deny), optionally <code>path</code>, <code>match</code>,{' '}
+          <code>reason</code>, <code>origin</code>. Deny wins, then ask, then allow.
         </p>
         <RulesEditor text={rulesText} onText={setRulesText} onCheck={setCheck} />
         {problem('rules')}

@@ -19,7 +19,12 @@ export function AgentsView() {
         <ul className="item-list" aria-label="Agents">
           {agents.map((a) => (
             <li key={a.name}>
-              <button type="button" className={`item ${editing === a.name ? 'selected' : ''}`} aria-current={editing === a.name || undefined} onClick={() => edit(a.name)}>
+              <button
+                type="button"
+                className={`item ${editing === a.name ? 'selected' : ''}`}
+                aria-current={editing === a.name || undefined}
+                onClick={() => edit(a.name)}
+              >
                 <strong>{a.name}</strong>
                 <span className="muted">
                   {a.mode} · {a.model.model}
@@ -36,8 +41,8 @@ export function AgentsView() {
         ) : (
           <Empty title="Agents are profiles" icon="◎">
             <p>
-              An agent names its model, its instructions, its tools and workspace, and how its tool calls are approved: a <strong>mode</strong>{' '}
-              (<em>ask</em>, <em>rules</em> or <em>bypass</em>) and a list of <strong>approval rules</strong>. Both are frozen onto each run.
+              An agent names its model, its instructions, its tools and workspace, and how its tool calls are approved: a <strong>mode</strong> (<em>ask</em>,{' '}
+              <em>rules</em> or <em>bypass</em>) and a list of <strong>approval rules</strong>. Both are frozen onto each run.
             </p>
             <p>Pick an agent on the left, or create one. The rule editor checks your list as you type and lets you test a call against it.</p>
           </Empty>

@@ -25,15 +25,26 @@ export function KeyField({ agent, envVar }: { agent: string; envVar?: string }) 
   if (status === 'unavailable') {
     return (
       <p className="setting-desc">
-        Provider key: this window runs in the browser host, which has no keychain. Start NEXUS with the key in {envVar ? <code>{envVar}</code> : 'the environment variable you name above'}.
+        Provider key: this window runs in the browser host, which has no keychain. Start NEXUS with the key in{' '}
+        {envVar ? <code>{envVar}</code> : 'the environment variable you name above'}.
       </p>
     );
   }
   return (
     <div className="inline-form key-field">
       <span className="setting-label">Provider key</span>
-      <span className={`status-pill ${status && status.stored ? 'ok' : ''}`}>{status === null ? '…' : status.stored ? 'stored in keychain' : 'none stored'}</span>
-      <input className="input mono grow" type="password" autoComplete="off" aria-label="Provider key" placeholder="Paste a key to store it in the OS keychain" value={key} onChange={(e) => setKey(e.target.value)} />
+      <span className={`status-pill ${status && status.stored ? 'ok' : ''}`}>
+        {status === null ? '…' : status.stored ? 'stored in keychain' : 'none stored'}
+      </span>
+      <input
+        className="input mono grow"
+        type="password"
+        autoComplete="off"
+        aria-label="Provider key"
+        placeholder="Paste a key to store it in the OS keychain"
+        value={key}
+        onChange={(e) => setKey(e.target.value)}
+      />
       <button type="button" className="btn" disabled={!key} onClick={() => void save(key)}>
         Store key
       </button>
@@ -42,7 +53,11 @@ export function KeyField({ agent, envVar }: { agent: string; envVar?: string }) 
           Forget key
         </button>
       ) : null}
-      {note ? <span className="muted" role="status">{note}</span> : null}
+      {note ? (
+        <span className="muted" role="status">
+          {note}
+        </span>
+      ) : null}
       {status && !status.keychain && status.keychain_note ? <p className="setting-desc">{status.keychain_note}</p> : null}
     </div>
   );

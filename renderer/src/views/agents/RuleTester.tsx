@@ -4,7 +4,13 @@ import { call, messageOf } from '../../api/client.js';
 import { matchedLine } from './rules-text.js';
 import type { Mode, Origin } from '../../../../shared/types.js';
 
-type Outcome = { outcome: 'granted' | 'parked' | 'failed'; granted_by: string | null; error: { code: string; detail: string } | null; tool: string; matched: number[] };
+type Outcome = {
+  outcome: 'granted' | 'parked' | 'failed';
+  granted_by: string | null;
+  error: { code: string; detail: string } | null;
+  tool: string;
+  matched: number[];
+};
 
 export function RuleTester({ mode, rules, rulesValid }: { mode: Mode; rules: unknown; rulesValid: boolean }) {
   const [tool, setTool] = useState('bash');
@@ -68,11 +74,13 @@ export function RuleTester({ mode, rules, rulesValid }: { mode: Mode; rules: unk
           <>
             <span className={`outcome ${result.outcome}`}>{result.outcome}</span>
             {result.granted_by ? <span className="muted"> by {result.granted_by}</span> : null}
-            {result.tool !== tool.trim() ? <span className="muted"> · resolved to <code>{result.tool}</code></span> : null}
-            <span className="muted">
-              {' '}
-              · {matchedLine(result.matched)}
-            </span>
+            {result.tool !== tool.trim() ? (
+              <span className="muted">
+                {' '}
+                · resolved to <code>{result.tool}</code>
+              </span>
+            ) : null}
+            <span className="muted"> · {matchedLine(result.matched)}</span>
             {result.error ? <div className="deny-detail">{result.error.detail}</div> : null}
           </>
         ) : (

@@ -25,7 +25,15 @@ export function RulesEditor({ text, onText, onCheck }: { text: string; onText(t:
         setLines([parsed.line]);
       } else if (oversizeIssues(parsed.value)) {
         const errors = oversizeIssues(parsed.value)!;
-        next = { valid: false, rules: null, errors: errors.slice(0, 20).map(locateIssue).concat(errors.length > 20 ? [`… and ${errors.length - 20} more`] : []), warnings: [] };
+        next = {
+          valid: false,
+          rules: null,
+          errors: errors
+            .slice(0, 20)
+            .map(locateIssue)
+            .concat(errors.length > 20 ? [`… and ${errors.length - 20} more`] : []),
+          warnings: [],
+        };
         setLines([]);
       } else {
         try {

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { formErrors, saveFailure } from './agent-form.js';
 
 describe('the agent editor', () => {
-  it("puts each problem of a refused save next to its field, and names fields by their labels in the summary", () => {
+  it('puts each problem of a refused save next to its field, and names fields by their labels in the summary', () => {
     const e = formErrors('name: a name is …; model.baseURL: Invalid URL; approval_rules.1.verdict: rule 1: …', [
       { path: 'name', message: 'a name is letters, digits, _ . -' },
       { path: 'model.baseURL', message: 'Invalid URL' },

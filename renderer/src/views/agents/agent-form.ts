@@ -48,6 +48,7 @@ export const errorId = (field: FormField): string => `agent-${field}-error`;
  *  agent's model, rules and instructions), or an edit of an agent removed meanwhile (not brought back). */
 export function saveFailure(code: string | null, name: string): string | null {
   if (code === 'conflict') return `An agent named ${name} already exists. Open it from the list to change it, or choose another name: nothing was saved.`;
-  if (code === 'not_found') return `The agent ${name} no longer exists (it was removed, perhaps in another window): nothing was saved. Create it again with New agent.`;
+  if (code === 'not_found')
+    return `The agent ${name} no longer exists (it was removed, perhaps in another window): nothing was saved. Create it again with New agent.`;
   return null;
 }

@@ -19,7 +19,9 @@ describe('rules editor text', () => {
 
   it('names rules the same way in errors, warnings and the tester (was: "rule 1 (the 2nd)", "rule 0: rule 0:", "matched rules 2, 4")', () => {
     // A lint warning whose message already carries the prefix twice names the rule once.
-    expect(locateIssue({ index: 0, message: 'rule 0: rule 0: allow "ls*" on bash command also allows …' })).toBe('rule 0 (the 1st): allow "ls*" on bash command also allows …');
+    expect(locateIssue({ index: 0, message: 'rule 0: rule 0: allow "ls*" on bash command also allows …' })).toBe(
+      'rule 0 (the 1st): allow "ls*" on bash command also allows …',
+    );
     expect(matchedLine([1, 3])).toBe('matched rule 1 (the 2nd), rule 3 (the 4th)');
     expect(matchedLine([0])).toBe('matched rule 0 (the 1st)');
     expect(matchedLine([])).toBe('no rule matched');
@@ -28,7 +30,10 @@ describe('rules editor text', () => {
   it('judges a list over the 64 KiB envelope locally (a megabyte paste dropped the connection)', () => {
     const huge = Array.from({ length: 12_000 }, (_, i) => ({ tool: 'bash', path: 'command', match: `echo ${'y'.repeat(80)}${i}`, verdict: 'allow' }));
     const issues = oversizeIssues(huge)!;
-    expect(issues[0]).toMatchObject({ index: null, message: expect.stringMatching(/^approval rules are \d+ bytes as JSON; the limit is 65536 bytes \(64 KiB\)/) });
+    expect(issues[0]).toMatchObject({
+      index: null,
+      message: expect.stringMatching(/^approval rules are \d+ bytes as JSON; the limit is 65536 bytes \(64 KiB\)/),
+    });
     expect(oversizeIssues([{ tool: 'bash', verdict: 'allow' }])).toBeNull();
   });
 

@@ -33,7 +33,8 @@ export interface RuleIssue {
   key?: string;
   message: string;
 }
-const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
+const ordinal = (n: number) =>
+  `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
 
 /** "rule 1 (the 2nd)": the index as the CLI and the API print it, and the position people count. Every
  *  place the editor names a rule (errors, warnings, the tester's matches) uses this one form. */

@@ -21,7 +21,9 @@ const VERDICT_WORDS: Record<ChainView['hops'][number]['verdict'], string> = {
 function Hop({ chain, hop }: { chain: ChainView; hop: ChainView['hops'][number] }) {
   const runs = useRuns((s) => s.runs);
   // The agent's run in this chain; the starter's own run carries no chain id: its latest run then.
-  const run = runs.find((r) => r.chain_id === chain.chain_id && r.agent === hop.agent) ?? (hop.agent === chain.agents[0] ? runs.find((r) => r.agent === hop.agent && !r.chain_id) : undefined);
+  const run =
+    runs.find((r) => r.chain_id === chain.chain_id && r.agent === hop.agent) ??
+    (hop.agent === chain.agents[0] ? runs.find((r) => r.agent === hop.agent && !r.chain_id) : undefined);
   const held = hop.request_id && hop.verdict === 'awaiting_approval';
   const words = denialWords(hop.code);
   return (
@@ -108,11 +110,15 @@ export function ChainsView() {
       <header className="page-head">
         <h1 id="chains-title">Chains</h1>
         <p className="muted">
-          Agents acting through each other, most recently active first (this app session, the last 50). Green hops were allowed or approved,
-          amber waits for you, red was refused or denied; a denial says why.
+          Agents acting through each other, most recently active first (this app session, the last 50). Green hops were allowed or approved, amber waits for
+          you, red was refused or denied; a denial says why.
         </p>
       </header>
-      {chainsError ? <div className="banner error" role="alert">{chainsError}</div> : null}
+      {chainsError ? (
+        <div className="banner error" role="alert">
+          {chainsError}
+        </div>
+      ) : null}
       {!chainsLoaded ? (
         <p className="muted">Loading…</p>
       ) : chains.length === 0 ? (

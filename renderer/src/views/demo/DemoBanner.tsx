@@ -39,39 +39,43 @@ export function DemoBanner() {
   };
   return (
     <section className="demo-banner-wrap" aria-label="Demo">
-    <div className="demo-banner" role="note" aria-label="Offline demo">
-      <div className="demo-line">
-        <strong>OFFLINE DEMO</strong>
-        <span className="demo-summary">Scripted agents, not an AI. The cards and the gate are real.</span>
-        <span className="demo-actions">
-          {/* The first-run panel that starts the demo is gone once the demo agents exist: play it again from
+      <div className="demo-banner" role="note" aria-label="Offline demo">
+        <div className="demo-line">
+          <strong>OFFLINE DEMO</strong>
+          <span className="demo-summary">Scripted agents, not an AI. The cards and the gate are real.</span>
+          <span className="demo-actions">
+            {/* The first-run panel that starts the demo is gone once the demo agents exist: play it again from
               here (e.g. after switching orchestration on, to see a hold instead of a denial). */}
-          <button type="button" className="link" disabled={starting} onClick={() => void start()}>
-            {starting ? 'Starting…' : 'Play the demo again'}
-          </button>
-          <button type="button" className="link" onClick={() => showRecentChains()}>
-            Recent chains
-          </button>
-          <button type="button" className="link" onClick={() => useNav.getState().go('settings', 'models')}>
-            Add a real model
-          </button>
-          <button type="button" className="link" onClick={() => void remove()}>
-            Remove the demo agents
-          </button>
-        </span>
-      </div>
-      {next ? (
-        <div className="demo-next-row">
-          <details className="demo-next">
-            <summary>What happens next</summary> {next}
-          </details>
-          <button type="button" className="link" onClick={dismiss}>
-            Got it
-          </button>
+            <button type="button" className="link" disabled={starting} onClick={() => void start()}>
+              {starting ? 'Starting…' : 'Play the demo again'}
+            </button>
+            <button type="button" className="link" onClick={() => showRecentChains()}>
+              Recent chains
+            </button>
+            <button type="button" className="link" onClick={() => useNav.getState().go('settings', 'models')}>
+              Add a real model
+            </button>
+            <button type="button" className="link" onClick={() => void remove()}>
+              Remove the demo agents
+            </button>
+          </span>
         </div>
-      ) : null}
-      {note || error ? <p className="demo-next" role="alert">{note ?? error}</p> : null}
-    </div>
+        {next ? (
+          <div className="demo-next-row">
+            <details className="demo-next">
+              <summary>What happens next</summary> {next}
+            </details>
+            <button type="button" className="link" onClick={dismiss}>
+              Got it
+            </button>
+          </div>
+        ) : null}
+        {note || error ? (
+          <p className="demo-next" role="alert">
+            {note ?? error}
+          </p>
+        ) : null}
+      </div>
     </section>
   );
 }

@@ -18,13 +18,12 @@ export function FirstRun({ fromHelp = false }: { fromHelp?: boolean }) {
         </button>
       ) : null}
       <p>
-        NEXUS runs AI agents on your machine and puts you between them and the world: every tool call crosses an approval stage, and every
-        chain of agents acting through each other crosses an orchestration gate.
+        NEXUS runs AI agents on your machine and puts you between them and the world: every tool call crosses an approval stage, and every chain of agents
+        acting through each other crosses an orchestration gate.
       </p>
       <p className="muted">
-        No model yet? Play the <strong>offline demo</strong>: two demo agents on a scripted local model (not an AI, nothing leaves your
-        machine) hand work to each other through the real approval stage and gate. You answer the cards; Recent chains shows what the chain
-        did. It changes none of your settings.
+        No model yet? Play the <strong>offline demo</strong>: two demo agents on a scripted local model (not an AI, nothing leaves your machine) hand work to
+        each other through the real approval stage and gate. You answer the cards; Recent chains shows what the chain did. It changes none of your settings.
       </p>
       <div className="first-run-actions">
         <button type="button" className="btn primary" disabled={starting} onClick={() => void start()}>
@@ -37,7 +36,11 @@ export function FirstRun({ fromHelp = false }: { fromHelp?: boolean }) {
           Create an agent
         </button>
       </div>
-      {error ? <div className="banner error" role="alert">{error}</div> : null}
+      {error ? (
+        <div className="banner error" role="alert">
+          {error}
+        </div>
+      ) : null}
     </section>
   );
 }

@@ -20,7 +20,12 @@ export function AllowRule({ item, onClose }: { item: InboxItem; onClose(): void 
   const rule: ApprovalRule = { tool: tool.trim(), verdict: 'allow', ...(first.path ? { path: first.path, match } : {}) };
   const valid = rule.tool.length > 0;
   const sameAgent = items.filter((i) => i.agent === item.agent && (i.kind === 'autonomy' || i.kind === 'orchestration'));
-  const covered = valid ? callsAllowedBy(rule, sameAgent.map((i) => ({ id: i.id, tool: i.tool, input: inputOf(i) }))) : [];
+  const covered = valid
+    ? callsAllowedBy(
+        rule,
+        sameAgent.map((i) => ({ id: i.id, tool: i.tool, input: inputOf(i) })),
+      )
+    : [];
   const others = covered.filter((id) => id !== item.id);
   const coversThis = covered.includes(item.id);
   const warnings = valid ? lintRules([rule]) : [];
@@ -36,7 +41,10 @@ export function AllowRule({ item, onClose }: { item: InboxItem; onClose(): void 
       // Replace, never create: an agent removed since the card appeared is not brought back by a rule.
       const r = await call('agentsReplace', { ...profile, approval_rules: [...rules, rule] });
       const n = r.warnings.length;
-      setNote({ ok: true, text: `Saved to ${item.agent}'s rules (rule ${rules.length}). It applies from ${item.agent}'s next run; this card still waits for your answer.${n ? ` ${n} warning${n > 1 ? 's' : ''}: see the agent's rules.` : ''}` });
+      setNote({
+        ok: true,
+        text: `Saved to ${item.agent}'s rules (rule ${rules.length}). It applies from ${item.agent}'s next run; this card still waits for your answer.${n ? ` ${n} warning${n > 1 ? 's' : ''}: see the agent's rules.` : ''}`,
+      });
     } catch (e) {
       setNote({ ok: false, text: messageOf(e) });
     } finally {
@@ -63,7 +71,9 @@ export function AllowRule({ item, onClose }: { item: InboxItem; onClose(): void 
               </label>
             ) : null}
           </div>
-          <pre className="code json rule-preview" aria-label="The rule">{JSON.stringify(rule)}</pre>
+          <pre className="code json rule-preview" aria-label="The rule">
+            {JSON.stringify(rule)}
+          </pre>
           <p role="status" className="rule-reach" data-testid="rule-reach">
             {!valid
               ? 'Type a tool name.'

@@ -228,7 +228,14 @@ export function CardDetail({ item, reason, setReason, now, onApprove }: Props) {
             if (reply.trim()) void answer(item.id, reply).then(() => setReply(''));
           }}
         >
-          <textarea className="input" rows={4} aria-label="Your answer" value={reply} onChange={(e) => setReply(e.target.value)} placeholder="Type your answer…" />
+          <textarea
+            className="input"
+            rows={4}
+            aria-label="Your answer"
+            value={reply}
+            onChange={(e) => setReply(e.target.value)}
+            placeholder="Type your answer…"
+          />
           <button type="submit" className="btn primary" disabled={busy || !reply.trim()}>
             Send answer
           </button>

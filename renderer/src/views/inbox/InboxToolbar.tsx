@@ -81,8 +81,20 @@ export function InboxToolbar() {
           setFilter({ ...filter, text: text.trim() || undefined });
         }}
       >
-        <input className="input" type="search" aria-label="Filter by tool or target" placeholder="Filter: tool or target…" value={text} onChange={(e) => setText(e.target.value)} />
-        <select className="input" aria-label="Kind" value={filter.kind ?? ''} onChange={(e) => setFilter({ ...filter, kind: (e.target.value || undefined) as InboxFilter['kind'] })}>
+        <input
+          className="input"
+          type="search"
+          aria-label="Filter by tool or target"
+          placeholder="Filter: tool or target…"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
+        <select
+          className="input"
+          aria-label="Kind"
+          value={filter.kind ?? ''}
+          onChange={(e) => setFilter({ ...filter, kind: (e.target.value || undefined) as InboxFilter['kind'] })}
+        >
           {KINDS.map((k) => (
             <option key={k.value ?? ''} value={k.value ?? ''}>
               {k.label}
@@ -98,7 +110,16 @@ export function InboxToolbar() {
       </form>
       <Groups />
       <div className="bulk-row">
-        <button type="button" className="btn small ghost" onClick={() => void useInbox.getState().checkAllMatching().catch((e) => setNote(messageOf(e)))}>
+        <button
+          type="button"
+          className="btn small ghost"
+          onClick={() =>
+            void useInbox
+              .getState()
+              .checkAllMatching()
+              .catch((e) => setNote(messageOf(e)))
+          }
+        >
           Select all matching
         </button>
         {ids.length ? (
@@ -118,7 +139,11 @@ export function InboxToolbar() {
           </>
         ) : null}
       </div>
-      {note ? <p className="banner error" role="alert">{note}</p> : null}
+      {note ? (
+        <p className="banner error" role="alert">
+          {note}
+        </p>
+      ) : null}
       {confirm ? (
         <ConfirmDialog
           title={`${confirm === 'approve' ? 'Approve' : 'Deny'} ${ids.length} call${ids.length === 1 ? '' : 's'}?`}
@@ -127,9 +152,7 @@ export function InboxToolbar() {
           onConfirm={() => void run(confirm)}
           onCancel={() => setConfirm(null)}
         >
-          <p>
-            Each card is answered as if alone; one that was answered meanwhile is reported, not repeated. The calls:
-          </p>
+          <p>Each card is answered as if alone; one that was answered meanwhile is reported, not repeated. The calls:</p>
           <ul className="bulk-calls">
             {named.slice(0, 8).map((i) => (
               <li key={i.id}>

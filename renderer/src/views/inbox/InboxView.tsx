@@ -14,7 +14,8 @@ import { cardLabel } from '../../stores/inbox-list.js';
 import { cardOfHash } from '../../stores/nav.js';
 import type { EffectProfile } from '../../../../shared/types.js';
 
-const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
+const typing = (t: EventTarget | null) =>
+  t instanceof HTMLElement && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
 const answerable = (i: InboxItem | undefined): i is InboxItem => Boolean(i && (i.kind === 'autonomy' || i.kind === 'orchestration'));
 
 export function InboxView() {
@@ -93,7 +94,11 @@ export function InboxView() {
   ) : null;
   return (
     <div className="inbox">
-      {error ? <div className="banner error" role="alert">{error}</div> : null}
+      {error ? (
+        <div className="banner error" role="alert">
+          {error}
+        </div>
+      ) : null}
       {items.length === 0 && !filteredView ? (
         <div className="inbox-empty" tabIndex={0} role="region" aria-label="Welcome">
           <h1 className="sr-only" tabIndex={-1}>
@@ -103,14 +108,14 @@ export function InboxView() {
           <FirstRun />
           <Empty title="Nothing waits for you" icon="✓">
             <p>
-              An <strong>approval card</strong> appears here when an agent wants to make a tool call that someone must allow first. Two
-              things can ask: the agent's own <strong>autonomy mode</strong> (in <em>ask</em> mode every call parks unless a rule allows it;
-              in <em>rules</em> mode an <code>ask</code> rule parks it), or <strong>orchestration</strong>, which holds each governed hop of a
-              chain of agents while Per-hop approval is on.
+              An <strong>approval card</strong> appears here when an agent wants to make a tool call that someone must allow first. Two things can ask: the
+              agent's own <strong>autonomy mode</strong> (in <em>ask</em> mode every call parks unless a rule allows it; in <em>rules</em> mode an{' '}
+              <code>ask</code> rule parks it), or <strong>orchestration</strong>, which holds each governed hop of a chain of agents while Per-hop approval is
+              on.
             </p>
             <p>
-              A parked call waits up to 24 hours. Approve it and the run goes on; deny it and the agent reads your reason. Keys: <kbd>j</kbd>/
-              <kbd>k</kbd> move, <kbd>a</kbd> approves, <kbd>d</kbd> denies, <kbd>x</kbd> selects for a bulk answer.
+              A parked call waits up to 24 hours. Approve it and the run goes on; deny it and the agent reads your reason. Keys: <kbd>j</kbd>/<kbd>k</kbd> move,{' '}
+              <kbd>a</kbd> approves, <kbd>d</kbd> denies, <kbd>x</kbd> selects for a bulk answer.
             </p>
           </Empty>
           {toast}
@@ -126,7 +131,11 @@ export function InboxView() {
             </div>
             <InboxToolbar />
             {toast}
-            {items.length ? <CardList items={items} selectedId={selectedId} now={now} /> : <p className="muted empty-inline">No pending card matches this filter.</p>}
+            {items.length ? (
+              <CardList items={items} selectedId={selectedId} now={now} />
+            ) : (
+              <p className="muted empty-inline">No pending card matches this filter.</p>
+            )}
           </aside>
           <section className="inbox-detail" aria-label="Selected card" tabIndex={0}>
             {selected ? <CardDetail key={selected.id} item={selected} reason={reason} setReason={setReason} now={now} onApprove={requestApprove} /> : null}

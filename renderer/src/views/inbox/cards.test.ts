@@ -7,8 +7,12 @@ const effect = { agent: 'builder', tool: 'write', target: 'notes.md', input: {},
 
 describe('what a card says', () => {
   it('says which of the two asks: the agent autonomy mode, or orchestration for hop N of a chain', () => {
-    expect(askerLine({ ...base, kind: 'autonomy', effect: { ...effect, mode: 'ask' } })).toBe("Asked by builder's autonomy mode (ask): the call parked until you answer.");
-    expect(askerLine({ ...base, kind: 'orchestration', hop: 2, chain_id: 'chain_0123456789abcdef' })).toMatch(/^Asked by orchestration: hop 2 of chain chain_…abcdef\./);
+    expect(askerLine({ ...base, kind: 'autonomy', effect: { ...effect, mode: 'ask' } })).toBe(
+      "Asked by builder's autonomy mode (ask): the call parked until you answer.",
+    );
+    expect(askerLine({ ...base, kind: 'orchestration', hop: 2, chain_id: 'chain_0123456789abcdef' })).toMatch(
+      /^Asked by orchestration: hop 2 of chain chain_…abcdef\./,
+    );
     expect(remedyLine({ ...base, kind: 'orchestration' })).toMatch(/never covers a hold/);
   });
 
@@ -60,7 +64,7 @@ describe('what a card says', () => {
     expect(runLabel('builder', null)).toBe('builder');
   });
 
-  it("trims what the agent said at a word, and says when there is more", () => {
+  it('trims what the agent said at a word, and says when there is more', () => {
     expect(trimSaid('  short  ')).toEqual({ short: 'short', cut: false });
     const long = 'word '.repeat(100);
     const t = trimSaid(long, 50);
@@ -69,7 +73,7 @@ describe('what a card says', () => {
     expect(t.short.length).toBeLessThanOrEqual(51);
   });
 
-  it('draws a held hop\'s path: lead → mid → this agent, and who handed the work on', () => {
+  it("draws a held hop's path: lead → mid → this agent, and who handed the work on", () => {
     const chain = {
       agents: ['lead', 'mid', 'worker'],
       hops: [

@@ -14,7 +14,7 @@ export function askerLine(item: InboxItem): string {
   const mode = (item.effect as { mode?: string } | undefined)?.mode;
   switch (item.kind) {
     case 'autonomy':
-      return `Asked by ${item.agent ? `${agent}'s` : 'this run\'s'} autonomy mode${mode ? ` (${mode})` : ''}: the call parked until you answer.`;
+      return `Asked by ${item.agent ? `${agent}'s` : "this run's"} autonomy mode${mode ? ` (${mode})` : ''}: the call parked until you answer.`;
     case 'orchestration':
       return `Asked by orchestration: hop ${item.hop ?? '?'} of chain ${shortId(item.chain_id)}. Per-hop approval holds every governed hop.`;
     case 'attention':
@@ -124,6 +124,8 @@ export function chainPath(chain: ChainLike | undefined, hop: number | undefined,
   const path: string[] = [];
   for (const h of earlier) if (path[path.length - 1] !== h.agent) path.push(h.agent);
   if (agent && path[path.length - 1] !== agent) path.push(agent);
-  const handed = [...earlier].reverse().find((h) => h.agent !== agent && (h.target === agent || h.target.startsWith(`${agent} `) || h.target.includes(agent ?? '\u0000')));
+  const handed = [...earlier]
+    .reverse()
+    .find((h) => h.agent !== agent && (h.target === agent || h.target.startsWith(`${agent} `) || h.target.includes(agent ?? '\u0000')));
   return { path, handedBy: handed?.agent ?? (path.length > 1 ? path[path.length - 2] : null) };
 }

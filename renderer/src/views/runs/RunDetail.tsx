@@ -91,40 +91,40 @@ function AppendRow({ runId }: { runId: string }) {
   const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
   return (
     <>
-    <form
-      className="inline-form append"
-      aria-label="Append a row"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        let input: unknown = {};
-        try {
-          input = inputText.trim() ? JSON.parse(inputText) : {};
-        } catch (err) {
-          setNote({ ok: false, text: `The input is not JSON: ${messageOf(err)}` });
-          return;
-        }
-        try {
-          // The row's state moves on at once (granted rows run): the list above shows it, not a stale word here.
-          const row = await call('runsAppend', { run_id: runId, tool, input });
-          setNote({ ok: true, text: `Appended ${shortId(row.id)}: see it in the list above.` });
-          void useRuns.getState().refreshDetail();
-        } catch (err) {
-          setNote({ ok: false, text: messageOf(err) });
-        }
-      }}
-    >
-      <input className="input small" aria-label="Tool" value={tool} onChange={(e) => setTool(e.target.value)} />
-      <input className="input mono grow" aria-label="Input (JSON)" value={inputText} onChange={(e) => setInputText(e.target.value)} />
-      <button type="submit" className="btn">
-        Append row
-      </button>
-    </form>
-    {/* Below the form, not inside it: a long note squeezed the input to a few characters. */}
-    {note ? (
-      <p className={note.ok ? 'muted append-note' : 'field-error append-note'} role={note.ok ? 'status' : 'alert'}>
-        {note.text}
-      </p>
-    ) : null}
+      <form
+        className="inline-form append"
+        aria-label="Append a row"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          let input: unknown = {};
+          try {
+            input = inputText.trim() ? JSON.parse(inputText) : {};
+          } catch (err) {
+            setNote({ ok: false, text: `The input is not JSON: ${messageOf(err)}` });
+            return;
+          }
+          try {
+            // The row's state moves on at once (granted rows run): the list above shows it, not a stale word here.
+            const row = await call('runsAppend', { run_id: runId, tool, input });
+            setNote({ ok: true, text: `Appended ${shortId(row.id)}: see it in the list above.` });
+            void useRuns.getState().refreshDetail();
+          } catch (err) {
+            setNote({ ok: false, text: messageOf(err) });
+          }
+        }}
+      >
+        <input className="input small" aria-label="Tool" value={tool} onChange={(e) => setTool(e.target.value)} />
+        <input className="input mono grow" aria-label="Input (JSON)" value={inputText} onChange={(e) => setInputText(e.target.value)} />
+        <button type="submit" className="btn">
+          Append row
+        </button>
+      </form>
+      {/* Below the form, not inside it: a long note squeezed the input to a few characters. */}
+      {note ? (
+        <p className={note.ok ? 'muted append-note' : 'field-error append-note'} role={note.ok ? 'status' : 'alert'}>
+          {note.text}
+        </p>
+      ) : null}
     </>
   );
 }
@@ -144,20 +144,25 @@ export function RunDetailView({ run }: { run: RunFull }) {
             {run.agent ?? 'Standalone run'} <span className={`status-pill ${run.status}`}>{run.status}</span>
           </h1>
           <p className="muted">
-            mode <strong>{run.mode}</strong> · started {ago(run.created_at, now)} · {run.rows.length} row{run.rows.length === 1 ? "" : "s"}
+            mode <strong>{run.mode}</strong> · started {ago(run.created_at, now)} · {run.rows.length} row{run.rows.length === 1 ? '' : 's'}
             {run.rows_next_cursor ? ' shown, more to load' : ''}
-            {run.chain_id ? <> · chain <code title={run.chain_id}>{shortId(run.chain_id)}</code></> : null}
+            {run.chain_id ? (
+              <>
+                {' '}
+                · chain <code title={run.chain_id}>{shortId(run.chain_id)}</code>
+              </>
+            ) : null}
           </p>
           {run.client ? (
             <p className="muted">
-              A {run.client.name} session (<code title={run.client.session_id}>{shortId(run.client.session_id)}</code>): its calls came through
-              its tool hook, and it ran what NEXUS allowed.
+              A {run.client.name} session (<code title={run.client.session_id}>{shortId(run.client.session_id)}</code>): its calls came through its tool hook,
+              and it ran what NEXUS allowed.
             </p>
           ) : null}
           {run.waiting_on?.map((w) => (
             <p key={w.request_id} className="field-warn" role="status">
-              Waiting on orchestration hold <code>{w.request_id}</code> (hop {w.hop}: {w.agent} wants {w.tool} on {w.target}). Answer it in the Inbox; unanswered, it
-              expires {new Date(w.expires_at).toLocaleString()} and the hop is refused.
+              Waiting on orchestration hold <code>{w.request_id}</code> (hop {w.hop}: {w.agent} wants {w.tool} on {w.target}). Answer it in the Inbox;
+              unanswered, it expires {new Date(w.expires_at).toLocaleString()} and the hop is refused.
             </p>
           ))}
         </div>
@@ -193,7 +198,9 @@ export function RunDetailView({ run }: { run: RunFull }) {
       ) : null}
       <section className="panel">
         <h2 className="section-label">Rows</h2>
-        {run.rows.length === 0 ? <p className="muted">{run.status === 'running' ? 'No tool calls yet.' : 'No tool calls: the run ended without any.'}</p> : null}
+        {run.rows.length === 0 ? (
+          <p className="muted">{run.status === 'running' ? 'No tool calls yet.' : 'No tool calls: the run ended without any.'}</p>
+        ) : null}
         {/* One table for every group, so the columns line up across rounds at any window width. */}
         {groups.length ? (
           <div className="round">

@@ -42,7 +42,14 @@ function StartRun() {
         <select className="input" aria-label="Agent" value={agent} onChange={(e) => setAgent(e.target.value)} disabled={!agents.length}>
           {agents.length ? agents.map((a) => <option key={a.name}>{a.name}</option>) : <option value="">No agents yet</option>}
         </select>
-        <textarea className="input" rows={2} aria-label="Prompt" placeholder="What should the agent do?" value={prompt} onChange={(e) => setPrompt(e.target.value)} />
+        <textarea
+          className="input"
+          rows={2}
+          aria-label="Prompt"
+          placeholder="What should the agent do?"
+          value={prompt}
+          onChange={(e) => setPrompt(e.target.value)}
+        />
         <button type="submit" className="btn primary" disabled={!agent || !prompt.trim()}>
           Start run
         </button>
@@ -69,7 +76,11 @@ function StartRun() {
           New standalone run
         </button>
       </form>
-      {note ? <div className="banner error" role="alert">{note}</div> : null}
+      {note ? (
+        <div className="banner error" role="alert">
+          {note}
+        </div>
+      ) : null}
     </div>
   );
 }
@@ -97,7 +108,13 @@ export function RunsView() {
         <ul className="item-list" aria-label="Runs">
           {runs.map((r) => (
             <li key={r.id}>
-              <button type="button" data-run-id={r.id} className={`item ${openId === r.id ? 'selected' : ''}`} aria-current={openId === r.id || undefined} onClick={() => open(r.id)}>
+              <button
+                type="button"
+                data-run-id={r.id}
+                className={`item ${openId === r.id ? 'selected' : ''}`}
+                aria-current={openId === r.id || undefined}
+                onClick={() => open(r.id)}
+              >
                 <span className="item-top">
                   <strong>{r.agent ?? 'standalone'}</strong>
                   {r.client ? <span className="badge">{r.client.name} session</span> : null}
@@ -139,8 +156,8 @@ export function RunsView() {
         ) : (
           <Empty title="Runs are agent turns" icon="▷">
             <p>
-              A run is one agent turn, or your own standalone run. Each tool call is a row that crosses the approval stage: granted rows run,
-              parked rows wait for you in the Inbox, denied rows fail with the reason the agent reads.
+              A run is one agent turn, or your own standalone run. Each tool call is a row that crosses the approval stage: granted rows run, parked rows wait
+              for you in the Inbox, denied rows fail with the reason the agent reads.
             </p>
             <p>Start a run for an agent on the left, or create a standalone run and append rows to it yourself (your rows are never re-prompted).</p>
           </Empty>

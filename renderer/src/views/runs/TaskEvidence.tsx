@@ -10,7 +10,12 @@ export function TaskEvidence({ id }: { id: string }) {
   useEffect(() => {
     call('tasksShow', { id }).then(setTask, (e) => setError(messageOf(e)));
   }, [id]);
-  if (error) return <p className="muted">Task {id}: {error}</p>;
+  if (error)
+    return (
+      <p className="muted">
+        Task {id}: {error}
+      </p>
+    );
   if (!task) return <p className="muted">Loading task {id}…</p>;
   return (
     <div className="evidence">

@@ -4,7 +4,7 @@ import { grantLine, groupRows, stateLabel, type Row } from './rows.js';
 const row = (id: string, round: number | null, origin: Row['origin'] = 'model', extra: Partial<Row> = {}): Row =>
   ({ id, run_id: 'run_x', origin, tool: 'bash', input: {}, state: 'succeeded', round, ...extra }) as Row;
 
-describe('a run\'s rows in the Runs view', () => {
+describe("a run's rows in the Runs view", () => {
   it('says who approved a row in words, not the door id ("approved by person:web")', () => {
     expect(grantLine({ approved_by: 'person:window', granted_by: 'person' })).toBe('approved by you in the app window');
     expect(grantLine({ approved_by: 'person:browser', granted_by: 'person' })).toBe('approved by you in the browser');

@@ -87,8 +87,8 @@ export function ConnectionsPage() {
         <p className="crumbs">Settings ▸ Agents ▸ Connections</p>
         <h1>Connections</h1>
         <p className="lede">
-          Connect Claude Code or Codex and they ask NEXUS before every tool call: the same rules, the same cards in the Inbox, Stop all and the
-          record. Each project becomes an agent here (for example <code>claude-code-myproject</code>) whose mode and rules you set in Agents.
+          Connect Claude Code or Codex and they ask NEXUS before every tool call: the same rules, the same cards in the Inbox, Stop all and the record. Each
+          project becomes an agent here (for example <code>claude-code-myproject</code>) whose mode and rules you set in Agents.
         </p>
       </header>
       <div role="status" aria-live="polite" className={message?.error ? 'conn-error' : 'setting-desc'}>

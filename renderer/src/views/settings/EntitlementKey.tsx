@@ -8,9 +8,7 @@ import { inlineCode } from '../../components/inline-code.js';
 import { useNow } from '../../components/time.js';
 import { accountText, pillText, refreshOutcome, sourceText, WHERE_TO_GET, type Entitlement } from './entitlement-text.js';
 
-const Words = ({ text }: { text: string }) => (
-  <>{inlineCode(text).map((s, i) => (s.code ? <code key={i}>{s.text}</code> : <span key={i}>{s.text}</span>))}</>
-);
+const Words = ({ text }: { text: string }) => <>{inlineCode(text).map((s, i) => (s.code ? <code key={i}>{s.text}</code> : <span key={i}>{s.text}</span>))}</>;
 
 export function EntitlementKey({ entitlement }: { entitlement: Entitlement | null }) {
   const now = useNow();

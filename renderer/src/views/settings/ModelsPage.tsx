@@ -100,8 +100,8 @@ function ModelForm({ form, setForm }: { form: Form; setForm(f: Form): void }) {
         {result ? <p className={result.ok ? 'banner ok' : 'banner error'}>{result.text}</p> : null}
       </div>
       <p className="setting-desc">
-        An agent uses these settings when its profile names them (Agents ▸ New agent ▸ Model); its key comes from the environment variable,
-        or the OS keychain in the desktop app.
+        An agent uses these settings when its profile names them (Agents ▸ New agent ▸ Model); its key comes from the environment variable, or the OS keychain
+        in the desktop app.
       </p>
     </section>
   );
@@ -115,18 +115,16 @@ export function ModelsPage() {
         <p className="crumbs">Settings ▸ Agents ▸ Models</p>
         <h1>Connect a model</h1>
         <p className="lede">
-          Each agent names its model in its profile (Agents ▸ New agent ▸ Model). NEXUS speaks the Chat Completions API (OpenAI, Ollama,
-          LM Studio, vLLM, …) and the Anthropic Messages API. Keys come from an environment variable you name, or the OS keychain in the
-          desktop app; they are never stored in the database in clear and never logged.
+          Each agent names its model in its profile (Agents ▸ New agent ▸ Model). NEXUS speaks the Chat Completions API (OpenAI, Ollama, LM Studio, vLLM, …) and
+          the Anthropic Messages API. Keys come from an environment variable you name, or the OS keychain in the desktop app; they are never stored in the
+          database in clear and never logged.
         </p>
       </header>
       <ModelForm form={form} setForm={setForm} />
       {EXAMPLES.map((e) => (
         <section className="panel" key={e.name}>
           <h2>{e.name}</h2>
-          <p className="setting-desc">
-            {inlineCode(e.steps).map((seg, i) => (seg.code ? <code key={i}>{seg.text}</code> : <span key={i}>{seg.text}</span>))}
-          </p>
+          <p className="setting-desc">{inlineCode(e.steps).map((seg, i) => (seg.code ? <code key={i}>{seg.text}</code> : <span key={i}>{seg.text}</span>))}</p>
           <button
             type="button"
             className="btn small"

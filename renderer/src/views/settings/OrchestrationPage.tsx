@@ -62,9 +62,7 @@ function Allowlist({ value, onSave }: { value: string[]; onSave(v: string[]): vo
         <span className="setting-label" id="allowlist-label">
           Orchestrators allowlist
         </span>
-        <div className="setting-desc">
-          Only these agents may hand work down a chain. It starts empty: nothing orchestrates until you add an agent here.
-        </div>
+        <div className="setting-desc">Only these agents may hand work down a chain. It starts empty: nothing orchestrates until you add an agent here.</div>
       </div>
       <ul className="chips" aria-labelledby="allowlist-label">
         {value.length === 0 ? <li className="muted">Empty: no agent may orchestrate.</li> : null}
@@ -106,8 +104,9 @@ function Allowlist({ value, onSave }: { value: string[]; onSave(v: string[]): vo
       </div>
       {typed && !known.has(typed) ? (
         <div className="field-warn" role="status">
-          No agent is named {typed}{candidates.length ? `; known: ${candidates.slice(0, 5).join(', ')}${candidates.length > 5 ? ', …' : ''}` : ''}. It can be added anyway, and
-          takes effect once an agent with that name exists.
+          No agent is named {typed}
+          {candidates.length ? `; known: ${candidates.slice(0, 5).join(', ')}${candidates.length > 5 ? ', …' : ''}` : ''}. It can be added anyway, and takes
+          effect once an agent with that name exists.
         </div>
       ) : null}
     </div>
@@ -127,14 +126,19 @@ export function OrchestrationPage() {
         <p className="crumbs">Settings ▸ Agents ▸ Orchestration</p>
         <h1>Orchestration</h1>
         <p className="lede">
-          Chains of agents acting through each other cross the orchestration gate. Forming a chain needs two independent keys, both off by
-          default: the <strong>entitlement</strong> from your account and the local <strong>Cross-Agent Orchestration</strong> switch.
+          Chains of agents acting through each other cross the orchestration gate. Forming a chain needs two independent keys, both off by default: the{' '}
+          <strong>entitlement</strong> from your account and the local <strong>Cross-Agent Orchestration</strong> switch.
         </p>
       </header>
-      {error ? <div className="banner error" role="alert">{error}</div> : null}
+      {error ? (
+        <div className="banner error" role="alert">
+          {error}
+        </div>
+      ) : null}
       <div className={`gate-state ${open ? 'open' : stopAll ? 'stopped' : 'closed'}`} role="status">
         {open
-          ? 'Chains may form: governed hops are checked against the limits below' + (settings['orchestration.perHopApproval'] ? ' and held for your approval.' : '.')
+          ? 'Chains may form: governed hops are checked against the limits below' +
+            (settings['orchestration.perHopApproval'] ? ' and held for your approval.' : '.')
           : stopAll
             ? 'Stop all is engaged: every governed hop is denied (orchestration_stopped) until you press Resume.'
             : !entitled
@@ -156,8 +160,20 @@ export function OrchestrationPage() {
 
       <section className="panel">
         <h2>Limits</h2>
-        <NumberSetting label="Maximum chain depth" min={1} value={settings['orchestration.maxDepth']} onSave={(n) => void set('orchestration.maxDepth', n)} help="The agent that began the chain is at depth 1; each hand-off adds one." />
-        <NumberSetting label="Maximum agents per chain" min={1} value={settings['orchestration.maxAgents']} onSave={(n) => void set('orchestration.maxAgents', n)} help="Distinct agents a chain may touch, recipients included." />
+        <NumberSetting
+          label="Maximum chain depth"
+          min={1}
+          value={settings['orchestration.maxDepth']}
+          onSave={(n) => void set('orchestration.maxDepth', n)}
+          help="The agent that began the chain is at depth 1; each hand-off adds one."
+        />
+        <NumberSetting
+          label="Maximum agents per chain"
+          min={1}
+          value={settings['orchestration.maxAgents']}
+          onSave={(n) => void set('orchestration.maxAgents', n)}
+          help="Distinct agents a chain may touch, recipients included."
+        />
         <Allowlist value={settings['orchestration.allowlist']} onSave={(v) => void set('orchestration.allowlist', v)} />
       </section>
 

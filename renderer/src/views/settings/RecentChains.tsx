@@ -21,7 +21,12 @@ function Chain({ chain, now }: { chain: ChainView; now: number }) {
         <span className="chain-agents" aria-label="Agents in the order they acted">
           {chain.agents.map((a, i) => (
             <span key={`${a}-${i}`}>
-              {i ? <span className="arrow" aria-hidden="true"> → </span> : null}
+              {i ? (
+                <span className="arrow" aria-hidden="true">
+                  {' '}
+                  →{' '}
+                </span>
+              ) : null}
               <strong>{a}</strong>
             </span>
           ))}
@@ -75,20 +80,22 @@ export function RecentChains() {
         </button>
       </div>
       <p className="setting-desc">
-        Runs where agents acted through each other, most recently active first: this app session only, the last 50. A chain shows once it
-        has more than one hop; refusals and denials are listed like admissions. Clearing forgets the list: it stops nothing and changes no
-        limit.
+        Runs where agents acted through each other, most recently active first: this app session only, the last 50. A chain shows once it has more than one hop;
+        refusals and denials are listed like admissions. Clearing forgets the list: it stops nothing and changes no limit.
       </p>
-      {chainsError ? <div className="banner error" role="alert">{chainsError}</div> : null}
+      {chainsError ? (
+        <div className="banner error" role="alert">
+          {chainsError}
+        </div>
+      ) : null}
       {!chainsLoaded ? (
         <p className="muted">Loading…</p>
       ) : chains.length === 0 ? (
         <div className="muted empty-inline">
           <p>No chains yet in this session. When one agent hands work to another and that agent acts, the chain appears here live, hop by hop.</p>
           <p>
-            To let chains form, both keys must be on: the <code>nexus.orchestration</code> entitlement from your account, and the
-            Cross-Agent Orchestration switch above; the agent that hands work on must be on the Orchestrators allowlist. A chain that is
-            denied still shows here, with the reason.
+            To let chains form, both keys must be on: the <code>nexus.orchestration</code> entitlement from your account, and the Cross-Agent Orchestration
+            switch above; the agent that hands work on must be on the Orchestrators allowlist. A chain that is denied still shows here, with the reason.
           </p>
         </div>
       ) : (

@@ -59,7 +59,15 @@ export function SettingsView() {
         })}
       </nav>
       <div className="settings-body" tabIndex={0} role="region" aria-label="Settings page">
-        {section === 'orchestration' ? <OrchestrationPage /> : section === 'models' ? <ModelsPage /> : section === 'connections' ? <ConnectionsPage /> : <About />}
+        {section === 'orchestration' ? (
+          <OrchestrationPage />
+        ) : section === 'models' ? (
+          <ModelsPage />
+        ) : section === 'connections' ? (
+          <ConnectionsPage />
+        ) : (
+          <About />
+        )}
       </div>
     </div>
   );

@@ -8,9 +8,8 @@ export function StopAllControl() {
     <section className={`panel ${stopAll ? 'engaged' : ''}`} aria-labelledby="stop-all-panel">
       <h2 id="stop-all-panel">Stop all</h2>
       <div className="setting-desc">
-        Force-stops every run in flight (nothing asks permission) and denies every governed hop until you press Resume. For the middle of
-        an incident. The <strong>Stop all</strong> button is in the top bar on every page; while it is engaged, Resume is in the red bar
-        under it.
+        Force-stops every run in flight (nothing asks permission) and denies every governed hop until you press Resume. For the middle of an incident. The{' '}
+        <strong>Stop all</strong> button is in the top bar on every page; while it is engaged, Resume is in the red bar under it.
       </div>
       <p className={stopAll ? 'stop-engaged' : 'muted'}>
         {stopAll ? (

@@ -21,7 +21,12 @@ const fromAccount: Entitlement = {
   message: 'Entitled to nexus.orchestration until 2026-12-01T12:00:00.000Z.',
   source: 'account',
   refreshed_at: new Date(NOW - 5 * 60_000).toISOString(),
-  account: { configured: true, url: 'https://accounts.example.com', problem: null, last_refresh: { at: new Date(NOW - 5 * 60_000).toISOString(), ok: true, code: null, message: null } },
+  account: {
+    configured: true,
+    url: 'https://accounts.example.com',
+    problem: null,
+    last_refresh: { at: new Date(NOW - 5 * 60_000).toISOString(), ok: true, code: null, message: null },
+  },
 };
 
 describe('the entitlement in words (Settings ▸ Agents ▸ Orchestration)', () => {
@@ -36,16 +41,37 @@ describe('the entitlement in words (Settings ▸ Agents ▸ Orchestration)', () 
   it('says how the account link stands', () => {
     expect(accountText(base, NOW)).toMatch(/No account service is configured/);
     expect(accountText(fromAccount, NOW)).toBe('Account service: https://accounts.example.com. Last refresh 5 min ago succeeded.');
-    const failed = { ...fromAccount, account: { ...fromAccount.account, last_refresh: { at: new Date(NOW - 30_000).toISOString(), ok: false, code: 'account_unauthorized', message: 'The account service at https://accounts.example.com answered 401: sign in again.' } } };
-    expect(accountText(failed, NOW)).toBe('Account service: https://accounts.example.com. Last refresh 30 s ago failed: The account service at https://accounts.example.com answered 401: sign in again.');
-    expect(accountText({ ...base, account: { ...base.account, problem: 'NEXUS_ACCOUNT_URL must use https.' } }, NOW)).toBe('The account service is not used: NEXUS_ACCOUNT_URL must use https.');
+    const failed = {
+      ...fromAccount,
+      account: {
+        ...fromAccount.account,
+        last_refresh: {
+          at: new Date(NOW - 30_000).toISOString(),
+          ok: false,
+          code: 'account_unauthorized',
+          message: 'The account service at https://accounts.example.com answered 401: sign in again.',
+        },
+      },
+    };
+    expect(accountText(failed, NOW)).toBe(
+      'Account service: https://accounts.example.com. Last refresh 30 s ago failed: The account service at https://accounts.example.com answered 401: sign in again.',
+    );
+    expect(accountText({ ...base, account: { ...base.account, problem: 'NEXUS_ACCOUNT_URL must use https.' } }, NOW)).toBe(
+      'The account service is not used: NEXUS_ACCOUNT_URL must use https.',
+    );
   });
   it('pill and refresh outcome', () => {
     expect(pillText(fromAccount)).toBe('Entitled');
     expect(pillText({ ...base, status: 'expired' })).toBe('Expired');
     expect(pillText(null)).toBe('Not entitled');
     expect(refreshOutcome({ ok: true, value: fromAccount })).toEqual({ ok: true, text: `Refreshed: ${fromAccount.message}` });
-    expect(refreshOutcome({ ok: true, value: { ...fromAccount, entitled: false, message: 'no ent' } })).toEqual({ ok: true, text: 'Refreshed, but not entitled: no ent' });
-    expect(refreshOutcome({ ok: false, message: 'The account service at X answered 500.' })).toEqual({ ok: false, text: 'Refresh failed: The account service at X answered 500.' });
+    expect(refreshOutcome({ ok: true, value: { ...fromAccount, entitled: false, message: 'no ent' } })).toEqual({
+      ok: true,
+      text: 'Refreshed, but not entitled: no ent',
+    });
+    expect(refreshOutcome({ ok: false, message: 'The account service at X answered 500.' })).toEqual({
+      ok: false,
+      text: 'Refresh failed: The account service at X answered 500.',
+    });
   });
 });

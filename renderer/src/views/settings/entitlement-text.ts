@@ -7,8 +7,7 @@ import { ago } from '../../components/time.js';
 export type Entitlement = z.infer<typeof EntitlementView>;
 
 /** Where to get it, said plainly. The settings UI never changes the entitlement itself. */
-export const WHERE_TO_GET =
-  'Your NEXUS account grants it; or ask your administrator for an entitlement file and run `nexus entitlements import FILE`.';
+export const WHERE_TO_GET = 'Your NEXUS account grants it; or ask your administrator for an entitlement file and run `nexus entitlements import FILE`.';
 
 export function pillText(e: Entitlement | null): string {
   if (e?.entitled) return 'Entitled';
@@ -35,7 +34,9 @@ export function accountText(e: Entitlement | null, now: number): string | null {
   if (!a.configured) return 'No account service is configured (NEXUS starts with NEXUS_ACCOUNT_URL and NEXUS_ACCOUNT_TOKEN to use one).';
   const last = a.last_refresh;
   if (!last) return `Account service: ${a.url}. Not asked yet in this run of the app.`;
-  return last.ok ? `Account service: ${a.url}. Last refresh ${ago(last.at, now)} succeeded.` : `Account service: ${a.url}. Last refresh ${ago(last.at, now)} failed: ${last.message ?? last.code}`;
+  return last.ok
+    ? `Account service: ${a.url}. Last refresh ${ago(last.at, now)} succeeded.`
+    : `Account service: ${a.url}. Last refresh ${ago(last.at, now)} failed: ${last.message ?? last.code}`;
 }
 
 /** What the Refresh button says once the account answered (or did not). */
