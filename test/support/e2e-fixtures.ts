@@ -43,7 +43,7 @@ export const delegate = (agent: string, task = 'Do the thing.', command = 'true'
   input: { agent, task, acceptance_check: { command } },
 });
 
-const ROOT = join(import.meta.dirname, '..');
+const ROOT = join(import.meta.dirname, '..', '..');
 
 export interface Served {
   /** The printed address (one-time: `app` spends it). */
