@@ -4,6 +4,7 @@
 // Input files are bounded: a file larger than its limit is refused BEFORE it is read (stat first), and a
 // stream (standard input, a FIFO, a device) is cut off one byte past the limit — nothing unbounded is read
 // into memory or sent to the kernel.
+import type { CliIo } from './io.js';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 
@@ -82,4 +83,12 @@ export async function readJsonFile(file: string): Promise<JsonRead> {
     return { ok: false, message: `cannot read ${name}: ${why}` };
   }
   return parseJsonText(text, name);
+}
+
+/** A JSON file a command was given, or undefined after saying why it could not be read (`what` names it). */
+export async function readJsonArg(io: CliIo, file: string, what: string): Promise<{ value: unknown } | undefined> {
+  const r = await readJsonFile(file);
+  if (r.ok) return { value: r.value };
+  io.err(`nexus: ${what}: ${r.message}`);
+  return undefined;
 }

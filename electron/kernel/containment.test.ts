@@ -174,7 +174,7 @@ describe('the profile fields', () => {
     ).toBe(true);
   });
   it('`agents add` says what the agent may reach, and says plainly when the sandbox is off', async () => {
-    const { sandboxLine } = await import('../cli/kernel-commands.js');
+    const { sandboxLine } = await import('../cli/agents-commands.js');
     expect(sandboxLine({})).toBe('sandbox: on: writes only its workspace; network: none (no network)');
     expect(
       sandboxLine({
