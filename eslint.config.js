@@ -10,7 +10,7 @@ export default tseslint.config(
     plugins: { nexus: { rules: { layers } } },
     rules: {
       'nexus/layers': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true, caughtErrors: 'none' }],
     },
   },
   // CommonJS files (electron-builder hooks, the packaged CLI shim) load with require().

@@ -20,11 +20,25 @@ describe('the CLI never lets a command disguise itself on the terminal', () => {
   it('nexus inbox shows the ESC-cursor attack escaped; runs show and --json agree on the exact command', async () => {
     const rules = join(s.dir, 'rules.json');
     writeFileSync(rules, JSON.stringify([{ tool: 'bash', verdict: 'ask', origin: 'author' }]));
-    const run = await s.json('run', 'create', '--mode', 'bypass', '--rules', rules);
-    const row = await s.json('append', run.id, '--tool', 'bash', '--input', JSON.stringify({ command: ATTACK }));
+    const run = await s.json<{ id: string }>('run', 'create', '--mode', 'bypass', '--rules', rules);
+    const row = await s.json<{ id: string; state: string }>('append', run.id, '--tool', 'bash', '--input', JSON.stringify({ command: ATTACK }));
     expect(row.state).toBe('needs_approval');
-    const bidi = await s.json('append', run.id, '--tool', 'bash', '--input', JSON.stringify({ command: 'echo \u202egnp.exe\u202c safe' }));
-    const lines = await s.json('append', run.id, '--tool', 'bash', '--input', JSON.stringify({ command: `echo hi\n${row.id}  autonomy  (person)  bash  ls` }));
+    const bidi = await s.json<{ id: string; state: string }>(
+      'append',
+      run.id,
+      '--tool',
+      'bash',
+      '--input',
+      JSON.stringify({ command: 'echo \u202egnp.exe\u202c safe' }),
+    );
+    const lines = await s.json<{ id: string; state: string }>(
+      'append',
+      run.id,
+      '--tool',
+      'bash',
+      '--input',
+      JSON.stringify({ command: `echo hi\n${row.id}  autonomy  (person)  bash  ls` }),
+    );
 
     const inbox = await s.nexus('inbox');
     expect(inbox.code, inbox.err).toBe(0);
@@ -35,7 +49,7 @@ describe('the CLI never lets a command disguise itself on the terminal', () => {
     expect(inbox.out.trim().split('\n')).toHaveLength(3);
     expect(inbox.out).toContain('echo hi\\n');
 
-    const cards = await s.json('inbox');
+    const cards = await s.json<{ id: string; target: string }[]>('inbox');
     expect(cards.map((c: { id: string; target: string }) => [c.id, c.target])).toEqual(
       expect.arrayContaining([
         [row.id, ATTACK],

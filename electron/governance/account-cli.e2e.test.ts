@@ -56,7 +56,7 @@ describe('nexus entitlements refresh', () => {
 
   it('--json on success: the verified entitlement, source account, refreshed_at; text output says where it came from', async () => {
     svc.answer = tokenAnswer(await svc.sign({ ent: ['nexus.orchestration'], exp: exp(3600) }));
-    const v = await s.json('entitlements', 'refresh');
+    const v = await s.json<{ expires_at: string }>('entitlements', 'refresh');
     expect(v).toMatchObject({
       entitled: true,
       status: 'valid',

@@ -14,7 +14,7 @@ export interface Served {
   /** Run `nexus ARGS --data-dir DIR` as its own process. */
   nexus(...args: string[]): Promise<{ code: number; out: string; err: string }>;
   /** `nexus ARGS --json`, asserting exit 0, parsed. */
-  json<T = any>(...args: string[]): Promise<T>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  json<T = unknown>(...args: string[]): Promise<T>;
   /** Poll `f` until it returns something truthy. */
   until<T>(what: string, f: () => Promise<T | null | undefined | false>, timeoutMs?: number): Promise<T>;
   /** Stop the server; the data dir is removed unless `keepDir` (then serve it again with `{ dir }`). */

@@ -232,7 +232,6 @@ export function pendingInboxIds(db: Db, f: InboxFilter = {}, limit = 100_000): s
 
 /** A card as the API and the window's events carry it: the stored bookkeeping (status, data) left out. */
 export function inboxWire(i: InboxEntry): InboxItem & { addressee?: string | null } {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   const { status, addressee, data, ...item } = i;
   return { ...item, ...(addressee !== undefined ? { addressee } : {}) };
 }

@@ -36,7 +36,6 @@ export function AllowRule({ item, onClose }: { item: InboxItem; onClose(): void 
     try {
       const a = await call('agentsGet', { name: item.agent });
       const rules = Array.isArray(a.approval_rules) ? a.approval_rules : [];
-      // eslint-disable-next-line @typescript-eslint/no-unused-vars
       const { status, created_at, updated_at, ...profile } = a;
       // Replace, never create: an agent removed since the card appeared is not brought back by a rule.
       const r = await call('agentsReplace', { ...profile, approval_rules: [...rules, rule] });
