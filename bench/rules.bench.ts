@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { ApprovalRule } from '../shared/types.js';
 import { compileGlob, compileRules, evaluateCall, matchGlob, type Call, type CompiledRules } from '../shared/rules/index.js';
 import { utf8 } from '../shared/rules/utf8.js';
+import picomatch from 'picomatch';
 
 /** A realistic mixed list of n rules: denies on commands and paths, MCP tools, asks, author rules; the last one
  *  is the only rule the benchmarked call matches, after every earlier bash rule has been tried on its text. */
@@ -27,6 +28,36 @@ export function mixedRules(n: number): ApprovalRule[] {
 }
 
 const LATE_CALL: Call = { tool: 'bash', input: { command: 'npm test -- --reporter=dot', timeout: 120 }, origin: 'model' };
+
+/**
+ * The same rules as picomatch RegExps, evaluated the same way (every rule of the call's origin whose tool
+ * glob names the tool and whose path's text matches; deny wins, then ask, then allow): the baseline a
+ * hand-written matcher must not lose to. `bash: true` makes `*` cross `/` as the seed's glob does.
+ */
+function picomatchRules(rules: ApprovalRule[]): (call: Call) => string {
+  const re = (glob: string) => picomatch.makeRe(glob, { bash: true, dot: true, nobrace: true, noextglob: true });
+  const compiled = rules.map((r) => ({
+    origin: r.origin ?? 'model',
+    tools: r.tool.split('|').map(re),
+    path: r.path?.split('.'),
+    match: r.match === undefined ? null : re(r.match),
+    verdict: r.verdict,
+  }));
+  const rank = { allow: 1, ask: 2, deny: 3 } as const;
+  return (call) => {
+    let best = 0;
+    for (const r of compiled) {
+      if (r.origin !== call.origin || !r.tools.some((t) => t.test(call.tool))) continue;
+      if (r.path && r.match) {
+        let v: unknown = call.input;
+        for (const k of r.path) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
+        if (typeof v !== 'string' || !r.match.test(v)) continue;
+      }
+      best = Math.max(best, rank[r.verdict]);
+    }
+    return best === 3 ? 'deny' : best === 2 ? 'ask' : best === 1 ? 'allow' : 'none';
+  };
+}
 
 const fmtUs = (ns: number) => `${(ns / 1000).toFixed(3)} µs`;
 const fmtMs = (ns: number) => `${(ns / 1e6).toFixed(3)} ms`;
@@ -71,6 +102,28 @@ export async function run(): Promise<void> {
     const c = compileRules(mixedRules(n));
     const ns = medianNs(() => evaluateCall(c, 'rules', heavy), n >= 1000 ? 200 : 5000, 41);
     console.log(`${`  (info) ${n} rules, a command holding every glob byte`.padEnd(58)} ${fmtUs(ns).padStart(12)}`);
+  }
+
+  // Never slower than the same rules compiled to picomatch RegExps: the ratio is picomatch's time ÷ ours
+  // (above 1: ours is faster), on the late call and on the command holding every glob byte.
+  for (const n of [10, 1000]) {
+    const rules = mixedRules(n);
+    const ours = compileRules(rules);
+    const theirs = picomatchRules(rules);
+    for (const [what, call] of [
+      ['late call', LATE_CALL],
+      ['every glob byte', heavy],
+    ] as const) {
+      const d = evaluateCall(ours, 'rules', call);
+      const verdict = d.outcome === 'granted' ? 'allow' : d.outcome === 'parked' ? 'ask' : 'deny';
+      if (theirs(call) !== verdict) throw new Error(`picomatch baseline disagrees on ${what} with ${n} rules: ${theirs(call)} vs ${verdict}`);
+      const batch = n >= 1000 ? 200 : 5000;
+      const oursNs = medianNs(() => evaluateCall(ours, 'rules', call), batch, 41);
+      const theirsNs = medianNs(() => theirs(call), batch, 41);
+      const ratio = theirsNs / oursNs;
+      line(`picomatch ÷ ours, ${n} rules, ${what}`, `${ratio.toFixed(2)}x`, '≥ 1x', ratio >= 1);
+      console.log(`    ours ${fmtUs(oursNs)}, picomatch ${fmtUs(theirsNs)}`);
+    }
   }
 
   // Informational: a wire name never seen before (the per-tool memo misses), 1,000 rules.

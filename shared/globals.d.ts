@@ -2,6 +2,7 @@
 // uses: every runtime NEXUS runs on (Node, Electron's main process and renderer, browsers) provides it.
 declare class TextEncoder {
   encode(input?: string): Uint8Array;
+  encodeInto(source: string, destination: Uint8Array): { read: number; written: number };
 }
 declare class TextDecoder {
   constructor(label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean });

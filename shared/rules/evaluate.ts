@@ -22,6 +22,8 @@ import { encodeUtf8Into, utf8 } from './utf8.js';
 
 /** Texts up to this many UTF-16 units are encoded into reused buffers; longer ones into their own. */
 const SHORT_TEXT = 1024;
+/** Below this many candidate rules, the byte-set prefilter costs more (a pass over the text) than it saves. */
+const PREFILTER_MIN = 8;
 
 export interface Call {
   /** The wire name the model (or author, or kernel) used. */
@@ -87,6 +89,7 @@ function decide(compiled: CompiledRules, mode: Mode, call: Call): Evaluation {
     const sets = reuse ? sc.sets : new Uint32Array(8 * compiled.paths.length);
     // Long texts are encoded into their own arrays, never kept: the scratch buffers stay small.
     let long: Uint8Array[] | null = null;
+    const prefilter = candidates.length >= PREFILTER_MIN;
     if (reuse) sc.busy = true;
     try {
       lens.fill(-2);
@@ -105,11 +108,11 @@ function decide(compiled: CompiledRules, mode: Mode, call: Call): Evaluation {
               long[id] = utf8(text);
               len = long[id].length;
             }
-            if (len >= 0) byteSet(long?.[id] ?? bufs[id], len, sets, id * 8);
+            if (len >= 0 && prefilter) byteSet(long?.[id] ?? bufs[id], len, sets, id * 8);
             lens[id] = len;
           }
           if (len < 0) continue;
-          if (r.match && !(mayMatch(r.match, sets, id * 8) && matchGlob(r.match, long?.[id] ?? bufs[id], len))) continue;
+          if (r.match && !((!prefilter || mayMatch(r.match, sets, id * 8)) && matchGlob(r.match, long?.[id] ?? bufs[id], len))) continue;
         }
         matched.push(r.index);
         if (r.verdict === 'deny') deny ??= r;
