@@ -1,7 +1,7 @@
 // Rows: one tool call each, crossing ready → needs_approval → running → succeeded|failed|timed_out|canceled.
 // Every state change is a guarded UPDATE (`WHERE state IN (...)`), so approve, deny, the clock and a stop
 // racing for the same row resolve to exactly one winner.
-import { stmt, type Db } from '../db.js';
+import { stmt, type Db, type Statement } from '../db.js';
 import type { Row, RowError, RowGrantedBy } from '../records.js';
 import type { EffectProfile, RowState, ToolResult } from '../../../shared/types.js';
 import { iso, isoOr, parseJson, toJson } from './util.js';
@@ -155,19 +155,46 @@ const COLUMN: Record<keyof RowPatch, string[]> = {
   ended_at: ['ended_at'],
 };
 
-function values(key: keyof RowPatch, v: unknown): unknown[] {
+/** Append a patch field's column values (JSON columns as text; an error is its code and detail) to `args`. */
+function pushValues(args: unknown[], key: keyof RowPatch, v: unknown): void {
   switch (key) {
     case 'matched':
     case 'effect':
     case 'result':
-      return [v == null ? null : toJson(v)];
+      args.push(v == null ? null : toJson(v));
+      break;
     case 'error': {
       const e = v as RowError | null;
-      return [e ? e.code : null, e ? e.detail : null];
+      args.push(e ? e.code : null, e ? e.detail : null);
+      break;
     }
     default:
-      return [v ?? null];
+      args.push(v ?? null);
   }
+}
+
+const PATCH_KEYS = Object.keys(COLUMN) as (keyof RowPatch)[];
+
+/** A transition's UPDATE, prepared once per shape (the patch's keys and the `from` states): the hot path builds no SQL. */
+interface Transition {
+  statement: Statement;
+  keys: (keyof RowPatch)[];
+}
+const transitions = new WeakMap<Db, Map<string, Transition>>();
+
+function transitionFor(db: Db, patch: RowPatch, from: readonly RowState[]): Transition {
+  let shape = from.join(',');
+  for (const k of PATCH_KEYS) if (patch[k] !== undefined) shape += ` ${k}`;
+  let cache = transitions.get(db);
+  if (!cache) transitions.set(db, (cache = new Map()));
+  let t = cache.get(shape);
+  if (!t) {
+    const keys = PATCH_KEYS.filter((k) => patch[k] !== undefined);
+    const sets = ['state = ?', 'updated_at = ?', ...keys.flatMap((k) => COLUMN[k].map((c) => `${c} = ?`))];
+    const sql = `UPDATE rows SET ${sets.join(', ')} WHERE id = ? AND state IN (${from.map(() => '?').join(',')})`;
+    cache.set(shape, (t = { statement: stmt(db, sql), keys }));
+  }
+  return t;
 }
 
 /**
@@ -175,11 +202,11 @@ function values(key: keyof RowPatch, v: unknown): unknown[] {
  * Returns false (and changes nothing) when another transition won the row first.
  */
 export function transitionRow(db: Db, id: string, from: readonly RowState[], to: RowState, patch: RowPatch, now: number): boolean {
-  const keys = (Object.keys(patch) as (keyof RowPatch)[]).filter((k) => patch[k] !== undefined).sort();
-  const sets = ['state = ?', 'updated_at = ?', ...keys.flatMap((k) => COLUMN[k].map((c) => `${c} = ?`))];
-  const sql = `UPDATE rows SET ${sets.join(', ')} WHERE id = ? AND state IN (${from.map(() => '?').join(',')})`;
-  const args = [to, now, ...keys.flatMap((k) => values(k, patch[k])), id, ...from];
-  return stmt(db, sql).run(...args).changes === 1;
+  const t = transitionFor(db, patch, from);
+  const args: unknown[] = [to, now];
+  for (const k of t.keys) pushValues(args, k, patch[k]);
+  args.push(id, ...from);
+  return t.statement.run(args).changes === 1;
 }
 
 /** The row a successful transitionRow leaves, computed in memory (no re-read on the hot path). */
@@ -235,7 +262,9 @@ export function patchRow(db: Db, id: string, patch: RowPatch, now: number): void
   const keys = (Object.keys(patch) as (keyof RowPatch)[]).filter((k) => patch[k] !== undefined).sort();
   if (!keys.length) return;
   const sets = ['updated_at = ?', ...keys.flatMap((k) => COLUMN[k].map((c) => `${c} = ?`))];
-  stmt(db, `UPDATE rows SET ${sets.join(', ')} WHERE id = ?`).run(now, ...keys.flatMap((k) => values(k, patch[k])), id);
+  const args: unknown[] = [now];
+  for (const k of keys) pushValues(args, k, patch[k]);
+  stmt(db, `UPDATE rows SET ${sets.join(', ')} WHERE id = ?`).run(...args, id);
 }
 
 /** Held rows of an agent's runs addressed to `addressee`. */
