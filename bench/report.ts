@@ -12,3 +12,27 @@ export const pct = (xs: number[], p: number) => {
 export function line(label: string, figure: string, budget: string, ok: boolean | null) {
   console.log(`${label.padEnd(58)} ${figure.padStart(14)}   ${budget ? `budget ${budget.padEnd(8)} ${ok ? 'ok' : 'OVER BUDGET'}` : ''}`);
 }
+
+/**
+ * This machine's timing noise: p50 and p99 of a fixed compute loop of about `us` µs. A p99 budget is read
+ * against it (on a shared VM a pure loop's p99 can sit tens of µs above its p50).
+ */
+export function jitter(us: number, n = 20_000): { p50: number; p99: number } {
+  let spins = 1000;
+  let x = 0;
+  const loop = () => {
+    for (let j = 0; j < spins; j++) x += (j * j) % 7;
+  };
+  for (let i = 0; i < 2000; i++) loop(); // warm up: the calibration must time compiled code
+  const t = now();
+  for (let i = 0; i < 100; i++) loop();
+  spins = Math.max(1, Math.round((spins * us * 100) / Math.max(0.001, (now() - t) * 1000)));
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = now();
+    loop();
+    out.push((now() - t0) * 1000);
+  }
+  if (x < 0) throw new Error('unreachable: keeps the loop from being optimized away');
+  return { p50: pct(out, 50), p99: pct(out, 99) };
+}
