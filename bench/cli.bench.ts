@@ -13,7 +13,7 @@ import { socketPath } from '../electron/doors/socket-path.js';
 import { line, now, pct } from './report.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'nexus.mjs');
+const BIN = join(ROOT, 'bin', 'nexus.cjs');
 const RUNS = 15;
 
 /** Median wall time of a whole process, ms (one warm-up run first). */

@@ -26,7 +26,7 @@ export interface Shape {
 const LARGE: Shape = { rows: 1_000_000, runs: 20_000, longRun: 20_000, pending: 10_000 };
 const SMALL: Shape = { rows: 10_000, runs: 200, longRun: 1_000, pending: 100 };
 const LONG_RUN = 'run_long';
-const BIN = join(import.meta.dirname, '..', 'bin', 'nexus.mjs');
+const BIN = join(import.meta.dirname, '..', 'bin', 'nexus.cjs');
 const PAGE = 200;
 
 /** Fill a fresh data dir: ended runs with finished rows, running person's runs holding the parked rows. */

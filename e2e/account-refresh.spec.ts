@@ -18,7 +18,7 @@ test.beforeEach(async () => {
   svc = await fakeAccountService();
   svc.answer = (_q, res) => res.writeHead(401).end();
   dataDir = mkdtempSync(join(tmpdir(), 'nexus-e2e-acct-'));
-  child = spawn(process.execPath, [join(ROOT, 'bin', 'nexus.mjs'), 'serve', '--data-dir', dataDir, '--port', '0'], {
+  child = spawn(process.execPath, [join(ROOT, 'bin', 'nexus.cjs'), 'serve', '--data-dir', dataDir, '--port', '0'], {
     cwd: ROOT,
     env: { ...process.env, NEXUS_ENTITLEMENT_PUBLIC_KEY: svc.publicPem, NEXUS_ACCOUNT_URL: svc.url, NEXUS_ACCOUNT_TOKEN: 'e2e-account-credential' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -11,7 +11,7 @@ const ROOT = join(import.meta.dirname, '..');
 /** `nexus open --data-dir DIR`, as the person types it. */
 const nexusOpen = (dataDir: string) =>
   new Promise<string>((resolve, reject) =>
-    execFile(process.execPath, [join(ROOT, 'bin', 'nexus.mjs'), 'open', '--data-dir', dataDir], (error, stdout, stderr) => {
+    execFile(process.execPath, [join(ROOT, 'bin', 'nexus.cjs'), 'open', '--data-dir', dataDir], (error, stdout, stderr) => {
       const m = /(http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+)\n/.exec(stdout);
       if (error || !m) reject(new Error(`nexus open failed: ${stderr}${stdout}`));
       else resolve(m[1]!);

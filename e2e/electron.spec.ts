@@ -66,7 +66,7 @@ test('the Electron window: one sandboxed, isolated window exposing only window.n
     // Served from the app's own scheme, not file://.
     expect(win.url()).toMatch(/^nexus:\/\/app\/index\.html/);
     // While the window (Electron's SQLite build) runs, the Node `nexus` command (Node's build) works too.
-    const cli = spawnSync(process.execPath, [join(ROOT, 'bin', 'nexus.mjs'), 'status', '--json'], {
+    const cli = spawnSync(process.execPath, [join(ROOT, 'bin', 'nexus.cjs'), 'status', '--json'], {
       env: { ...process.env, NEXUS_DATA_DIR: dataDir },
       encoding: 'utf8',
       timeout: 30_000,

@@ -13,7 +13,7 @@ import { oneCall, startAnthropicModel, type ClientModel } from '../test/support/
 const ROOT = join(import.meta.dirname, '..');
 
 async function serve(dataDir: string, home: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'nexus.mjs'), 'serve', '--data-dir', dataDir, '--port', '0'], {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'nexus.cjs'), 'serve', '--data-dir', dataDir, '--port', '0'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: home, CODEX_HOME: join(home, '.codex') },
     stdio: ['ignore', 'pipe', 'pipe'],

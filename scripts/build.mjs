@@ -2,32 +2,14 @@
 // Runs in `prepare`, so `node_modules/.bin/nexus` works right after `npm ci`.
 // npm packages stay external where Node resolves them from node_modules (better-sqlite3 is native).
 import { build } from 'esbuild';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { buildCli, CJS_BANNER, ESM_BANNER } from './build-cli.mjs';
 
 // `nexus --version` and `status` report package.json's version (shared/version.ts).
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const VERSION = { __NEXUS_VERSION__: JSON.stringify(version) };
-const ESM_REQUIRE = { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" };
 
-// The CLI is split at its dynamic imports: `nexus --help` loads the router alone, and each command loads only
-// its own module graph (the kernel, the SDKs and zod load for `serve`, not for a client command).
-rmSync('dist/cli/chunks', { recursive: true, force: true });
-await build({
-  entryPoints: { nexus: 'electron/cli/main.ts' },
-  outdir: 'dist/cli',
-  outExtension: { '.js': '.mjs' },
-  chunkNames: 'chunks/[name]-[hash]',
-  bundle: true,
-  splitting: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'esm',
-  packages: 'external',
-  define: VERSION,
-  sourcemap: true,
-  logLevel: 'warning',
-  banner: ESM_REQUIRE,
-});
+await buildCli({ root: '.', outDir: 'dist/cli', define: VERSION });
 
 const entries = [
   { in: 'electron/main.ts', out: 'dist/electron/main.cjs', format: 'cjs' },
@@ -60,6 +42,6 @@ for (const e of entries) {
     define: e.format === 'cjs' ? { ...VERSION, 'import.meta.url': '__nexus_import_meta_url' } : VERSION,
     sourcemap: true,
     logLevel: 'warning',
-    banner: e.format === 'esm' ? ESM_REQUIRE : { js: "const __nexus_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+    banner: e.format === 'esm' ? ESM_BANNER : CJS_BANNER,
   });
 }

@@ -59,7 +59,7 @@ function openInBrowser(url) {
 
 function browserHost(why) {
   console.log(`NEXUS: ${why}, so the window opens in your browser instead via \`nexus serve\` on 127.0.0.1.`);
-  const child = spawn(process.execPath, [join(root, 'bin', 'nexus.mjs'), 'serve', ...args], { cwd: root, stdio: ['inherit', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(root, 'bin', 'nexus.cjs'), 'serve', ...args], { cwd: root, stdio: ['inherit', 'pipe', 'inherit'] });
   let opened = false;
   child.stdout.on('data', (chunk) => {
     process.stdout.write(chunk);

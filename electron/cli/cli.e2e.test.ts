@@ -1,4 +1,4 @@
-// The socket door + CLI end to end: build, spawn `node bin/nexus.mjs serve --data-dir TMP`, drive it with CLI
+// The socket door + CLI end to end: build, spawn `node bin/nexus.cjs serve --data-dir TMP`, drive it with CLI
 // commands as separate processes, then stop it (SIGTERM) and check nothing is left behind.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { startScriptedModel } from '../../test/support/scripted-model.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'nexus.mjs');
+const BIN = join(ROOT, 'bin', 'nexus.cjs');
 let dir: string;
 let serve: ChildProcess;
 let serveOut = '';

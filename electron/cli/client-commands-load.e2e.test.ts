@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, ROOT } from '../../test/support/serve.js';
 
-const BIN = join(ROOT, 'bin', 'nexus.mjs');
+const BIN = join(ROOT, 'bin', 'nexus.cjs');
 const TRACER = pathToFileURL(join(ROOT, 'test', 'support', 'trace-modules.mjs')).href;
 
 /** The module URLs one `nexus` process loaded (against a data dir no kernel serves: the graph is the same). */
@@ -44,8 +44,9 @@ beforeAll(build, 120_000);
 describe('the built nexus command loads only what the command needs', () => {
   it('serve (the control) loads zod: the tracer sees it', async () => {
     const urls = await loaded(['serve', '--help']);
-    expect(urls.some((u) => u.endsWith('/dist/cli/nexus.mjs'))).toBe(true);
+    expect(urls.some((u) => u.endsWith('/dist/cli/main.cjs'))).toBe(true);
     expect(npm(urls)).toContain('zod');
+    expect(urls.some((u) => u.endsWith('/dist/cli/nexus-serve.mjs'))).toBe(true);
   });
 
   it.each([
@@ -62,7 +63,8 @@ describe('the built nexus command loads only what the command needs', () => {
     ['open'],
   ])('nexus %s … loads no npm package at all (no zod)', async (...args) => {
     const urls = await loaded(args);
-    expect(urls.some((u) => u.endsWith('/dist/cli/nexus.mjs'))).toBe(true);
+    expect(urls.some((u) => u.endsWith('/dist/cli/main.cjs'))).toBe(true);
     expect(npm(urls)).toEqual([]);
+    expect(urls.filter((u) => u.endsWith('/dist/cli/nexus-serve.mjs'))).toEqual([]);
   });
 });

@@ -66,7 +66,7 @@ export const ENVIRONMENT: Array<[name: string, what: string]> = [
 
 export const EXIT_CODES = 'exit codes: 0 ok, 1 failure (the reason on stderr), 2 usage error (the usage on stderr)';
 
-/** The docs/ folder beside this build (dist/cli/nexus.mjs → ../../docs), when it is there. */
+/** The docs/ folder beside this build (dist/cli/main.cjs → ../../docs), when it is there. */
 function docsRoot(): string | null {
   try {
     const dir = fileURLToPath(new URL('../../docs/', import.meta.url));

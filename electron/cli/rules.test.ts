@@ -1,12 +1,12 @@
-// `nexus rules` end to end: the real CLI built with esbuild (the options of scripts/build.mjs) into a fresh
-// temp folder laid out like the package (bin/nexus.mjs + dist/cli/nexus.mjs), spawned as a child process.
+// `nexus rules` end to end: the real CLI built as scripts/build.mjs builds it (scripts/build-cli.mjs) into a fresh
+// temp folder laid out like the package (bin/nexus.cjs + dist/cli/), spawned as a child process.
 // Built privately so a concurrent `npm run build` of the shared tree can never race this test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { buildCli } from '../../scripts/build-cli.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 let dir = '';
@@ -15,20 +15,10 @@ let bin = '';
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'nexus-rules-cli-'));
   mkdirSync(join(dir, 'bin'));
-  copyFileSync(join(root, 'bin', 'nexus.mjs'), join(dir, 'bin', 'nexus.mjs'));
+  copyFileSync(join(root, 'bin', 'nexus.cjs'), join(dir, 'bin', 'nexus.cjs'));
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  await build({
-    entryPoints: [join(root, 'electron/cli/main.ts')],
-    outfile: join(dir, 'dist/cli/nexus.mjs'),
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    packages: 'external',
-    logLevel: 'silent',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  });
-  bin = join(dir, 'bin', 'nexus.mjs');
+  await buildCli({ root, outDir: join(dir, 'dist', 'cli'), sourcemap: false, logLevel: 'silent' });
+  bin = join(dir, 'bin', 'nexus.cjs');
 });
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });

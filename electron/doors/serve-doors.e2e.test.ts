@@ -12,7 +12,7 @@ import WebSocket from 'ws';
 import { CREDENTIAL_FILE } from './credential.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'nexus.mjs');
+const BIN = join(ROOT, 'bin', 'nexus.cjs');
 
 interface Served {
   dir: string;

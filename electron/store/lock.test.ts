@@ -59,7 +59,7 @@ describe('the data dir lock', () => {
   it.runIf(linux)('a pid-only lock naming a live process that is not NEXUS is taken over; one that is NEXUS refuses', () => {
     lock(`${live(['unrelated-editor'])}\n`);
     acquireLock(dir)();
-    const kernel = live(['/opt/app/bin/nexus.mjs', 'serve']);
+    const kernel = live(['/opt/app/bin/nexus.cjs', 'serve']);
     lock(`${kernel}\n`);
     expect(() => acquireLock(dir)).toThrow(/already running/);
   });

@@ -104,6 +104,6 @@ describe('docs/data-dir.md', () => {
     expect(new NoKernelError('DIR').message).toContain('No NEXUS kernel is running for the data dir DIR');
     expect(text).toContain('No NEXUS kernel is running for the data dir DIR');
     const notBuilt = /`(nexus: not built yet\.[^|]*?first\.)`/.exec(text.replace(/\\`/g, '`'))![1];
-    expect(readFileSync(join(ROOT, 'bin', 'nexus.mjs'), 'utf8')).toContain(notBuilt);
+    expect(readFileSync(join(ROOT, 'bin', 'nexus.cjs'), 'utf8')).toContain(notBuilt);
   });
 });

@@ -72,7 +72,7 @@ beforeAll(async () => {
   writeFileSync(join(home, '.state', 'cwd'), home);
   writeFileSync(join(home, '.state', 'env'), '');
   mkdirSync(join(home, '.bin'));
-  writeFileSync(join(home, '.bin', 'nexus'), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin', 'nexus.mjs')}" "$@"\n`, { mode: 0o755 });
+  writeFileSync(join(home, '.bin', 'nexus'), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin', 'nexus.cjs')}" "$@"\n`, { mode: 0o755 });
   model = await startTutorialModel();
 }, 60_000);
 

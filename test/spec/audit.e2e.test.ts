@@ -279,7 +279,7 @@ describe('item 8: error shapes', () => {
 
   it('piping into a reader that closes early (| head) exits quietly: no EPIPE stack', async () => {
     const r = await new Promise<{ code: number | null; err: string }>((resolve) => {
-      const child = spawn(process.execPath, [join(ROOT, 'bin', 'nexus.mjs'), 'runs', 'list', '--data-dir', s.dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [join(ROOT, 'bin', 'nexus.cjs'), 'runs', 'list', '--data-dir', s.dir], { stdio: ['ignore', 'pipe', 'pipe'] });
       let err = '';
       child.stderr.on('data', (c) => (err += c));
       child.stdout.destroy(); // the reader is gone before the first line is written

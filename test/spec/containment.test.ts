@@ -17,7 +17,7 @@ import { build, ROOT, serve, type Served } from '../support/serve.js';
 
 const require = createRequire(import.meta.url);
 const EVERYTHING = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist/index.js');
-const BIN = join(ROOT, 'bin', 'nexus.mjs');
+const BIN = join(ROOT, 'bin', 'nexus.cjs');
 const NODE = process.execPath;
 const PROVIDER_KEY = 'sk-or-v1-CONTAINMENT-PROVIDER-KEY';
 const MCP_SECRET = 'mcp-CONTAINMENT-SECRET-VALUE';

@@ -1,5 +1,5 @@
 // Runs the shell lines a page shows, as a reader would type them: bash, in a fresh folder, with `nexus` on
-// PATH (the built bin/nexus.mjs) and NEXUS_DATA_DIR set to a fresh data dir. A line ending in `&` starts a
+// PATH (the built bin/nexus.cjs) and NEXUS_DATA_DIR set to a fresh data dir. A line ending in `&` starts a
 // kernel in the background; the next line runs once its control socket is up. Not a test file itself.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ export function shell(extraEnv: NodeJS.ProcessEnv = {}): Shell {
   const dir = mkdtempSync(join(tmpdir(), 'nexus-doc-'));
   const bin = join(dir, '.bin');
   mkdirSync(bin);
-  writeFileSync(join(bin, 'nexus'), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin', 'nexus.mjs')}" "$@"\n`);
+  writeFileSync(join(bin, 'nexus'), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin', 'nexus.cjs')}" "$@"\n`);
   chmodSync(join(bin, 'nexus'), 0o755);
   // Scripts a page shows resolve packages (jose) as they would in the NEXUS folder.
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));

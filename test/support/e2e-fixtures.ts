@@ -62,7 +62,7 @@ export interface Served {
 }
 
 async function serve(dataDir: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string; log: () => string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'nexus.mjs'), 'serve', '--data-dir', dataDir, '--port', '0'], {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'nexus.cjs'), 'serve', '--data-dir', dataDir, '--port', '0'], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -144,7 +144,7 @@ describe('nexus connect / disconnect (the CLI, as a person runs it)', () => {
   });
   afterEach(() => rmSync(home, { recursive: true, force: true }));
   const nexus = (...args: string[]) =>
-    spawnSync(process.execPath, [join(ROOT, 'bin', 'nexus.mjs'), ...args, '--data-dir', join(home, 'data')], {
+    spawnSync(process.execPath, [join(ROOT, 'bin', 'nexus.cjs'), ...args, '--data-dir', join(home, 'data')], {
       env: { PATH: process.env.PATH, HOME: home },
       encoding: 'utf8',
     });

@@ -59,7 +59,7 @@ export function settingsFile(t: Pick<ConnectTarget, 'client' | 'scope' | 'projec
 
 /**
  * dist/hook/nexus-hook.mjs of this NEXUS: searched upwards from the running bundle (the Electron main's
- * __dirname), from the started script (bin/nexus.mjs), then from the working folder. (No import.meta here:
+ * __dirname), from the started script (bin/nexus.cjs), then from the working folder. (No import.meta here:
  * this file is bundled into the CommonJS Electron main too.)
  */
 export function hookScript(env: NodeJS.ProcessEnv = process.env): string {
