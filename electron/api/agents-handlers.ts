@@ -1,7 +1,7 @@
 // runsStart: a person starts an agent's turn (the turn engine electron/app.ts hands over).
 import type { Handlers } from './dispatch.js';
 import { personBy } from './dispatch.js';
-import { runSummary } from './kernel-handlers.js';
+import { runSummary } from './kernel-views.js';
 import type { Run } from '../kernel/types.js';
 import type { StartTurnOptions } from '../kernel/turns/engine.js';
 

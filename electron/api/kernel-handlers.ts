@@ -8,33 +8,17 @@ import type { Kernel } from '../kernel/kernel.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Db } from '../store/db.js';
 import type { WaitingOn } from '../governance/hold-clock.js';
-import {
-  RUN_DETAIL_PAGE,
-  type AgentProfileInput,
-  type AgentView,
-  type InboxFilter,
-  type InboxItem,
-  type RowView,
-  type RunDetail,
-  type RunSummary,
-} from '../../shared/api/kernel.js';
+import { RUN_DETAIL_PAGE, type AgentProfileInput, type RunDetail } from '../../shared/api/kernel.js';
 import { countRunsInFlight, listRunsPage } from '../store/queries/runs.js';
-import { countParkedOfRun, listRowsOfRunPage } from '../store/queries/rows.js';
-import { listRunEventsPage } from '../store/queries/events.js';
-import {
-  inboxWire,
-  listPendingInboxPage,
-  pendingInboxIds,
-  summarizePendingInbox,
-  type InboxEntry,
-  type InboxFilter as InboxQueryFilter,
-} from '../store/queries/inbox.js';
+import { countParkedOfRun } from '../store/queries/rows.js';
+import { listPendingInboxPage, pendingInboxIds, summarizePendingInbox } from '../store/queries/inbox.js';
 import { allMessages, assistantTextOfRound } from '../kernel/turns/conversation-store.js';
-import { getAgent, type AgentRow } from '../store/queries/agents.js';
+import { getAgent } from '../store/queries/agents.js';
 import { getAgentProfile, listAgentProfiles, removeAgent, revokeExecutor, saveAgent } from '../kernel/agents.js';
-import type { Row, Run } from '../kernel/types.js';
 
 import { NEXUS_VERSION } from '../../shared/version.js';
+import { agentView, filterOf, inboxView, rowView, runSummary, withWaiting } from './kernel-views.js';
+import { eventsPage, rowsPage } from './run-pages.js';
 
 type KernelMethods =
   | 'status'
@@ -65,90 +49,6 @@ type KernelMethods =
   | 'executorsRevoke'
   | 'trustRevoke';
 
-export const rowView = (r: Row): z.infer<typeof RowView> => ({
-  id: r.id,
-  run_id: r.run_id,
-  origin: r.origin,
-  tool: r.tool,
-  ...(r.wire_tool !== r.tool ? { wire_tool: r.wire_tool } : {}),
-  runner: r.runner,
-  input: r.input,
-  state: r.state,
-  round: r.round,
-  granted_by: r.granted_by,
-  approved_by: r.approved_by,
-  error: r.error,
-  result: r.result,
-  expires_at: r.expires_at,
-  on_failure: r.on_failure,
-  addressee: r.addressee,
-  created_at: r.created_at,
-  updated_at: r.updated_at,
-  started_at: r.started_at,
-  ended_at: r.ended_at,
-});
-
-export const runSummary = (r: Run, pending?: number): z.infer<typeof RunSummary> => ({
-  id: r.id,
-  agent: r.agent,
-  status: r.status,
-  mode: r.mode,
-  prompt: r.prompt,
-  final_answer: r.final_answer,
-  error: r.error,
-  chain_id: r.chain_id,
-  created_at: r.created_at,
-  updated_at: r.updated_at,
-  ...(pending !== undefined ? { pending } : {}),
-  ...(r.created_by?.startsWith('client:') ? { client: clientOf(r.created_by) } : {}),
-});
-
-/** `client:<name>:<session id>` → the client and its session. */
-const clientOf = (createdBy: string) => {
-  const [name = '', ...rest] = createdBy.slice('client:'.length).split(':');
-  return { name, session_id: rest.join(':') };
-};
-
-/** A run waiting on an orchestration hold says which (request id, hop): it does not read as done. */
-const withWaiting = (s: z.infer<typeof RunSummary>, waiting: Map<string, z.infer<typeof RunSummary>['waiting_on'] & object>) => {
-  const w = waiting.get(s.id);
-  return w?.length ? { ...s, waiting_on: w } : s;
-};
-
-export const inboxView = (i: InboxEntry): z.infer<typeof InboxItem> => inboxWire(i);
-
-/** A filter as the store reads it: only the fields given. */
-const filterOf = (f: z.infer<typeof InboxFilter>): InboxQueryFilter => {
-  const out: InboxQueryFilter = {};
-  if (f.agent !== undefined) out.agent = f.agent;
-  if (f.kind !== undefined) out.kind = f.kind;
-  if (f.run_id !== undefined) out.run_id = f.run_id;
-  if (f.chain_id !== undefined) out.chain_id = f.chain_id;
-  if (f.text !== undefined && f.text.trim()) out.text = f.text.trim();
-  return out;
-};
-
-/** A stored secret is listed as where it was, never as its value: every `env` value and header reads
- *  { set: true }, also one that somehow reached the store as text. */
-const listedSecrets = (m: Record<string, unknown> | undefined) => (m ? Object.fromEntries(Object.keys(m).map((k) => [k, { set: true as const }])) : undefined);
-
-/** A profile as the API lists it: the stored profile with its status and times; the store's own flags stay in. */
-const agentView = (a: AgentRow): z.infer<typeof AgentView> => {
-  const { status, created_at, updated_at, credentials_fenced: _fenced, executor_revoked: _revoked, mcpServers, ...profile } = a;
-  const view: z.infer<typeof AgentView> = { ...profile, status, created_at, updated_at };
-  if (mcpServers) {
-    view.mcpServers = Object.fromEntries(
-      Object.entries(mcpServers).map(([name, { env, headers, ...server }]) => {
-        const listed: NonNullable<z.infer<typeof AgentView>['mcpServers']>[string] = { ...server };
-        if (env) listed.env = listedSecrets(env);
-        if (headers) listed.headers = listedSecrets(headers);
-        return [name, listed];
-      }),
-    );
-  }
-  return view;
-};
-
 const WORKSPACE_NOT_ABSOLUTE = () =>
   new ApiFailure('invalid_input', 'workspace must be an absolute path', [{ path: 'workspace', message: 'must be an absolute path' }]);
 
@@ -158,33 +58,6 @@ function saveAgentProfile(kernel: Kernel, input: z.output<typeof AgentProfileInp
   if (input.workspace !== undefined && !isAbsolute(input.workspace)) throw WORKSPACE_NOT_ABSOLUTE();
   const { agent, warnings, replaced } = saveAgent(kernel, input);
   return { agent: agentView(agent), warnings, replaced };
-}
-
-/** The next cursor of a page: the last item's key when the page came back full (more may follow), else null. */
-const nextCursor = <T>(items: readonly T[], limit: number, key: (item: T) => string): string | null =>
-  items.length === limit && items.length ? key(items[items.length - 1]) : null;
-
-/** A page of a run's rows; a cursor that is not one of its rows is refused, not read as the start. */
-function rowsPage(db: Db, run_id: string, limit: number, cursor?: string) {
-  const rows = listRowsOfRunPage(db, { run_id, limit, cursor });
-  if (!rows)
-    throw new ApiFailure(
-      'invalid_input',
-      `The cursor ${JSON.stringify(cursor)} is not a row of run ${JSON.stringify(run_id)}; pass the rows_next_cursor or next_cursor a page gave, or none to start at the first row.`,
-    );
-  return { items: rows.map(rowView), next_cursor: nextCursor(rows, limit, (r) => r.id) };
-}
-
-/** A page of a run's timeline; its cursor is a timeline position (a whole number) a page gave. */
-function eventsPage(db: Db, run_id: string, limit: number, cursor?: string) {
-  if (cursor !== undefined && !/^[1-9][0-9]{0,14}$/.test(cursor)) {
-    throw new ApiFailure(
-      'invalid_input',
-      `The cursor ${JSON.stringify(cursor)} is not a position in a run's timeline; pass the events_next_cursor or next_cursor a page gave, or none to start at the first event.`,
-    );
-  }
-  const events = listRunEventsPage(db, { run_id, limit, after: cursor === undefined ? 0 : Number(cursor) });
-  return { items: events.map(({ type, at, data }) => ({ type, at, data })), next_cursor: nextCursor(events, limit, (e) => String(e.seq)) };
 }
 
 const by = personBy;
