@@ -4,7 +4,7 @@ import type { Handlers } from './dispatch.js';
 import { ApiFailure } from './dispatch.js';
 import type { Governance } from '../governance/service.js';
 import { getTask, listEvidence, listTasksPage } from '../governance/task-store.js';
-import { evidenceView } from '../governance/delegation.js';
+import { evidenceView } from '../governance/acceptance-check.js';
 
 export const GOVERNANCE_METHODS = [
   'settingsGet',

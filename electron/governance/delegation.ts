@@ -6,77 +6,19 @@
 //   the check's output goes back to the recipient as a continuation; after delegation.maxRefusals refusals
 //   the task fails visibly (an attention card, and a failed result with the evidence to the delegator).
 //   The answer travelling back is not a hop.
-import { z } from 'zod';
-import type { ExecutorTool, Row, Run, ToolContext } from '../kernel/types.js';
+import type { ExecutorTool, Run, ToolContext } from '../kernel/types.js';
 import type { ToolResult } from '../../shared/types.js';
 import { getAgent } from '../store/queries/agents.js';
 import { bindMemberRun } from './chain-store.js';
 import { placeHandoff } from './handoff.js';
-import {
-  addEvidence,
-  addRefusal,
-  closeTask,
-  getTask,
-  insertTask,
-  listEvidence,
-  newTaskId,
-  openTaskOfRun,
-  setTaskRun,
-  type Evidence,
-  type Task,
-} from './task-store.js';
+import { addEvidence, addRefusal, closeTask, getTask, insertTask, listEvidence, newTaskId, openTaskOfRun, setTaskRun } from './task-store.js';
 import { pendingHoldsOfRun, type Hold } from './hold-store.js';
 import { APPROVAL_EXPIRED_TEXT } from '../../shared/types.js';
 import { readSetting } from './settings.js';
 import type { Governance } from './service.js';
 import type { FinalizerVerdict } from './turns-port.js';
-
-export const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-const OUTPUT_TAIL = 4000;
-const DEFAULT_CHECK_TIMEOUT_S = 120;
-
-export const toolError = (text: string, code: string, extra: Record<string, unknown> = {}): ToolResult => ({
-  isError: true,
-  content: [{ type: 'text', text }],
-  structuredContent: { code, ...extra },
-});
-
-export interface DelegateInput {
-  agent: string;
-  task: string;
-  acceptance_check: { command: string; timeout_s?: number };
-}
-
-const AGENT_NEEDED = 'delegate_task needs "agent": the name of the agent to hand the task to.';
-const TASK_NEEDED = 'delegate_task needs "task": what the other agent should do.';
-const CHECK_NEEDED =
-  'delegate_task needs "acceptance_check": { "command": "…", "timeout_s"?: N } — a shell command run in the recipient\'s workspace that exits 0 only when the task is really done. A delegated task cannot be completed on the recipient\'s word alone.';
-const COMMAND_NEEDED = 'acceptance_check.command must be a non-empty shell command.';
-const TIMEOUT_RANGE = 'acceptance_check.timeout_s must be a number of seconds in (0, 3600].';
-const nonBlank = (s: string) => s.trim() !== '';
-
-/** delegate_task's input: every problem is a sentence the model reads and can act on. */
-export const DelegateInputSchema = z.object(
-  {
-    agent: z.string({ error: AGENT_NEEDED }).regex(NAME_RE, AGENT_NEEDED),
-    task: z.string({ error: TASK_NEEDED }).refine(nonBlank, TASK_NEEDED),
-    acceptance_check: z.object(
-      {
-        command: z.string({ error: COMMAND_NEEDED }).refine(nonBlank, COMMAND_NEEDED),
-        timeout_s: z.number({ error: TIMEOUT_RANGE }).gt(0, TIMEOUT_RANGE).max(3600, TIMEOUT_RANGE).optional(),
-      },
-      { error: CHECK_NEEDED },
-    ),
-  },
-  { error: 'delegate_task takes an object: { "agent", "task", "acceptance_check" }.' },
-);
-
-/** Validate delegate_task's input; a missing acceptance check is a clear tool error, never a default. */
-export function parseDelegateInput(input: unknown): { ok: true; value: DelegateInput } | { ok: false; message: string } {
-  const r = DelegateInputSchema.safeParse(input ?? {});
-  if (r.success) return { ok: true, value: r.data };
-  return { ok: false, message: [...new Set(r.error.issues.map((i) => i.message))].join(' ') };
-}
+import { parseDelegateInput, toolError } from './delegate-input.js';
+import { evidenceView, runAcceptanceCheck } from './acceptance-check.js';
 
 type Waiter = (r: ToolResult) => void;
 
@@ -178,7 +120,7 @@ export class Delegation {
     // open); the hold's answer, or its expiry, continues it, and the check runs on the answer that follows.
     const held = pendingHoldsOfRun(this.gov.db, run.id);
     if (held.length) return { wait: `waiting on orchestration hold ${held[0]!.request_id} (hop ${held[0]!.hop})` };
-    const ev = await this.runCheck(task, run);
+    const ev = await runAcceptanceCheck(this.gov, task, run);
     addEvidence(this.gov.db, task.id, ev);
     // Stopped while the check ran: the evidence is kept, but a stop is not the recipient's refusal.
     if (this.gov.kernel.getRun(run.id)?.status !== 'running') return undefined;
@@ -223,43 +165,6 @@ export class Delegation {
       feedback: `Your answer was not accepted: the acceptance check \`${ev.command}\` ${ev.exit_code === null ? 'did not finish' : `exited ${ev.exit_code}`} (refusal ${refusals} of ${max}). Its output:\n${ev.output || '(no output)'}\nFix the work, then answer again.`,
     };
   };
-
-  private async runCheck(task: Task, run: Run): Promise<Evidence> {
-    const started = this.gov.now();
-    const timeout_s = task.check_timeout_s ?? DEFAULT_CHECK_TIMEOUT_S;
-    let row: Row;
-    try {
-      row = this.gov.kernel.submitRow(run.id, { tool: 'bash', input: { command: task.check_command, timeout_s }, origin: 'kernel' });
-      row = await this.gov.kernel.waitRow(row.id);
-    } catch (e) {
-      return {
-        command: task.check_command,
-        exit_code: null,
-        passed: false,
-        output: `The check could not run: ${(e as Error).message}`,
-        duration_ms: this.gov.now() - started,
-        at: this.gov.now(),
-        row_id: null,
-      };
-    }
-    const sc = (row.result?.structuredContent ?? {}) as { exit_code?: unknown; stdout?: unknown; stderr?: unknown; duration_ms?: unknown };
-    const exit = typeof sc.exit_code === 'number' ? sc.exit_code : null;
-    let output =
-      typeof sc.stdout === 'string' || typeof sc.stderr === 'string'
-        ? `${sc.stdout ?? ''}${sc.stderr ? `${sc.stdout ? '\n' : ''}${sc.stderr}` : ''}`
-        : (row.result?.content.map((c) => c.text).join('\n') ?? '');
-    if (row.state !== 'succeeded' && row.state !== 'failed') output = `${output}\n[check row ${row.state}: ${row.error?.detail ?? ''}]`.trim();
-    if (output.length > OUTPUT_TAIL) output = `…${output.slice(-OUTPUT_TAIL)}`;
-    return {
-      command: task.check_command,
-      exit_code: exit,
-      passed: row.state === 'succeeded' && exit === 0,
-      output,
-      duration_ms: typeof sc.duration_ms === 'number' ? sc.duration_ms : this.gov.now() - started,
-      at: this.gov.now(),
-      row_id: row.id,
-    };
-  }
 
   /**
    * A hold of this task's run expired unanswered: the task fails visibly (an attention card) and its delegator
@@ -342,12 +247,3 @@ export class Delegation {
     w?.(result);
   }
 }
-
-export const evidenceView = (e: Evidence) => ({
-  command: e.command,
-  exit_code: e.exit_code,
-  passed: e.passed,
-  output: e.output,
-  duration_ms: e.duration_ms,
-  at: new Date(e.at).toISOString(),
-});
