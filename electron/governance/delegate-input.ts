@@ -1,13 +1,7 @@
-// delegate_task's input and the tool errors delegation answers with: every problem is a sentence the model reads.
+// delegate_task's input: every problem is a sentence the model reads.
 import { z } from 'zod';
-import type { ToolResult } from '../../shared/types.js';
 
 export const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-export const toolError = (text: string, code: string, extra: Record<string, unknown> = {}): ToolResult => ({
-  isError: true,
-  content: [{ type: 'text', text }],
-  structuredContent: { code, ...extra },
-});
 
 export interface DelegateInput {
   agent: string;

@@ -17,7 +17,8 @@ import { APPROVAL_EXPIRED_TEXT } from '../../shared/types.js';
 import { readSetting } from './settings.js';
 import type { Governance } from './service.js';
 import type { FinalizerVerdict } from './turns-port.js';
-import { parseDelegateInput, toolError } from './delegate-input.js';
+import { parseDelegateInput } from './delegate-input.js';
+import { toolError } from '../kernel/results.js';
 import { evidenceView, runAcceptanceCheck } from './acceptance-check.js';
 
 type Waiter = (r: ToolResult) => void;

@@ -6,7 +6,8 @@ import type { ExecutorTool, Run, ToolContext } from '../kernel/types.js';
 import type { ToolResult } from '../../shared/types.js';
 import { bindMemberRun } from './chain-store.js';
 import { placeHandoff } from './handoff.js';
-import { NAME_RE, toolError } from './delegate-input.js';
+import { NAME_RE } from './delegate-input.js';
+import { toolError } from '../kernel/results.js';
 import type { Delegation } from './delegation.js';
 import type { Governance } from './service.js';
 

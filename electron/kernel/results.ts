@@ -24,7 +24,8 @@ export const interrupted = (): ToolResult =>
 export const stageError = (message: string): ToolResult =>
   text(`The approval stage could not decide this call, so it was refused: ${message}`, { code: 'approval_error' });
 
-export const toolError = (message: string, code = 'tool_error'): ToolResult => text(message, { code });
+/** A failure the model reads: the sentence, and its code (with any facts it names) as structuredContent. */
+export const toolError = (message: string, code = 'tool_error', extra: Record<string, unknown> = {}): ToolResult => text(message, { code, ...extra });
 
 /** What a model reads for a result: the text content, then the structuredContent JSON on its own line (DESIGN §3). */
 export function resultText(r: ToolResult): string {

@@ -175,26 +175,29 @@ function pushValues(args: unknown[], key: keyof RowPatch, v: unknown): void {
 
 const PATCH_KEYS = Object.keys(COLUMN) as (keyof RowPatch)[];
 
-/** A transition's UPDATE, prepared once per shape (the patch's keys and the `from` states): the hot path builds no SQL. */
-interface Transition {
+/**
+ * An UPDATE of the rows table, prepared once per shape (the patch's keys, and the `from` states a transition is
+ * guarded by; null for a patch that leaves the state alone): the hot path builds no SQL.
+ */
+interface RowUpdate {
   statement: Statement;
   keys: (keyof RowPatch)[];
 }
-const transitions = new WeakMap<Db, Map<string, Transition>>();
+const updates = new WeakMap<Db, Map<string, RowUpdate>>();
 
-function transitionFor(db: Db, patch: RowPatch, from: readonly RowState[]): Transition {
-  let shape = from.join(',');
+function updateFor(db: Db, patch: RowPatch, from: readonly RowState[] | null): RowUpdate {
+  let shape = from ? from.join(',') : '-';
   for (const k of PATCH_KEYS) if (patch[k] !== undefined) shape += ` ${k}`;
-  let cache = transitions.get(db);
-  if (!cache) transitions.set(db, (cache = new Map()));
-  let t = cache.get(shape);
-  if (!t) {
+  let cache = updates.get(db);
+  if (!cache) updates.set(db, (cache = new Map()));
+  let u = cache.get(shape);
+  if (!u) {
     const keys = PATCH_KEYS.filter((k) => patch[k] !== undefined);
-    const sets = ['state = ?', 'updated_at = ?', ...keys.flatMap((k) => COLUMN[k].map((c) => `${c} = ?`))];
-    const sql = `UPDATE rows SET ${sets.join(', ')} WHERE id = ? AND state IN (${from.map(() => '?').join(',')})`;
-    cache.set(shape, (t = { statement: stmt(db, sql), keys }));
+    const sets = [...(from ? ['state = ?'] : []), 'updated_at = ?', ...keys.flatMap((k) => COLUMN[k].map((c) => `${c} = ?`))];
+    const where = from ? `id = ? AND state IN (${from.map(() => '?').join(',')})` : 'id = ?';
+    cache.set(shape, (u = { statement: stmt(db, `UPDATE rows SET ${sets.join(', ')} WHERE ${where}`), keys }));
   }
-  return t;
+  return u;
 }
 
 /**
@@ -202,11 +205,11 @@ function transitionFor(db: Db, patch: RowPatch, from: readonly RowState[]): Tran
  * Returns false (and changes nothing) when another transition won the row first.
  */
 export function transitionRow(db: Db, id: string, from: readonly RowState[], to: RowState, patch: RowPatch, now: number): boolean {
-  const t = transitionFor(db, patch, from);
+  const u = updateFor(db, patch, from);
   const args: unknown[] = [to, now];
-  for (const k of t.keys) pushValues(args, k, patch[k]);
+  for (const k of u.keys) pushValues(args, k, patch[k]);
   args.push(id, ...from);
-  return t.statement.run(args).changes === 1;
+  return u.statement.run(args).changes === 1;
 }
 
 /** The row a successful transitionRow leaves, computed in memory (no re-read on the hot path). */
@@ -259,12 +262,12 @@ export function insertedRow(a: InsertRow, seq: number): Row {
 
 /** Set fields without changing the state (e.g. clearing an addressee). */
 export function patchRow(db: Db, id: string, patch: RowPatch, now: number): void {
-  const keys = (Object.keys(patch) as (keyof RowPatch)[]).filter((k) => patch[k] !== undefined).sort();
-  if (!keys.length) return;
-  const sets = ['updated_at = ?', ...keys.flatMap((k) => COLUMN[k].map((c) => `${c} = ?`))];
+  const u = updateFor(db, patch, null);
+  if (!u.keys.length) return;
   const args: unknown[] = [now];
-  for (const k of keys) pushValues(args, k, patch[k]);
-  stmt(db, `UPDATE rows SET ${sets.join(', ')} WHERE id = ?`).run(...args, id);
+  for (const k of u.keys) pushValues(args, k, patch[k]);
+  args.push(id);
+  u.statement.run(args);
 }
 
 /** Held rows of an agent's runs addressed to `addressee`. */
