@@ -8,8 +8,18 @@ export const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 
-/** One result line; with no budget, just the figure. */
+/** The budgets missed so far in this process: `npm run bench` exits non-zero when any is. */
+export const missed: string[] = [];
+
+/** A budget that could not be measured here counts as missed: a bench that cannot fail is no check. */
+export function unmeasured(label: string, why: string) {
+  missed.push(`${label}: not measured (${why})`);
+  console.log(`${label.padEnd(58)} NOT MEASURED: ${why}`);
+}
+
+/** One result line; with no budget, just the figure. A budget with `ok` false is recorded as missed. */
 export function line(label: string, figure: string, budget: string, ok: boolean | null) {
+  if (budget && ok === false) missed.push(`${label.trim()}: ${figure} (budget ${budget})`);
   console.log(`${label.padEnd(58)} ${figure.padStart(14)}   ${budget ? `budget ${budget.padEnd(8)} ${ok ? 'ok' : 'OVER BUDGET'}` : ''}`);
 }
 

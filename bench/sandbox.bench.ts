@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { runCommand } from '../electron/kernel/tools/bash.js';
 import { sandboxAvailability } from '../electron/sandbox/index.js';
 import type { SandboxPolicy } from '../electron/sandbox/index.js';
-import { line, now, pct } from './report.js';
+import { line, now, pct, unmeasured } from './report.js';
 
 const N = Number(process.env.SANDBOX_BENCH_N ?? 200);
 
@@ -31,7 +31,7 @@ async function sample(n: number, f: () => Promise<unknown>): Promise<number[]> {
 export async function run(): Promise<void> {
   const avail = sandboxAvailability();
   if (avail.kind !== 'bwrap') {
-    console.log(`(skipped: no bubblewrap here — ${avail.kind ?? avail.why})`);
+    unmeasured('sandbox cost added per bash call, p50', `no bubblewrap here — ${avail.kind ?? avail.why}`);
     return;
   }
   const root = mkdtempSync(join(tmpdir(), 'nexus-sbx-bench-'));

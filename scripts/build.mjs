@@ -21,8 +21,11 @@ const entries = [
   { in: 'electron/external/hook/nexus-hook.ts', out: 'dist/hook/nexus-hook.mjs', format: 'esm' },
 ];
 
+// A missing entry is a broken build, not a smaller one.
+const missing = entries.filter((e) => !existsSync(e.in)).map((e) => e.in);
+if (missing.length) throw new Error(`scripts/build.mjs: entry file${missing.length > 1 ? 's' : ''} missing: ${missing.join(', ')}`);
+
 for (const e of entries) {
-  if (!existsSync(e.in)) continue;
   await build({
     entryPoints: [e.in],
     outfile: e.out,
