@@ -1,5 +1,6 @@
 // ESLint: typescript-eslint's recommended rules, and the project's layering (eslint/layers.js) as an error.
 import tseslint from 'typescript-eslint';
+import casts, { EXEMPT as CAST_EXEMPT } from './eslint/casts.js';
 import layers from './eslint/layers.js';
 
 export default tseslint.config(
@@ -7,9 +8,10 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ['**/*.{ts,tsx}'],
-    plugins: { nexus: { rules: { layers } } },
+    plugins: { nexus: { rules: { layers, casts } } },
     rules: {
       'nexus/layers': 'error',
+      'nexus/casts': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true, caughtErrors: 'none' }],
     },
   },
@@ -17,4 +19,5 @@ export default tseslint.config(
   { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
   // Test support and tests may reach across layers to set up what they test.
   { files: ['**/*.test.{ts,tsx}', 'test/**', 'e2e/**', 'bench/**'], rules: { 'nexus/layers': 'off' } },
+  { files: CAST_EXEMPT, rules: { 'nexus/casts': 'off' } },
 );

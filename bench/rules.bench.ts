@@ -86,7 +86,12 @@ export async function run(): Promise<void> {
     const batch = n >= 1000 ? 200 : 5000;
     const ns = medianNs(() => evaluateCall(compiled, 'rules', LATE_CALL), batch, 41);
     const budget = budgets[n];
-    line(`rule evaluation, ${n} rules, call matched by the last rule`, fmtUs(ns), n === 100 ? '' : fmtUs(budget).replace('.000', ''), n === 100 ? null : ns <= budget);
+    line(
+      `rule evaluation, ${n} rules, call matched by the last rule`,
+      fmtUs(ns),
+      n === 100 ? '' : fmtUs(budget).replace('.000', ''),
+      n === 100 ? null : ns <= budget,
+    );
   }
 
   // Informational: a command holding every byte the globs use, so the byte-set prefilter rejects nothing and
