@@ -7,11 +7,12 @@
 import type { CliIo } from './io.js';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { MAX_MESSAGE_BYTES } from '../../shared/api/doors.js';
 
 export type JsonRead = { ok: true; value: unknown } | { ok: false; message: string };
 
 /** Agent profiles, rules and other JSON inputs. */
-export const MAX_JSON_FILE_BYTES = 4 * 1024 * 1024;
+export const MAX_JSON_FILE_BYTES = MAX_MESSAGE_BYTES;
 /** Entitlement tokens (a signed JWT is a few hundred bytes; the kernel refuses more than 64 KiB). */
 export const MAX_TOKEN_FILE_BYTES = 64 * 1024;
 

@@ -3,6 +3,7 @@
 // door, its sender check, dispatch with zod validation, and the kernel behind it on a fresh SQLite.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { METHOD_NAMES } from '../../shared/api/index.js';
+import { MAX_MESSAGE_BYTES } from '../../shared/api/doors.js';
 import { harness, probe, type Harness } from '../../test/support/kernel.js';
 
 type Handler = (event: unknown, input: unknown) => Promise<unknown>;
@@ -105,6 +106,8 @@ describe('the IPC door (stand-in ipcMain and webContents)', () => {
     expect(await call(eventFrom(own), 'inboxApprove', { id: 42 })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(await call(eventFrom(own), 'inboxApprove', 'not an object')).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(await call(null, 'status')).toMatchObject({ ok: false, error: { code: 'internal' } });
+    const huge = { id: 'x'.repeat(MAX_MESSAGE_BYTES) };
+    expect(await call(eventFrom(own), 'inboxApprove', huge)).toMatchObject({ ok: false, error: { code: 'too_large' } });
     expect(await call(eventFrom(own), 'status')).toMatchObject({ ok: true });
   });
 

@@ -7,6 +7,7 @@ import { dispatch } from '../api/dispatch.js';
 import type { ApiHost } from './host.js';
 import { channelOf, EVENT_CHANNEL, isOwnWindow } from './ipc-sender.js';
 import { messageOf } from './guard.js';
+import { MAX_MESSAGE_BYTES } from '../../shared/api/doors.js';
 
 export interface IpcDoorOptions {
   nexus: ApiHost;
@@ -30,6 +31,8 @@ export function startIpcDoor(opts: IpcDoorOptions): () => void {
       // Guarded like every door: whatever fails answers an error; the window and the kernel go on.
       try {
         if (!trusted(event)) return { ok: false, error: { code: 'forbidden', message: 'Only the NEXUS window may call this.' } };
+        if (Buffer.byteLength(JSON.stringify(input) ?? '') > MAX_MESSAGE_BYTES)
+          return { ok: false, error: { code: 'too_large', message: `A request may be at most ${MAX_MESSAGE_BYTES} bytes.` } };
         return await dispatch(opts.nexus.handlers, name, input, { door: 'ipc' });
       } catch (e) {
         return { ok: false, error: { code: 'internal', message: `The call failed inside NEXUS: ${messageOf(e)}` } };

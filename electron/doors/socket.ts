@@ -24,10 +24,11 @@ import { socketPath } from './socket-path.js';
 import type { ApiHost } from './host.js';
 import { CREDENTIAL_FILE, removeCredential, sameSecret, writeCredential } from './credential.js';
 import { guarded, messageOf } from './guard.js';
+import { MAX_MESSAGE_BYTES } from '../../shared/api/doors.js';
 
 export { SOCKET_FILE, socketPath } from './socket-path.js';
-/** A request line is small; the rule envelope is 64 KiB. Anything larger is refused and the connection closed. */
-export const MAX_LINE = 4 << 20;
+/** A request line is one API message: anything larger is refused and the connection closed. */
+export const MAX_LINE = MAX_MESSAGE_BYTES;
 /** Before authentication only the auth line is expected: a stranger gets no room to make the kernel buffer. */
 export const MAX_AUTH_LINE = 4096;
 

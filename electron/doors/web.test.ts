@@ -14,6 +14,7 @@ import type { Handlers } from '../api/dispatch.js';
 import type { NexusEvent } from '../../shared/api/index.js';
 import { createWebBridge, type SocketLike } from '../../renderer/src/api/web-bridge.js';
 import { LAUNCH_TTL_MS } from './web-session.js';
+import { MAX_MESSAGE_BYTES } from '../../shared/api/doors.js';
 
 let dir: string;
 let door: WebDoor;
@@ -179,6 +180,17 @@ describe('browser host (web door)', () => {
     const fresh = createWebBridge({ url: `ws://127.0.0.1:${door.port}/api`, launch: launchOf(door.issueUrl()), socket: nodeSocket() });
     expect(await fresh.status({})).toMatchObject({ ok: true, value: { pending: 2 } });
     fresh.close();
+  });
+
+  it('takes a message as large as the socket door does and closes on a larger one (one bound for every door)', async () => {
+    const launch = launchOf(door.url);
+    const c = await client({ auth: { launch } });
+    expect(await c.next(1)).toMatchObject({ auth: { ok: true } });
+    // Past the old 1 MiB frame bound, within the shared one: carried to dispatch, which judges the input.
+    c.ws.send(JSON.stringify({ id: 1, method: 'inboxApprove', input: { id: 'r'.repeat(MAX_MESSAGE_BYTES - 1024) } }));
+    expect(await c.next(2)).toMatchObject({ id: 1, result: { ok: false, error: { code: 'invalid_input' } } });
+    c.ws.send(JSON.stringify({ id: 2, method: 'inboxApprove', input: { id: 'r'.repeat(MAX_MESSAGE_BYTES) } }));
+    expect(await c.closed).toBe(1009);
   });
 
   it('carries the API through the web bridge: values, validation errors, pushed events', async () => {

@@ -23,6 +23,7 @@ import { dispatch } from '../api/dispatch.js';
 import type { ApiHost } from './host.js';
 import { guarded, messageOf } from './guard.js';
 import { AUTH_MESSAGES, createSessionKeeper } from './web-session.js';
+import { MAX_MESSAGE_BYTES } from '../../shared/api/doors.js';
 
 export type { ApiHost } from './host.js';
 
@@ -49,8 +50,6 @@ export interface WebDoor {
   close(): Promise<void>;
 }
 
-/** One API message is small; the rule envelope is 64 KiB, so 1 MiB leaves room and bounds abuse. */
-const MAX_MESSAGE = 1 << 20;
 /** The auth message is a few hundred bytes; a stranger gets no room before it. */
 const MAX_AUTH_MESSAGE = 4096;
 /** A socket that has not authenticated by then is closed. */
@@ -124,7 +123,7 @@ export async function startWebDoor(opts: WebDoorOptions): Promise<WebDoor> {
     serveStatic(staticDir, url.pathname, res);
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const sockets = new Set<WebSocket>();
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', origin);

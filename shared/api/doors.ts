@@ -1,3 +1,8 @@
+/** The largest API message any door accepts (a socket line, a WebSocket frame, an IPC input, a JSON file the
+ *  CLI sends): one bound for every door, so what one door takes another never refuses. The rule envelope is
+ *  64 KiB; an agent file with its MCP servers and hooks fits with room to spare. */
+export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
 // Who decided, in words: approved_by / resolved_by / answered_by hold `person:<door>`, the door the person used.
 // Shared by the window's run detail and the `nexus runs show` output so both say the same thing.
 

@@ -5,6 +5,7 @@ import { describe, it, expect } from 'vitest';
 import { createWebBridge, NO_KEY_MESSAGE, resolveApi, type SocketLike } from './web-bridge.js';
 import type { NexusApi } from '../../../shared/api/index.js';
 import { METHOD_NAMES } from '../../../shared/api/method-names.js';
+import { MAX_MESSAGE_BYTES } from '../../../shared/api/doors.js';
 
 class FakeSocket implements SocketLike {
   readyState = 0;
@@ -109,11 +110,11 @@ describe('web bridge', () => {
     bridge.close();
   });
 
-  it('refuses a message over 1 MiB itself instead of letting the host drop the connection', async () => {
+  it('refuses a message over the doors’ bound itself instead of letting the host drop the connection', async () => {
     const sockets: FakeSocket[] = [];
     const bridge = createWebBridge({ url: 'ws://x/api', launch: 'L1', socket: () => (sockets.push(new FakeSocket()), sockets.at(-1)!), retryMs: 1 });
     sockets[0].open();
-    const r = await bridge.rulesCheck({ rules: [{ tool: 'x'.repeat(1 << 20), verdict: 'allow' }] });
+    const r = await bridge.rulesCheck({ rules: [{ tool: 'x'.repeat(MAX_MESSAGE_BYTES), verdict: 'allow' }] });
     expect(r.ok ? null : r.error).toEqual({ code: 'too_large', message: expect.stringMatching(/^Too large to send: \d+ bytes; .*Nothing was sent\.$/) });
     expect(sockets[0].sent).toEqual([]);
     bridge.close();

@@ -12,6 +12,7 @@
 // schemas, so the window's first paint never waits for zod to be parsed and built; the host validates each input.
 import type { MethodName, NexusApi, NexusEvent, Result } from '../../../shared/api/index.js';
 import { createClient } from '../../../shared/api/client.js';
+import { MAX_MESSAGE_BYTES } from '../../../shared/api/doors.js';
 
 /** The part of the DOM WebSocket the bridge uses (so a test can hand it any conforming socket). */
 export interface SocketLike {
@@ -48,8 +49,8 @@ export interface WebBridgeOptions {
 }
 
 const OPEN = 1;
-/** The browser host closes a connection whose message exceeds 1 MiB (electron/doors/web.ts MAX_MESSAGE). */
-const MAX_FRAME_BYTES = 1 << 20;
+/** The browser host closes a connection whose message exceeds the one bound every door shares. */
+const MAX_FRAME_BYTES = MAX_MESSAGE_BYTES;
 /** Said when the page has no key at all: opened without the printed address, or reloaded. */
 export const NO_KEY_MESSAGE =
   'This tab holds no key to NEXUS (a reload forgets it). Run `nexus open` in a terminal (with the same --data-dir, if you gave one) and open the address it prints.';
@@ -168,7 +169,10 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
       if (bytes > MAX_FRAME_BYTES) {
         return resolve({
           ok: false,
-          error: { code: 'too_large', message: `Too large to send: ${bytes} bytes; the window sends at most 1 MiB at a time. Nothing was sent.` },
+          error: {
+            code: 'too_large',
+            message: `Too large to send: ${bytes} bytes; the window sends at most ${MAX_FRAME_BYTES / (1024 * 1024)} MiB at a time. Nothing was sent.`,
+          },
         });
       }
       inFlight.set(id, resolve);

@@ -82,7 +82,7 @@ export function ruleStartLine(text: string, index: number): number | null {
 
 /**
  * A list over the 64 KiB envelope is judged here, by the same validator the kernel runs, instead of being sent:
- * a pasted list of a megabyte or more exceeded the window's 1 MiB message limit, the connection dropped, and
+ * a pasted list of a megabyte or more could exceed the doors' message bound, the connection dropped, and
  * the editor said only "Could not check the rules: the connection … dropped". Null when the list is small
  * enough to send to rulesCheck (which also lints).
  */
