@@ -44,7 +44,37 @@ export const LAYERS = [
   ['renderer', (p) => p.startsWith('renderer/'), ['shared']],
 ];
 
-const layerOf = (p) => LAYERS.find(([, test]) => test(p));
+/** How each layer is named in the docs (docs/architecture.md's table and the folders' READMEs are checked
+ *  against LAYERS by test/docs/layers-doc.test.ts: this table is the one source). */
+export const LAYER_NAMES = {
+  shared: '`shared/`',
+  'data-dir': '`electron/store/data-dir.ts`',
+  store: '`electron/store/`',
+  connect: '`electron/external/connect/`',
+  providers: '`electron/providers/`',
+  sandbox: '`electron/sandbox/`',
+  runners: '`electron/runners/`',
+  kernel: '`electron/kernel/`',
+  governance: '`electron/governance/`',
+  demo: '`electron/demo/`',
+  api: '`electron/api/`',
+  external: '`electron/external/`',
+  app: '`electron/app.ts`',
+  doors: '`electron/doors/`',
+  cli: '`electron/cli/`',
+  shell: 'the rest of `electron/` (`main.ts`, `preload.ts`, `shell/`)',
+  renderer: '`renderer/`',
+};
+
+/** docs/architecture.md's "Who may import whom" table, made from LAYERS. */
+export function layerTable() {
+  const rows = LAYERS.map(
+    ([name, , allowed]) => `| ${LAYER_NAMES[name]} | ${allowed.length ? allowed.map((a) => LAYER_NAMES[a]).join(', ') : 'nothing of the project but itself'} |`,
+  );
+  return ['| layer (low → high) | may import |', '|---|---|', ...rows].join('\n');
+}
+
+export const layerOf = (p) => LAYERS.find(([, test]) => test(p));
 const repoPath = (abs) => relative(ROOT, abs).split(sep).join('/');
 /** Imports named as `.js` resolve to the `.ts`/`.tsx` source; the layer only needs the path. */
 const target = (file, spec) => repoPath(resolve(dirname(file), spec)).replace(/\.js$/, '.ts');
