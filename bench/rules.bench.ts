@@ -5,7 +5,8 @@ import type { ApprovalRule } from '../shared/types.js';
 import { compileGlob, compileRules, evaluateCall, matchGlob, type Call, type CompiledRules } from '../shared/rules/index.js';
 import { utf8 } from '../shared/rules/utf8.js';
 import picomatch from 'picomatch';
-import { line } from './report.js';
+import { line, unmeasured } from './report.js';
+import { cedarAuthorizer } from './cedar.js';
 
 /** A realistic mixed list of n rules: denies on commands and paths, MCP tools, asks, author rules; the last one
  *  is the only rule the benchmarked call matches, after every earlier bash rule has been tried on its text. */
@@ -29,13 +30,14 @@ export function mixedRules(n: number): ApprovalRule[] {
 }
 
 const LATE_CALL: Call = { tool: 'bash', input: { command: 'npm test -- --reporter=dot', timeout: 120 }, origin: 'model' };
+const SHORT_CALL: Call = { tool: 'bash', input: { command: 'git push origin main' }, origin: 'model' };
 
 /**
  * The same rules as picomatch RegExps, evaluated the same way (every rule of the call's origin whose tool
  * glob names the tool and whose path's text matches; deny wins, then ask, then allow): the baseline a
  * hand-written matcher must not lose to. `bash: true` makes `*` cross `/` as the seed's glob does.
  */
-function picomatchRules(rules: ApprovalRule[]): (call: Call) => string {
+export function picomatchRules(rules: ApprovalRule[]): (call: Call) => string {
   const re = (glob: string) => picomatch.makeRe(glob, { bash: true, dot: true, nobrace: true, noextglob: true });
   const compiled = rules.map((r) => ({
     origin: r.origin ?? 'model',
@@ -115,9 +117,13 @@ export async function run(): Promise<void> {
     for (const [what, call] of [
       ['late call', LATE_CALL],
       ['every glob byte', heavy],
+      // A short command no rule allows: the fixed cost of a call (resolving the name and input, building the
+      // decision) dominates here, not the globs.
+      ['git push origin main', SHORT_CALL],
     ] as const) {
       const d = evaluateCall(ours, 'rules', call);
-      const verdict = d.outcome === 'granted' ? 'allow' : d.outcome === 'parked' ? 'ask' : 'deny';
+      // Unmatched under `rules` is refused, which the baseline reports as no rule matching.
+      const verdict = d.outcome === 'granted' ? 'allow' : d.outcome === 'parked' ? 'ask' : d.matched.length ? 'deny' : 'none';
       if (theirs(call) !== verdict) throw new Error(`picomatch baseline disagrees on ${what} with ${n} rules: ${theirs(call)} vs ${verdict}`);
       const batch = n >= 1000 ? 200 : 5000;
       const oursNs = medianNs(() => evaluateCall(ours, 'rules', call), batch, 41);
@@ -126,6 +132,22 @@ export async function run(): Promise<void> {
       line(`picomatch ÷ ours, ${n} rules, ${what}`, `${ratio.toFixed(2)}x`, '≥ 1x', ratio >= 1);
       console.log(`    ours ${fmtUs(oursNs)}, picomatch ${fmtUs(theirsNs)}`);
     }
+  }
+
+  // Beside a real policy engine: Cedar (cedar-wasm, its policy set parsed once and cached), the same rules as
+  // policies, one decision per call. The ratio is Cedar's time ÷ ours.
+  for (const n of [10, 1000]) {
+    const rules = mixedRules(n);
+    const ours = compileRules(rules);
+    const cedar = await cedarAuthorizer(rules);
+    if (!cedar) {
+      unmeasured(`Cedar ÷ ours, ${n} rules, late call`, '@cedar-policy/cedar-wasm is not installed');
+      continue;
+    }
+    const oursNs = medianNs(() => evaluateCall(ours, 'rules', LATE_CALL), n >= 1000 ? 200 : 5000, 41);
+    const cedarNs = medianNs(() => cedar(LATE_CALL), n >= 1000 ? 5 : 50, 21);
+    line(`Cedar ÷ ours, ${n} rules, late call`, `${(cedarNs / oursNs).toFixed(0)}x`, '≥ 1x', cedarNs >= oursNs);
+    console.log(`    ours ${fmtUs(oursNs)}, Cedar ${fmtUs(cedarNs)}`);
   }
 
   // Informational: a wire name never seen before (the per-tool memo misses), 1,000 rules.
