@@ -116,18 +116,20 @@ describe.skipIf(!linux)('an agent cannot leave the bubblewrap sandbox', () => {
     const run = await s.json<{ id: string }>('run', 'sbx-attacker', 'get out');
     const n = firstCalls.length;
     let last: unknown = null;
-    const r = await s.until(
-      'the attack rows to end',
-      async () => {
-        const x = await s.json<{ rows: Row[] }>('runs', 'show', run.id);
-        last = x;
-        const done = x.rows.filter((y) => y.tool === 'bash' && !['ready', 'running', 'needs_approval'].includes(y.state));
-        return done.length >= n ? x : null;
-      },
-      120_000,
-    ).catch((e: Error) => {
-      throw new Error(`${e.message}: ${JSON.stringify(last).slice(0, 3000)}`);
-    });
+    const r = await s
+      .until(
+        'the attack rows to end',
+        async () => {
+          const x = await s.json<{ rows: Row[] }>('runs', 'show', run.id);
+          last = x;
+          const done = x.rows.filter((y) => y.tool === 'bash' && !['ready', 'running', 'needs_approval'].includes(y.state));
+          return done.length >= n ? x : null;
+        },
+        120_000,
+      )
+      .catch((e: Error) => {
+        throw new Error(`${e.message}: ${JSON.stringify(last).slice(0, 3000)}`);
+      });
     const saw: Record<string, string> = {};
     for (const [name, command] of Object.entries(commands)) {
       const row = r.rows.find((x) => x.tool === 'bash' && x.input.command === command);

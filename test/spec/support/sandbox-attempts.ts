@@ -19,7 +19,10 @@ export const attempts = ({ unix, httpPort, kernelPid, node }: AttackTargets): Re
   umountProc: `cd / && umount -l /proc 2>&1; echo "umount=$?"; cat /proc/${kernelPid}/environ 2>/dev/null | tr '\\0' '\\n' | grep -c NEXUS_ATTACK_MARK`,
   nsenter: `nsenter -t 1 -m -- echo NSENTERED 2>&1; nsenter -t ${kernelPid} -m -- echo NSENTERED 2>&1; true`,
   unix: unix
-    .map((p) => `${node} -e "require('net').connect('${p}').on('connect',()=>{console.log('CONNECTED ${p}');process.exit(0)}).on('error',e=>console.log('refused ${p}',e.code))"`)
+    .map(
+      (p) =>
+        `${node} -e "require('net').connect('${p}').on('connect',()=>{console.log('CONNECTED ${p}');process.exit(0)}).on('error',e=>console.log('refused ${p}',e.code))"`,
+    )
     .join('; '),
   ptrace: py('import ctypes; l=ctypes.CDLL(None,use_errno=True); r=l.syscall(101,0,0,0,0); print("ptrace", r, ctypes.get_errno())'),
   unshare: `unshare -U true 2>&1; echo "unshare=$?"; unshare -m true 2>&1; echo "unshare-m=$?"`,
