@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpServerConfig, ToolResult } from '../../shared/types.js';
 import { runnerId } from './runner-id.js';
-import { prepareLaunch, type Launch, type SandboxPolicy } from '../sandbox/index.js';
+import { prepareLaunch, withSeccompFd, type Launch, type SandboxPolicy } from '../sandbox/index.js';
 
 export interface ServedTool {
   /** The name the server serves it under. */
@@ -126,7 +126,8 @@ export class McpRunner {
         );
         if (!prepared.ok) throw new RunnerError('sandbox_unavailable', `MCP server ${this.name} was not started: ${prepared.refusal}`);
         this.launch = prepared.launch;
-        transport = new StdioClientTransport({ command: prepared.launch.file, args: prepared.launch.args, env: prepared.launch.env, cwd, stderr: 'ignore' });
+        const started = withSeccompFd(prepared.launch);
+        transport = new StdioClientTransport({ command: started.file, args: started.args, env: prepared.launch.env, cwd, stderr: 'ignore' });
       }
       if (transport instanceof StdioClientTransport) this.stdio = transport;
       try {

@@ -3,5 +3,5 @@
 export { policyFor, hostAllowed, type SandboxPolicy } from './policy.js';
 export { childEnv, BASE_ENV } from './env.js';
 export { sandboxAvailability, setSandboxProbe, INSTALL_SENTENCE, type SandboxAvailability, type SandboxProbe } from './detect.js';
-export { prepareLaunch, type Launch, type LaunchOrRefusal } from './launch.js';
+export { prepareLaunch, withSeccompFd, type Launch, type LaunchOrRefusal } from './launch.js';
 export { processStartTime, killSurvivors } from './processes.js';

@@ -2,6 +2,7 @@
 // and capped; the process group recorded before the command runs, and killed whole on timeout or when the
 // run is stopped.
 import { spawn } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import type { ExecutorTool, ProcessTracker } from '../types.js';
 import { commandSpawnOptions, findBash, killProcessTree } from './process-tree.js';
 import type { ToolResult } from '../../../shared/types.js';
@@ -91,9 +92,20 @@ export async function runCommand(
     let aborted = false;
     // POSIX: the command leads its own process group, so the whole group can be killed (and recorded);
     // Windows: no console window, and the tree is killed with taskkill /T (process-tree.ts).
-    const child = spawn(launch.file, launch.args, { cwd: launch.cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'], ...commandSpawnOptions() });
+    // bwrap reads the base seccomp filter from fd 3 to its end before it starts anything.
+    const child = spawn(launch.file, launch.args, {
+      cwd: launch.cwd,
+      env: launch.env,
+      stdio: ['pipe', 'pipe', 'pipe', launch.seccomp ? 'pipe' : 'ignore'],
+      ...commandSpawnOptions(),
+    });
+    // With four stdio entries the typings cannot know the first three are pipes; they are.
+    const [stdin, stdout, stderr] = [child.stdin!, child.stdout!, child.stderr!];
+    const filterPipe = child.stdio[3] as Writable | null | undefined;
+    filterPipe?.on('error', () => undefined);
+    if (launch.seccomp) filterPipe?.end(launch.seccomp);
     const killGroup = () => void killProcessTree(child.pid);
-    child.stdin.on('error', () => undefined);
+    stdin.on('error', () => undefined);
     let recorded: { pgid: number; start: string } | null = null;
     if (child.pid) {
       // The gate inside waits for "go": the group is durable in the store before the command starts.
@@ -103,7 +115,7 @@ export async function runCommand(
           opts.track?.started(child.pid, start);
           recorded = { pgid: child.pid, start };
         }
-        child.stdin.end('go\n');
+        stdin.end('go\n');
       } catch (e) {
         err.push(Buffer.from(`NEXUS could not record the process before running it: ${(e as Error).message}\n`));
         killGroup();
@@ -119,8 +131,8 @@ export async function runCommand(
     };
     if (opts.signal?.aborted) onAbort();
     else opts.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
+    stdout.on('data', (c: Buffer) => out.push(c));
+    stderr.on('data', (c: Buffer) => err.push(c));
     let spawnError: Error | null = null;
     child.on('error', (e) => (spawnError = e));
     child.on('close', (code, signal) => {

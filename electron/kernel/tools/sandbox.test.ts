@@ -24,9 +24,11 @@ const policy = (over: Partial<SandboxPolicy> = {}): SandboxPolicy => ({
   ...over,
 });
 
+const O = { seccompFd: 3, root: false };
+
 describe('bwrap command line', () => {
   it('read-only machine, private /tmp, hidden data dir, writable workspace, own pid/net namespaces, dies with the kernel', () => {
-    const a = bwrapArgs(policy()).join(' ');
+    const a = bwrapArgs(policy(), O).join(' ');
     expect(a).toContain('--ro-bind / /');
     expect(a).toContain('--tmpfs /tmp');
     expect(a).toContain('--tmpfs /d');
@@ -35,19 +37,19 @@ describe('bwrap command line', () => {
     expect(a.endsWith('--chdir /w --')).toBe(true);
   });
   it('a workspace inside the data dir: the data dir is covered first, then the workspace bound back', () => {
-    const a = bwrapArgs(policy({ workspace: '/d/workspaces/x' }));
+    const a = bwrapArgs(policy({ workspace: '/d/workspaces/x' }), O);
     expect(a.indexOf('/d')).toBeLessThan(a.indexOf('--bind'));
     expect(a.slice(a.indexOf('--bind'), a.indexOf('--bind') + 3)).toEqual(['--bind', '/d/workspaces/x', '/d/workspaces/x']);
   });
   it('a data dir inside the workspace is covered after the workspace bind (stays hidden)', () => {
-    const a = bwrapArgs(policy({ workspace: '/w', hidden: ['/w/data'] }));
+    const a = bwrapArgs(policy({ workspace: '/w', hidden: ['/w/data'] }), O);
     expect(a.lastIndexOf('/w/data')).toBeGreaterThan(a.indexOf('--bind'));
   });
   it('the proxy socket folder is bound in when hosts are allowed', () => {
-    expect(bwrapArgs(policy(), { proxyDir: '/tmp/nexus-net-1' }).join(' ')).toContain('--bind /tmp/nexus-net-1 /tmp/.nexus-net');
+    expect(bwrapArgs(policy(), { ...O, proxyDir: '/tmp/nexus-net-1' }).join(' ')).toContain('--bind /tmp/nexus-net-1 /tmp/.nexus-net');
     // NEXUS's own files stay readable when it runs from a checkout under /tmp (after the private /tmp, before
     // the data dir is covered); a folder elsewhere is already readable and is not bound again.
-    const a = bwrapArgs(policy({ hidden: ['/tmp/ci/data'] }), { readOnly: ['/tmp/ci', '/opt/nexus'] }).join(' ');
+    const a = bwrapArgs(policy({ hidden: ['/tmp/ci/data'] }), { ...O, readOnly: ['/tmp/ci', '/opt/nexus'] }).join(' ');
     expect(a).toContain('--tmpfs /tmp --ro-bind /tmp/ci /tmp/ci');
     expect(a.indexOf('--ro-bind /tmp/ci /tmp/ci')).toBeLessThan(a.indexOf('--tmpfs /tmp/ci/data'));
     expect(a).not.toContain('/opt/nexus');
