@@ -17,28 +17,23 @@ export type Destination =
 
 /** `s` as it may be recorded and shown: control bytes and anything past ASCII escaped, and bounded. */
 export function shown(s: string): string {
-  const e = s.replace(/[^\x20-\x7e]|\\/g, (c) => (c === '\\' ? '\\\\' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+  const e = s.replace(/[^\x20-\x7e]|\\/g, (c) => {
+    const n = c.charCodeAt(0);
+    return c === '\\' ? '\\\\' : n < 0x100 ? `\\x${n.toString(16).padStart(2, '0')}` : `\\u${n.toString(16).padStart(4, '0')}`;
+  });
   return e.length > 200 ? `${e.slice(0, 200)}…` : e;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
 /**
- * The host a request names (the raw bytes as latin1), as NEXUS matches it: an address in canonical form, or
- * a lower-case ASCII name (IDNA) without its trailing dot; null when it is not a well-formed host.
+ * The host a request names, as NEXUS matches it: an address in canonical form, or a lower-case ASCII name
+ * (IDNA) without its trailing dot; null when it is not a well-formed host.
  */
 export function normaliseHost(raw: string): string | null {
   if (raw.length === 0 || raw.length > 253 || /[\x00-\x20\x7f%\\/@?#[\]]/.test(raw)) return null;
   if (raw.includes(':')) return canonicalIp(raw);
-  let text: string;
-  try {
-    text = utf8.decode(Buffer.from(raw, 'latin1'));
-  } catch {
-    return null;
-  }
-  // Unicode spaces, controls and format characters have no place in a name either.
-  if (/[\p{Cc}\p{Cf}\p{Z}]/u.test(text)) return null;
-  const name = text.endsWith('.') ? text.slice(0, -1) : text;
+  // Unicode spaces, controls, format characters and undecodable bytes have no place in a name either.
+  if (/[\p{Cc}\p{Cf}\p{Z}\uFFFD]/u.test(raw)) return null;
+  const name = raw.endsWith('.') ? raw.slice(0, -1) : raw;
   const ascii = domainToASCII(name);
   // The URL parser reads numeric spellings (127.1, 0x7f.1) as the address they mean.
   return canonicalIp(ascii) ?? (isHostName(ascii) ? ascii.toLowerCase() : null);

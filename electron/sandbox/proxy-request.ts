@@ -16,6 +16,7 @@ const HEADER = new RegExp(`^(${TOKEN}):[ \\t]*([^\\x00-\\x08\\x0a-\\x1f\\x7f]*?)
 const HOP = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'upgrade', 'host']);
 const ONLY = 'NEXUS sandbox: only CONNECT and http:// proxy requests are served';
 
+const utf8 = new TextDecoder('utf-8');
 const bad = (why: string, status = 400): Parsed => ({ ok: false, status, why: `NEXUS sandbox: ${why}` });
 
 /** host and port of an authority (`name:443`, `[::1]:80`), the raw host as written; null if malformed. */
@@ -23,7 +24,8 @@ export function splitHostPort(s: string, defPort: number): { host: string; port:
   const m = s.startsWith('[') ? /^\[([^\]]*)\](?::([0-9]{1,5}))?$/.exec(s) : /^([^:]*)(?::([0-9]{1,5}))?$/.exec(s);
   if (!m) return null;
   const port = m[2] ? Number(m[2]) : defPort;
-  return port > 0 && port < 65536 ? { host: m[1]!, port } : null;
+  // The head is read as bytes (latin1); a host is UTF-8 text (bytes that are not become U+FFFD, refused later).
+  return port > 0 && port < 65536 ? { host: utf8.decode(Buffer.from(m[1]!, 'latin1')), port } : null;
 }
 
 /** The head of one request (latin1, without the blank line that ends it). */
