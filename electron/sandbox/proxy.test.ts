@@ -39,7 +39,7 @@ async function start(allow: string[], lookup?: Lookup): Promise<NetProxy> {
 }
 
 /** Everything the proxy answers to `bytes`, until it closes the connection. */
-function ask(p: NetProxy, bytes: string): Promise<string> {
+function ask(p: NetProxy, bytes: string, o: { halfClose?: boolean } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const s = connect(p.address as string);
     const got: Buffer[] = [];
@@ -53,7 +53,8 @@ function ask(p: NetProxy, bytes: string): Promise<string> {
       clearTimeout(timer);
       resolve(Buffer.concat(got).toString('latin1'));
     });
-    s.write(Buffer.from(bytes, 'latin1'));
+    if (o.halfClose) s.end(Buffer.from(bytes, 'latin1'));
+    else s.write(Buffer.from(bytes, 'latin1'));
   });
 }
 const get = (path = '/') => `GET ${path} HTTP/1.1\r\nHost: whatever\r\nConnection: close\r\n\r\n`;
@@ -150,6 +151,12 @@ describe('allowed hosts work end to end, one request per connection', () => {
     expect(out).toMatch(/^HTTP\/1\.1 200 OK/);
     expect(out.split(PAGE)).toHaveLength(2);
     expect(seen).toEqual([{ url: '/one?x=1', host: `127.0.0.1:${port}`, connection: 'close', from: '127.0.0.1' }]);
+  });
+  it('a client that ends its side after the request (printf | socat) still reads the answer, tunnelled or not', async () => {
+    const p = await start(['127.0.0.1']);
+    expect(await ask(p, tunnel(`127.0.0.1:${port}`), { halfClose: true })).toContain(PAGE);
+    expect(await ask(p, `GET http://127.0.0.1:${port}/h HTTP/1.1\r\n\r\n`, { halfClose: true })).toContain(PAGE);
+    expect(seen.map((s) => s.url)).toEqual(['/', '/h']);
   });
   it('a body is forwarded by its Content-Length and no further', async () => {
     const p = await start(['127.0.0.1']);

@@ -87,6 +87,8 @@ function handle(sock: Socket, allow: readonly string[], refused: Set<string>, lo
     serve(sock, head.subarray(0, end).toString('latin1'), head.subarray(end + 4), allow, refused, lookup).catch(() => sock.destroy());
   };
   sock.on('data', onData);
+  // A client that stops sending before its request is whole asked for nothing.
+  sock.once('end', () => head.indexOf('\r\n\r\n') < 0 && sock.destroy());
   sock.on('error', () => sock.destroy());
 }
 
@@ -94,7 +96,8 @@ function handle(sock: Socket, allow: readonly string[], refused: Set<string>, lo
 export function startProxy(allow: readonly string[], path: string | null, o: ProxyOptions = {}): Promise<NetProxy> {
   const refused = new Set<string>();
   const sockets = new Set<Socket>();
-  const server: Server = createServer((s) => {
+  // Half-open: a client may end its side once its request is sent (printf | socat) and still read the answer.
+  const server: Server = createServer({ allowHalfOpen: true }, (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
     handle(s, allow, refused, o.lookup ?? kernelLookup);
