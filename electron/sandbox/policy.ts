@@ -1,7 +1,9 @@
 // What the OS sandbox around one agent's processes allows: its workspace (read-write), a private tmp, the
 // rest of the machine read-only except the folders it must not see at all (NEXUS's data dir: database,
 // control socket, credentials), the hosts it may reach, and the variables passed through to it.
+import { ruleMatches } from '../../shared/net/host.js';
 import type { AgentProfile } from '../../shared/types.js';
+import { normaliseHost } from './destination.js';
 
 export interface SandboxPolicy {
   /** false only when the person turned the sandbox off for this agent (`"sandbox": false`). */
@@ -32,11 +34,11 @@ export function policyFor(profile: SandboxFields | null, o: { workspace: string;
   };
 }
 
-/** Does `host` match one of the allowed patterns (`api.github.com`, `*.github.com`)? Case-insensitive. */
+/**
+ * Does a request for `host` (as written) match one of the allowed patterns (`api.github.com`, `*.github.com`,
+ * `10.0.0.5`)? Only the name: where it then leads is destinationFor's question.
+ */
 export function hostAllowed(host: string, allow: readonly string[]): boolean {
-  const h = host.toLowerCase().replace(/\.$/, '');
-  return allow.some((p) => {
-    const a = p.toLowerCase();
-    return a.startsWith('*.') ? h.endsWith(a.slice(1)) && h.length > a.length - 1 : h === a;
-  });
+  const h = normaliseHost(host);
+  return h !== null && allow.some((rule) => ruleMatches(rule, h));
 }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { method } from './contract.js';
 import { Id, Mode, Name, Origin, PAGE_MAX, PageInput, RowState, RunStatus, ToolResult, RuleWarning, pageOf } from './common.js';
+import { isNetworkRule, NETWORK_RULE_HINT } from '../net/host.js';
 import { ApprovalRuleView, approvalRules, EffectProfileView, LifecycleHooksInput, LifecycleHooksView } from './approval.js';
 
 export const RowView = z.object({
@@ -81,14 +82,8 @@ export const InboxItem = z.object({
   trustable: z.boolean().optional(),
 });
 
-/** A host a sandboxed command may reach: a DNS name, or `*.` and a DNS name (every subdomain). */
-export const NetworkHost = z
-  .string()
-  .max(253)
-  .regex(
-    /^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*$/,
-    'a host name such as api.github.com or *.github.com',
-  );
+/** A host a sandboxed command may reach: a DNS name, `*.` and a DNS name (every subdomain), or an IP address. */
+export const NetworkHost = z.string().max(253).refine(isNetworkRule, NETWORK_RULE_HINT);
 export const NetworkPolicy = z.object({ allow: z.array(NetworkHost).max(100) }).strict();
 /** A variable passed through to an agent's commands; NEXUS's own (NEXUS_*) never are. */
 export const EnvName = z

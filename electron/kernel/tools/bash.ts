@@ -178,7 +178,9 @@ const OFFLINE_SYMPTOM = /Connection refused|Failed to connect|ECONNREFUSED|ENOTF
 export function sandboxNote(o: BashOutcome): string | null {
   if (!o.sandboxed || o.timed_out || o.aborted) return null;
   // A refused host is always worth saying, even when the command carried on and exited 0.
-  const hosts = o.refused_hosts?.length ? ` It refused network access to ${o.refused_hosts.join(', ')} (not in the agent's network allow list).` : '';
+  const hosts = o.refused_hosts?.length
+    ? ` It refused network access to ${o.refused_hosts.join(', ')} (it reaches only well-formed host names in the agent's network allow list, and from them only public addresses unless a rule names the address).`
+    : '';
   const hiddenPath = (o.hidden ?? []).some((h) => o.stderr.includes(h) || o.stdout.includes(h));
   const netFailure = o.offline === true && OFFLINE_SYMPTOM.test(o.stderr);
   if (!hosts && (o.exit_code === 0 || (!hiddenPath && !netFailure && !SANDBOX_SYMPTOM.test(o.stderr)))) return null;

@@ -119,6 +119,15 @@ describe('host allow list', () => {
     expect(hostAllowed('xgithub.com', ['*.github.com'])).toBe(false);
     expect(hostAllowed('127.0.0.1', [])).toBe(false);
   });
+  it('a name that smuggles another (NUL, percent-encoding, underscore, space) matches nothing; IDNA and addresses compare normalised', () => {
+    for (const h of ['127.0.0.1\0.allowed.invalid', '127.0.0.1%00.allowed.invalid', '127_0_0_1.allowed.invalid', '127.0.0.1 .allowed.invalid']) {
+      expect(hostAllowed(h, ['*.allowed.invalid'])).toBe(false);
+    }
+    expect(hostAllowed('Bücher.example', ['*.example'])).toBe(true);
+    expect(hostAllowed('bücher.example', ['xn--bcher-kva.example'])).toBe(true);
+    expect(hostAllowed('::ffff:127.0.0.1', ['127.0.0.1'])).toBe(true);
+    expect(hostAllowed('127.0.0.1', ['*.0.0.1'])).toBe(false);
+  });
 });
 
 describe('detection', () => {
@@ -214,13 +223,20 @@ describe('bubblewrap, for real', () => {
     expect(o.stdout).toContain('FAILED');
   });
   it('allowed hosts through the proxy only; a refused host is named in the result', async () => {
-    const o = await sh(`curl -sS -m 5 http://localhost:${port}/; echo; curl -sS -m 5 -f http://127.0.0.1:${port}/ || echo REFUSED`, {
-      networkAllow: ['localhost'],
+    // Loopback only because a rule names the address; `localhost` leads there too, but no rule names it.
+    const o = await sh(`curl -sS -m 5 http://127.0.0.1:${port}/; echo; curl -sS -m 5 -f http://localhost:${port}/ || echo REFUSED`, {
+      networkAllow: ['127.0.0.1'],
     });
     expect(o.stdout).toContain('REACHED');
     expect(o.stdout).toContain('REFUSED');
-    expect(o.refused_hosts).toEqual(['127.0.0.1']);
-    expect(bashResult(o, 15).content[0]!.text).toMatch(/refused network access to 127\.0\.0\.1/);
+    expect(o.refused_hosts).toEqual(['localhost']);
+    expect(bashResult(o, 15).content[0]!.text).toMatch(/refused network access to localhost \(it reaches only well-formed host names/);
+  });
+  it('an allowed name leading to loopback is refused unless a rule names the address', async () => {
+    const o = await sh(`curl -sS -m 5 -f http://localhost:${port}/ || echo REFUSED`, { networkAllow: ['localhost'] });
+    expect(o.stdout).not.toContain('REACHED');
+    expect(o.stdout).toContain('REFUSED');
+    expect(o.refused_hosts).toEqual(['localhost']);
   });
   it('only allowlisted variables reach the command', async () => {
     process.env.OPENROUTER_API = 'sk-or-secret';
