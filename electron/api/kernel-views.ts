@@ -30,7 +30,7 @@ export const rowView = (r: Row): z.infer<typeof RowView> => ({
 });
 
 /** A client session's newest call, as the store gives it (ms), for the summary. */
-export type LastCall = { wire_tool: string; created_at: number } | null;
+export type LastCall = { tool: string; created_at: number } | null;
 
 export const runSummary = (r: Run, pending?: number, lastCall?: (run_id: string) => LastCall): z.infer<typeof RunSummary> => ({
   id: r.id,
@@ -50,7 +50,7 @@ export const runSummary = (r: Run, pending?: number, lastCall?: (run_id: string)
 const lastCallOf = (run_id: string, read?: (run_id: string) => LastCall) => {
   if (!read) return {};
   const c = read(run_id);
-  return { last_call: c ? { tool: c.wire_tool, at: new Date(c.created_at).toISOString() } : null };
+  return { last_call: c ? { tool: c.tool, at: new Date(c.created_at).toISOString() } : null };
 };
 
 /** `client:<name>:<session id>` → the client and its session. */

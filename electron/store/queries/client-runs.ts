@@ -21,9 +21,9 @@ export function listRunningClientRuns(db: Db): RunningClientRun[] {
   ).all() as RunningClientRun[];
 }
 
-/** The run's newest row: the tool as the client named it, and when it came (ms). */
-export function lastCallOfRun(db: Db, run_id: string): { wire_tool: string; created_at: number } | null {
-  const r = stmt(db, 'SELECT wire_tool, created_at FROM rows WHERE run_id = ? ORDER BY seq DESC LIMIT 1').get(run_id) as
-    { wire_tool: string; created_at: number } | undefined;
+/** The run's newest row: the tool as NEXUS judged it, and when it came (ms). */
+export function lastCallOfRun(db: Db, run_id: string): { tool: string; created_at: number } | null {
+  const r = stmt(db, 'SELECT tool, created_at FROM rows WHERE run_id = ? ORDER BY seq DESC LIMIT 1').get(run_id) as
+    { tool: string; created_at: number } | undefined;
   return r ?? null;
 }
