@@ -176,7 +176,7 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
       return r.value as OutputOf<Methods[K]>; // the handler's own output, typed by the contract
     };
     const demo: Demo | null = want.demo ? createDemo({ call, onClose }) : null;
-    const external = want.external ? createExternal({ db, kernel, clock, dataDir, env, stopAll }) : null;
+    const external = want.external ? createExternal({ db, kernel, clock, dataDir, env, stopAll, onClose }) : null;
 
     const notBuilt = (what: string) => `${what} are not available in this build of NEXUS.`;
     const exists = (agent: string): Promise<boolean> =>

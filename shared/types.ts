@@ -201,6 +201,8 @@ export interface Settings {
   'orchestration.stopAll': boolean;
   'approval.stopHookCap': number;
   'delegation.maxRefusals': number;
+  /** A connected client's session with no call for this long ends (its run succeeds). */
+  'clients.idleMinutes': number;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -212,4 +214,5 @@ export const DEFAULT_SETTINGS: Settings = {
   'orchestration.stopAll': false,
   'approval.stopHookCap': 3,
   'delegation.maxRefusals': 3,
+  'clients.idleMinutes': 30,
 };

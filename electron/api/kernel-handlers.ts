@@ -11,6 +11,7 @@ import type { WaitingOn } from '../governance/hold-clock.js';
 import { RUN_DETAIL_PAGE, type AgentProfileInput, type RunDetail } from '../../shared/api/kernel.js';
 import { countRunsInFlight, listRunsPage } from '../store/queries/runs.js';
 import { countParkedOfRun } from '../store/queries/rows.js';
+import { lastCallOfRun } from '../store/queries/client-runs.js';
 import { listPendingInboxPage, pendingInboxIds, summarizePendingInbox } from '../store/queries/inbox.js';
 import { allMessages, assistantTextOfRound } from '../kernel/turns/conversation-store.js';
 import { getAgent } from '../store/queries/agents.js';
@@ -76,6 +77,7 @@ export interface KernelApiPorts {
 
 export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMethods> {
   const { kernel, db } = nexus;
+  const lastCall = (run_id: string) => lastCallOfRun(db, run_id);
   const isActive = (name: string) => getAgent(db, name)?.status === 'active';
   return {
     status: () => ({
@@ -118,7 +120,7 @@ export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMeth
         );
       const waiting = nexus.waitingOn();
       // Parked rows are counted per listed run (rows_parked_by_run), never across the whole store.
-      return runs.map((r) => withWaiting(runSummary(r, countParkedOfRun(db, r.id)), waiting));
+      return runs.map((r) => withWaiting(runSummary(r, countParkedOfRun(db, r.id), lastCall), waiting));
     },
     runsShow: ({ id, rows_limit = RUN_DETAIL_PAGE, events_limit = RUN_DETAIL_PAGE }) => {
       const run = kernel.getRun(id);
@@ -126,7 +128,7 @@ export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMeth
       const rows = rowsPage(db, id, rows_limit);
       const events = eventsPage(db, id, events_limit);
       const detail: z.infer<typeof RunDetail> = {
-        ...withWaiting(runSummary(run, countParkedOfRun(db, id)), nexus.waitingOn()),
+        ...withWaiting(runSummary(run, countParkedOfRun(db, id), lastCall), nexus.waitingOn()),
         rules: run.rules,
         workspace: run.workspace,
         rows: rows.items,

@@ -29,7 +29,10 @@ export const rowView = (r: Row): z.infer<typeof RowView> => ({
   ended_at: r.ended_at,
 });
 
-export const runSummary = (r: Run, pending?: number): z.infer<typeof RunSummary> => ({
+/** A client session's newest call, as the store gives it (ms), for the summary. */
+export type LastCall = { tool: string; created_at: number } | null;
+
+export const runSummary = (r: Run, pending?: number, lastCall?: (run_id: string) => LastCall): z.infer<typeof RunSummary> => ({
   id: r.id,
   agent: r.agent,
   status: r.status,
@@ -41,8 +44,14 @@ export const runSummary = (r: Run, pending?: number): z.infer<typeof RunSummary>
   created_at: r.created_at,
   updated_at: r.updated_at,
   ...(pending !== undefined ? { pending } : {}),
-  ...(r.created_by?.startsWith('client:') ? { client: clientOf(r.created_by) } : {}),
+  ...(r.created_by?.startsWith('client:') ? { client: { ...clientOf(r.created_by), folder: r.workspace, ...lastCallOf(r.id, lastCall) } } : {}),
 });
+
+const lastCallOf = (run_id: string, read?: (run_id: string) => LastCall) => {
+  if (!read) return {};
+  const c = read(run_id);
+  return { last_call: c ? { tool: c.tool, at: new Date(c.created_at).toISOString() } : null };
+};
 
 /** `client:<name>:<session id>` → the client and its session. */
 const clientOf = (createdBy: string) => {

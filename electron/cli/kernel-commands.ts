@@ -21,6 +21,10 @@ type WaitingOn = NonNullable<MethodOutput<'runsList'>[number]['waiting_on']>;
 /** What a run's delegation waits on, for people: the hold's request id and hop. */
 const waitingText = (w: WaitingOn | undefined) =>
   w?.length ? w.map((h) => `waiting on orchestration hold ${h.request_id} (hop ${h.hop}, ${h.agent} wants ${h.tool})`).join('; ') : '';
+type ClientOfRun = NonNullable<MethodOutput<'runsList'>[number]['client']>;
+/** A connected client's session: which client, in which folder, and its newest call. */
+const clientText = (c: ClientOfRun | undefined) =>
+  c ? `${c.name} session in ${c.folder ?? '?'}; ${c.last_call ? `last call ${c.last_call.tool} at ${c.last_call.at}` : 'no call yet'}` : '';
 
 /** One row of `runs show`. A hop orchestration held is not a failure to fix: it was not performed, a person
  *  is asked (request id = the inbox card), and the agent retries it once approved. The JSON keeps failed/hop_held. */
@@ -223,7 +227,7 @@ export const runsCommand: CliCommand = async (argv, io) => {
                   x.mode,
                   `${x.pending ?? 0} pending`,
                   x.created_at,
-                  waitingText(x.waiting_on),
+                  [clientText(x.client), waitingText(x.waiting_on)].filter(Boolean).join('; '),
                 ]),
               )
             : '(no runs)',

@@ -27,8 +27,9 @@ const settingsText = (s: SettingsView) =>
 const SETTINGS_USAGE = `usage: nexus settings get [KEY] | set KEY VALUE  [--data-dir DIR] [--json]
 keys: orchestration.enabled (true|false), orchestration.maxDepth N, orchestration.maxAgents N,
       orchestration.allowlist NAME,NAME,… (comma-separated agent names; "" for none),
-      orchestration.perHopApproval (true|false), approval.stopHookCap N, delegation.maxRefusals N
-limits: maxDepth 1–100, maxAgents 1–1000, stopHookCap 0–100, maxRefusals 1–100;
+      orchestration.perHopApproval (true|false), approval.stopHookCap N, delegation.maxRefusals N,
+      clients.idleMinutes N
+limits: maxDepth 1–100, maxAgents 1–1000, stopHookCap 0–100, maxRefusals 1–100, idleMinutes 1–10080;
         allowlist at most 1000 names of 1–64 letters, digits, _ . -. Stop all: nexus stop-all / resume.`;
 export const settingsCommand: CliCommand = async (argv, io) => {
   const p = args(argv, io, SETTINGS_USAGE);

@@ -70,11 +70,12 @@ export class ExternalService {
       run = this.sessionRun(req, key);
       const mapped = mapToolCall(ev.tool_name, ev.tool_input);
       if (!mapped.ok) throw new Refusal(`NEXUS refused this call: ${mapped.reason}`, 'nexus');
+      const waitMs = req.wait_ms ?? DEFAULT_WAIT_MS;
+      // A card waits as long as the hook does: its deadline (row, card, event) is the client's, not 24 h.
       const rows = this.kernel.submitRows(
         run.id,
-        mapped.calls.map((c) => ({ tool: c.tool, input: c.input, origin: 'model' as const })),
+        mapped.calls.map((c) => ({ tool: c.tool, input: c.input, origin: 'model' as const, park_ms: waitMs })),
       );
-      const waitMs = req.wait_ms ?? DEFAULT_WAIT_MS;
       const ended = await this.settle(rows, waitMs, signal);
       const answer = answerFor(ended, { waitMs, parked: rows.filter((r) => r.state === 'needs_approval').map((r) => r.id) });
       if (answer.decision === 'allow') this.remember(req.client, ev);
@@ -90,8 +91,9 @@ export class ExternalService {
     const existing = findSessionRun(this.kernel, key);
     if (existing) {
       if (existing.status === 'running') return existing;
-      // Stop all ended it; Resume lifts Stop all for new work, and this session's next call is new work.
-      if (existing.error === STOP_ALL_REASON) return this.kernel.reopenRun(existing.id);
+      // Stop all ended it; Resume lifts Stop all for new work, and this session's next call is new work. A
+      // session that ended (the client said so, or it sat idle) and calls again was resumed by its person.
+      if (existing.error === STOP_ALL_REASON || existing.status === 'succeeded') return this.kernel.reopenRun(existing.id);
       throw new Refusal(
         `NEXUS refused this call: this ${req.client} session's run ${existing.id} was ${existing.status === 'canceled' ? 'stopped' : 'ended'} in NEXUS (${existing.error ?? existing.status}). Start a new session.`,
         'nexus',
@@ -109,8 +111,6 @@ export class ExternalService {
    */
   private async settle(rows: Row[], waitMs: number, signal?: AbortSignal): Promise<Row[]> {
     const out: Row[] = [];
-    // The park clock expires each card at the hook's deadline (the card shows that time left, not 24 h).
-    for (const row of rows) if (row.state === 'needs_approval') this.kernel.shortenPark(row.id, waitMs);
     const deadline = Date.now() + waitMs + 1000;
     for (const row of rows) {
       if (row.state !== 'needs_approval') {

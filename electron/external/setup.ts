@@ -14,9 +14,11 @@ import { insertRunEvent } from '../store/queries/events.js';
 import type { ExecutorTool } from '../kernel/types.js';
 import { ExternalService } from './service.js';
 import { connectionHandlers } from './connections.js';
+import { clientEndedSession, startIdleSweep } from './session-end.js';
+import { readSetting } from '../governance/settings.js';
 
 /** The API methods this module answers (a bare kernel answers them "not available"). */
-export const EXTERNAL_METHODS = ['externalToolUse', 'connectionsList', 'connectionsPlan', 'connectionsApply'] as const;
+export const EXTERNAL_METHODS = ['externalToolUse', 'externalSessionEnd', 'connectionsList', 'connectionsPlan', 'connectionsApply'] as const;
 export type ExternalMethods = (typeof EXTERNAL_METHODS)[number];
 
 export interface ExternalPorts {
@@ -27,6 +29,8 @@ export interface ExternalPorts {
   env: NodeJS.ProcessEnv;
   /** Whether Stop all is engaged (governance): a client's call is then refused. */
   stopAll(): boolean;
+  /** Cleanups before the kernel closes (the idle sweep's timer). */
+  onClose?(fn: () => void): void;
 }
 
 export interface External {
@@ -64,6 +68,12 @@ export function createExternal(ports: ExternalPorts): External {
         throw new ApiFailure('forbidden', 'externalToolUse is answered on the control socket only (the hook of a connected client).');
       return service.toolUse(input, ctx.signal);
     },
+    externalSessionEnd: ({ client, event }, ctx) => {
+      if (ctx.door !== 'socket' && ctx.door !== 'internal')
+        throw new ApiFailure('forbidden', 'externalSessionEnd is answered on the control socket only (the hook of a connected client).');
+      const run = clientEndedSession(kernel, ports.clock, client, event.session_id, event.reason);
+      return { run_id: run?.id ?? null, status: run?.status ?? null };
+    },
     ...connectionHandlers(ports),
   };
 
@@ -83,6 +93,9 @@ export function createExternal(ports: ExternalPorts): External {
       kernel.expire(row.id);
     }
   });
+
+  const stopSweep = startIdleSweep(kernel, ports.clock, () => readSetting(db, 'clients.idleMinutes') * 60_000);
+  ports.onClose?.(stopSweep);
 
   return { service, handlers };
 }

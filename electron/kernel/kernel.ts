@@ -28,7 +28,7 @@ import { InboxKinds } from './inbox.js';
 import { BUILTIN_TOOLS } from './tools/index.js';
 import { createKernelState, emit, emitInbox, isOpen, runAbort, type InboxChange, type KernelState } from './kernel-state.js';
 import { submitRows } from './stage.js';
-import { approveRow, denyRow, expireRow, shortenPark } from './parking.js';
+import { approveRow, denyRow, expireRow } from './parking.js';
 import { waitRow } from './row-endings.js';
 import { createRun, readdressRows, reopenRun, terminateRun } from './run-lifecycle.js';
 import { closeKernel, recoverAtStart, type RecoveryReport } from './recovery.js';
@@ -212,11 +212,6 @@ export class Kernel {
   /** The park clock ran out: timed_out approval_expired; the next round reads exactly APPROVAL_EXPIRED_TEXT. */
   expire(row_id: string): Row | null {
     return expireRow(this.k, row_id);
-  }
-
-  /** Bring a parked row's deadline forward (never later); the park clock then expires it as usual. */
-  shortenPark(row_id: string, ms: number): Row | null {
-    return shortenPark(this.k, row_id, ms);
   }
 
   /** Session trust (in memory only: it ends with this process). */

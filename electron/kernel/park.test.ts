@@ -57,7 +57,7 @@ describe('A parked row', () => {
       type: 'run_event',
       run_id: run.id,
       event: 'approval_required',
-      data: { row_id: row.id, tool: 'probe', target: '{"x":"hello"}' },
+      data: { row_id: row.id, tool: 'probe', target: '{"x":"hello"}', expires_at: row.expires_at },
     });
     expect(events).toContainEqual(expect.objectContaining({ type: 'work_available', kind: 'approval', item_id: row.id, agent: 'alice' }));
     expect(events).toContainEqual({ type: 'inbox_changed', pending: 1, added: [expect.objectContaining({ id: row.id, kind: 'autonomy' })] });

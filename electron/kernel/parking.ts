@@ -2,8 +2,8 @@
 // card (inbox id = row id). It ends by approve (recorded `running` before it runs), deny, or the clock.
 import { tx } from '../store/db.js';
 import { getRun, touchRun } from '../store/queries/runs.js';
-import { getRow, patchRow, transitionRow, patchedRow, type RowPatch } from '../store/queries/rows.js';
-import { insertInboxItem, resolveInboxCardsOfRow, setInboxExpiry } from '../store/queries/inbox.js';
+import { getRow, transitionRow, patchedRow, type RowPatch } from '../store/queries/rows.js';
+import { insertInboxItem, resolveInboxCardsOfRow } from '../store/queries/inbox.js';
 import { insertRunEvent } from '../store/queries/events.js';
 import { getAgent } from '../store/queries/agents.js';
 import { PARK_DURATION_MS } from '../../shared/types.js';
@@ -18,14 +18,16 @@ import { assertOpen, disarmPark, emit, emitInbox, emitRow, type After, type Kern
 import type { Row, Run } from './types.js';
 
 /** The stage held the row: parked in one transaction (inside the caller's); timer and events go to `after`. */
-export function parkRow(k: KernelState, run: Run, row: Row, tool: string, matched: number[], after: After): Row {
+export function parkRow(k: KernelState, run: Run, row: Row, tool: string, matched: number[], after: After, parkMs?: number): Row {
   const effect = buildEffect(run, row, toolFor(k, run, row), tool, matched);
   // The approver must read plainly that this agent's commands would run outside the OS sandbox.
   if (unsandboxed(k, run)) effect.sandboxed = false;
   const revoked = run.agent ? getAgent(k.db, run.agent)?.executor_revoked === true : false;
   const addressee = run.agent && !revoked ? `executor:${run.agent}` : null;
   const now = k.clock.now();
-  const expires = now + PARK_DURATION_MS;
+  // One deadline: the row, its card and the approval_required event all carry it, and the park clock keeps it.
+  const waitMs = parkDuration(parkMs);
+  const expires = now + waitMs;
   const patch: RowPatch = { tool, matched, addressee, effect, expires_at: expires };
   tx(k.db, () => {
     if (!transitionRow(k.db, row.id, ['ready'], 'needs_approval', patch, now)) throw new Error('the row changed while it was being parked');
@@ -52,9 +54,14 @@ export function parkRow(k: KernelState, run: Run, row: Row, tool: string, matche
   });
   const parked = patchedRow(row, 'needs_approval', patch, now);
   after.push(() => {
-    armPark(k, row.id, PARK_DURATION_MS);
+    armPark(k, row.id, waitMs);
     emitRow(k, parked);
-    emit(k, { type: 'run_event', run_id: run.id, event: 'approval_required', data: { row_id: row.id, tool, target: effect.target } });
+    emit(k, {
+      type: 'run_event',
+      run_id: run.id,
+      event: 'approval_required',
+      data: { row_id: row.id, tool, target: effect.target, expires_at: new Date(expires).toISOString() },
+    });
     emit(k, {
       type: 'work_available',
       kind: 'approval',
@@ -130,25 +137,9 @@ function parkedRow(k: KernelState, row_id: string): Row {
   return row;
 }
 
-/**
- * Bring a parked row's deadline forward to `ms` from now (never later than it was): the row and its card say so,
- * and the park clock expires it then, through the ordinary expiry. A connected client's call uses this: its hook
- * waits only so long, and a card must not outlive the call it asks about.
- */
-export function shortenPark(k: KernelState, row_id: string, ms: number): Row | null {
-  const row = getRow(k.db, row_id);
-  if (!row || row.state !== 'needs_approval') return null;
-  const now = k.clock.now();
-  const due = now + Math.max(0, ms);
-  if (row.expires_at && Date.parse(row.expires_at) <= due) return row;
-  tx(k.db, () => {
-    patchRow(k.db, row_id, { expires_at: due }, now);
-    setInboxExpiry(k.db, { row_id, expires_at: due });
-  });
-  armPark(k, row_id, due - now);
-  emitInbox(k);
-  return getRow(k.db, row_id);
-}
+/** A caller's wait, never longer than the usual 24 h (and never negative or not a number). */
+const parkDuration = (ms: number | undefined): number =>
+  ms === undefined || !Number.isFinite(ms) ? PARK_DURATION_MS : Math.min(PARK_DURATION_MS, Math.max(0, Math.round(ms)));
 
 /** (Re)start a parked row's deadline timer. */
 export function armPark(k: KernelState, row_id: string, ms: number): void {

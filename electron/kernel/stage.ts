@@ -17,6 +17,7 @@ import * as results from './results.js';
 import { parkRow } from './parking.js';
 import { endRow } from './row-endings.js';
 import { checkResult, executeRow } from './tool-execution.js';
+import { isClientRun } from './client-runs.js';
 import { PROCEED, assertOpen, emitRow, message, type After, type KernelState } from './kernel-state.js';
 import type { Row, RowGrantedBy, Run, SubmitRowOptions } from './types.js';
 
@@ -63,7 +64,7 @@ export function submitRows(k: KernelState, run_id: string, calls: readonly Submi
         on_failure: c.on_failure,
         now: k.clock.now(),
       };
-      return cross(k, run, insertedRow(rec, insertRow(k.db, rec, nextSeq(k, run_id))), c.raw, after);
+      return cross(k, run, insertedRow(rec, insertRow(k.db, rec, nextSeq(k, run_id))), c.raw, after, c.opts.park_ms);
     }),
   );
   // Committed: the decisions are durable. Now their effects (execution, timers, events).
@@ -79,12 +80,12 @@ function nextSeq(k: KernelState, run_id: string): number {
 }
 
 /** The gate and the stage for one recorded row. Writes now (inside the caller's transaction); effects to `after`. */
-function cross(k: KernelState, run: Run, row: Row, rawInput: unknown, after: After): Row {
+function cross(k: KernelState, run: Run, row: Row, rawInput: unknown, after: After, parkMs?: number): Row {
   const mine: After = [];
   try {
     // Only multi-write steps (a custom gate, a park) run in savepoints: if one throws, its partial writes roll
     // back (not the fan's) and the row is refused below. A grant or a denial is one guarded UPDATE.
-    const decided = decide(k, run, row, rawInput, mine, after);
+    const decided = decide(k, run, row, rawInput, mine, after, parkMs);
     after.push(...mine);
     return decided;
   } catch (e) {
@@ -104,7 +105,7 @@ function cross(k: KernelState, run: Run, row: Row, rawInput: unknown, after: Aft
 }
 
 /** `committed`: effects of writes already kept whatever this row's decision becomes (the gate's savepoint is released). */
-function decide(k: KernelState, run: Run, row: Row, rawInput: unknown, after: After, committed: After): Row {
+function decide(k: KernelState, run: Run, row: Row, rawInput: unknown, after: After, committed: After, parkMs?: number): Row {
   let hopApprovedBy: string | undefined;
   if (row.origin === 'model') {
     const call = { run, row_id: row.id, wire_tool: row.wire_tool, tool: row.tool, runner: row.runner, input: row.input, origin: row.origin };
@@ -175,7 +176,7 @@ function decide(k: KernelState, run: Run, row: Row, rawInput: unknown, after: Af
       }
       // Session trust relaxes this agent's OWN autonomy parks; deny rules were already applied above.
       if (run.agent && k.trusted.has(run.agent)) return grant(k, run, row, 'trust', decision.tool, decision.matched, after, hopApprovedBy);
-      return parkRow(k, run, row, decision.tool, decision.matched, after);
+      return parkRow(k, run, row, decision.tool, decision.matched, after, parkMs);
     }
     default:
       throw new Error(`the stage returned an unknown outcome ${JSON.stringify((decision as { outcome: unknown }).outcome)}`);
@@ -192,6 +193,9 @@ function guarded(effect: () => void): void {
 
 /** Why a row could never run in this run (the same code and sentence execution would give), or null. */
 function cannotRun(k: KernelState, run: Run, row: Row): { code: string; text: string } | null {
+  // A connected client runs its own tools (MCP, WebFetch, …): NEXUS's registry does not say what it can run.
+  if (isClientRun(run))
+    return k.clientExecutor ? null : { code: 'no_client_executor', text: 'This call belongs to a connected client, and no client executor is installed.' };
   const tool = k.tools.find(run.id, row);
   if (!tool) return { code: 'unknown_tool', text: `No tool named ${row.tool} is available to this run.` };
   if (tool.kernelOnly && row.origin !== 'kernel') return { code: 'kernel_only', text: `${row.tool} is planted by the kernel; a model cannot call it.` };

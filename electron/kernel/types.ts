@@ -59,4 +59,6 @@ export interface SubmitRowOptions {
   origin: Origin;
   round?: number | null;
   on_failure?: OnFailure;
+  /** How long a card for this row may wait (ms; at most PARK_DURATION_MS): a connected client's hook waits only so long. */
+  park_ms?: number;
 }

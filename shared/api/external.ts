@@ -2,6 +2,7 @@
 // Settings ▸ Connections reads and changes where NEXUS is installed as their hook. Pure: no I/O.
 import { z } from 'zod';
 import { method } from './contract.js';
+import { RunStatus } from './common.js';
 
 export const ClientName = z.enum(['claude-code', 'codex']);
 
@@ -18,6 +19,15 @@ export const HookEvent = z.object({
   /** Claude Code: set when a subagent (a Task agent) makes the call. */
   agent_id: z.string().max(200).optional(),
   agent_type: z.string().max(200).optional(),
+});
+
+/** The client's SessionEnd hook (Claude Code and Codex send the same fields). */
+export const SessionEndEvent = z.object({
+  session_id: z.string().min(1).max(200),
+  cwd: z.string().max(4096).optional(),
+  hook_event_name: z.literal('SessionEnd'),
+  /** Why the client ended it (Claude Code: clear, logout, prompt_input_exit, other; Codex: other). */
+  reason: z.string().max(200).optional(),
 });
 
 export const ExternalAnswer = z.object({
@@ -70,6 +80,11 @@ export const externalMethods = {
     }),
     ExternalAnswer,
     "A connected client's tool hook: the call crosses the approval stage; a held call waits for a person.",
+  ),
+  externalSessionEnd: method(
+    z.object({ client: ClientName, event: SessionEndEvent }),
+    z.object({ run_id: z.string().nullable(), status: RunStatus.nullable() }),
+    "A connected client's session ended (its SessionEnd hook): the session's run ends, succeeded.",
   ),
   connectionsList: method(z.object({}).default({}), z.array(ConnectionView), 'Where NEXUS is installed as the tool hook of Claude Code and Codex.'),
   connectionsPlan: method(

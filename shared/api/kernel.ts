@@ -43,7 +43,16 @@ export const RunSummary = z.object({
   updated_at: z.string(),
   pending: z.number().int().optional(),
   /** A connected client's session (Claude Code, Codex): the calls came through its tool hook. */
-  client: z.object({ name: z.string(), session_id: z.string() }).optional(),
+  client: z
+    .object({
+      name: z.string(),
+      session_id: z.string(),
+      /** The session's working folder (its cwd at the first call). */
+      folder: z.string().optional(),
+      /** The session's newest call (the tool as NEXUS judged it), or null before any. */
+      last_call: z.object({ tool: z.string(), at: z.string() }).nullable().optional(),
+    })
+    .optional(),
   /** Pending orchestration holds this run waits on (its own, or inside the delegation it waits for). */
   waiting_on: z
     .array(z.object({ request_id: z.string(), hop: z.number().int(), agent: z.string(), tool: z.string(), target: z.string(), expires_at: z.string() }))

@@ -53,6 +53,7 @@ export const METHOD_NAMES = [
   'keysSet',
   // external.ts
   'externalToolUse',
+  'externalSessionEnd',
   'connectionsList',
   'connectionsPlan',
   'connectionsApply',

@@ -13,6 +13,7 @@ export const SettingsView = z.object({
   'orchestration.stopAll': z.boolean(),
   'approval.stopHookCap': z.number().int(),
   'delegation.maxRefusals': z.number().int(),
+  'clients.idleMinutes': z.number().int(),
 });
 /** The keys a person may set: the one list is shared/orchestration/settings.ts (its validation lives there). */
 export const SettingKey = z.enum(SETTABLE_KEYS);

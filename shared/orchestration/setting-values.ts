@@ -70,6 +70,7 @@ export const SETTING_VALUES = {
   'orchestration.maxAgents': intSetting('orchestration.maxAgents', 1, 1000),
   'approval.stopHookCap': intSetting('approval.stopHookCap', 0, 100),
   'delegation.maxRefusals': intSetting('delegation.maxRefusals', 1, 100),
+  'clients.idleMinutes': intSetting('clients.idleMinutes', 1, 10_080),
   'orchestration.allowlist': allowlistSetting,
 } satisfies { [K in SettableKey]: z.ZodType<Settings[K], unknown> };
 

@@ -13,6 +13,7 @@ describe('settings set: per-key validation (DESIGN §5 keys)', () => {
       'orchestration.perHopApproval',
       'approval.stopHookCap',
       'delegation.maxRefusals',
+      'clients.idleMinutes',
     ]);
     expect(validateSetting('orchestration.stopAll', true).ok).toBe(false);
     expect(validateSetting('nope', 1)).toMatchObject({ ok: false, message: expect.stringMatching(/Unknown setting/) });

@@ -9,6 +9,7 @@ export const SETTABLE_KEYS = [
   'orchestration.perHopApproval',
   'approval.stopHookCap',
   'delegation.maxRefusals',
+  'clients.idleMinutes',
 ] as const;
 export type SettableKey = (typeof SETTABLE_KEYS)[number];
 

@@ -3,10 +3,11 @@
 // model reads the reason), ask → Approve → the command ran, ask → Deny with a reason → the model read it and
 // nothing ran, Stop all, NEXUS not running, and the expiry answer arriving before the client's own timeout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { buildOnce, startKernel, type Kernel } from '../support/external.js';
-import { clientWorld, type ClientWorld, type Run } from '../support/clients.js';
+import { clientWorld, run as runProcess, type ClientWorld, type Run } from '../support/clients.js';
 import { oneCall, startAnthropicModel, startResponsesModel, type ClientCall, type ClientModel } from '../support/client-models.js';
 
 type Client = 'claude-code' | 'codex';
@@ -33,6 +34,8 @@ const SETUPS: Setup[] = [
     go: (w, m) => w.codex(m.url),
   },
 ];
+
+const EVERYTHING = join(dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist/index.js');
 
 const lastResult = (m: ClientModel) => m.requests.flatMap((r) => r.toolResults).at(-1) ?? '';
 
@@ -80,6 +83,28 @@ for (const s of SETUPS) {
       expect(detail.rows[0]!.result.content[0]!.text).toMatch(/runs this call itself/);
     }, 90_000);
 
+    it('session end: when the client exits its run has ended (succeeded); Runs and `nexus runs list` show the client, folder and last call; Stop all leaves it', async () => {
+      await k.agent(s.client, w.project, [{ tool: 'bash', verdict: 'allow' }]);
+      const m = await model(s.shell('echo ended > ended.txt'));
+      const r = await s.go(w, m);
+      expect(r.code, r.stderr).toBe(0);
+      type Listed = { id: string; status: string; client?: { name: string; folder?: string; last_call?: { tool: string } | null } };
+      const newest = async () => (await k.call<Listed[]>('runsList'))[0]!;
+      for (let i = 0; i < 100 && (await newest()).status !== 'succeeded'; i++) await new Promise((res) => setTimeout(res, 50));
+      const run = await newest();
+      expect(run).toMatchObject({ status: 'succeeded', client: { name: s.client, folder: realpathSync(w.project), last_call: { tool: 'bash' } } });
+      // Spawned without blocking: this process holds the kernel that answers the command.
+      const listed = await runProcess([process.execPath, join(import.meta.dirname, '..', '..', 'bin', 'nexus.cjs'), 'runs', 'list', '--data-dir', k.dataDir], {
+        cwd: w.project,
+        env: { PATH: process.env.PATH, HOME: w.home },
+      });
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listed.stdout).toContain(`${s.client} session in ${realpathSync(w.project)}; last call bash at`);
+      await k.call('stopAll');
+      expect((await k.call<{ status: string }>('runsShow', { id: run.id })).status).toBe('succeeded');
+      await k.call('resume');
+    }, 90_000);
+
     it("deny by rule: nothing runs and the model reads the rule's reason", async () => {
       writeFileSync(join(w.project, 'keep.txt'), 'keep');
       await k.agent(s.client, w.project, [{ tool: 'bash', path: 'command', match: 'rm *', verdict: 'deny', reason: 'No deleting files in this project.' }]);
@@ -89,11 +114,20 @@ for (const s of SETUPS) {
       expect(lastResult(m)).toContain('No deleting files in this project.');
     }, 90_000);
 
-    it('ask → a card → Approve: the command ran', async () => {
+    it("ask → a card whose deadline is the hook's, the same on the card and in the event → Approve: the command ran", async () => {
       await k.agent(s.client, w.project, []);
       const m = await model(s.shell('echo approved > approved.txt'));
       const running = s.go(w, m);
-      const card = await k.card();
+      const card = (await k.card()) as Awaited<ReturnType<Kernel['card']>> & { expires_at: string; run_id: string };
+      // --timeout 60: NEXUS may wait 45 s (the client kills its hook at 60 s), never the usual 24 h.
+      const left = Date.parse(card.expires_at) - Date.now();
+      expect(left).toBeGreaterThan(30_000);
+      expect(left).toBeLessThanOrEqual(45_000);
+      const events = await k.call<{ items: Array<{ type: string; data: { row_id?: string; expires_at?: string } }> }>('runsEvents', {
+        run_id: card.run_id,
+      });
+      const required = events.items.filter((e) => e.type === 'approval_required' && e.data.row_id === card.id);
+      expect(required.map((e) => e.data.expires_at)).toEqual([card.expires_at]);
       expect(card.effect).toMatchObject({
         tool: 'bash',
         target: 'echo approved > approved.txt',
@@ -104,6 +138,33 @@ for (const s of SETUPS) {
       expect(r.code, r.stderr).toBe(0);
       expect(readFileSync(join(w.project, 'approved.txt'), 'utf8').trim()).toBe('approved');
     }, 90_000);
+
+    // Codex calls MCP tools as deferred namespace calls, which this scripted Responses server does not emit.
+    it.runIf(s.client === 'claude-code')(
+      'an MCP call (the client runs it) parks with a card showing its name and input; Approve: the client ran it',
+      async () => {
+        await k.agent(s.client, w.project, []);
+        const mcp = join(w.project, '..', 'mcp.json');
+        writeFileSync(mcp, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
+        const echo: ClientCall = { name: 'mcp__everything__echo', input: { message: 'ping from the model' } };
+        const m = await startAnthropicModel((req) =>
+          req.toolResults.length ? { text: 'done' } : req.toolNames.includes('mcp__everything__echo') ? { call: echo } : { text: 'ok' },
+        );
+        models.push(m);
+        const c = w.nexus(['connect', 'claude-code', '--project', w.project, '--timeout', '60']);
+        expect(c.code, c.stderr).toBe(0);
+        const running = w.claude(m.url, 'echo it', {}, ['--mcp-config', mcp, '--strict-mcp-config']);
+        const card = await k.card();
+        expect(card.tool).toBe('mcp__everything__echo');
+        expect(card.effect).toMatchObject({ tool: 'mcp__everything__echo', client: { name: 'claude-code', tool_name: 'mcp__everything__echo' } });
+        expect(JSON.stringify(card.effect)).toContain('ping from the model');
+        await k.call('inboxApprove', { id: card.id });
+        const r = await running;
+        expect(r.code, r.stderr).toBe(0);
+        expect(lastResult(m)).toContain('Echo: ping from the model');
+      },
+      90_000,
+    );
 
     it('a file change asks with its diff on the card; Approve lets the client write it', async () => {
       await k.agent(s.client, w.project, []);

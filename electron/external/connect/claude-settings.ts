@@ -1,8 +1,9 @@
-// Claude Code's settings.json: NEXUS adds (or removes) its PreToolUse and PermissionRequest hook entries and
+// Claude Code's settings.json: NEXUS adds (or removes) its PreToolUse, PermissionRequest and SessionEnd hook entries and
 // leaves every other key as it was. A file that is not a JSON object is refused, never overwritten.
 import { hookCommand, isNexusHook, type HookSpec } from './hook-command.js';
 
-const EVENTS = ['PreToolUse', 'PermissionRequest'] as const;
+// SessionEnd tells NEXUS the session is over, so its run ends (external/session-end.ts).
+const EVENTS = ['PreToolUse', 'PermissionRequest', 'SessionEnd'] as const;
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);

@@ -12,6 +12,8 @@ export const BLOCK_END = '# <<< NEXUS tool hook';
 const EVENTS = [
   { name: 'PreToolUse', key: 'pre_tool_use' },
   { name: 'PermissionRequest', key: 'permission_request' },
+  // Tells NEXUS the session is over, so its run ends (external/session-end.ts).
+  { name: 'SessionEnd', key: 'session_end' },
 ] as const;
 
 export function parseCodexConfig(text: string, file: string): Record<string, unknown> {

@@ -111,6 +111,7 @@ export function plan(t: ConnectTarget, action: 'connect' | 'disconnect', trust: 
       );
     }
   }
+  if (action === 'connect') notes.push(sessionEndNote(t.client));
   if (action === 'connect' && spec.whenDown === 'deny')
     notes.push("When NEXUS is not running, every tool call is denied with a sentence saying so (--when-down ask hands it to the client's own prompt instead).");
   const b = before ?? '';
@@ -179,3 +180,7 @@ export function status(t: Pick<ConnectTarget, 'client' | 'scope' | 'project' | '
   const note = cmds.length && !here ? `connected to another NEXUS data dir (${dirs.filter(Boolean).join(', ')})` : undefined;
   return { client: t.client, scope: t.scope, file, connected: cmds.length > 0, here, ...(note ? { note } : {}) };
 }
+
+/** The SessionEnd hook connect installs beside the tool hooks. */
+const sessionEndNote = (client: 'claude-code' | 'codex') =>
+  `${client === 'codex' ? 'Codex' : 'Claude Code'} will tell NEXUS when a session ends (SessionEnd), so its run ends; a session with no call for clients.idleMinutes (30 by default) ends too.`;

@@ -10,6 +10,7 @@
 // chose that), deny when NEXUS does not answer before the client's timeout, deny on anything unreadable.
 import { askKernel } from './ask-kernel.js';
 import { renderAnswer, type HookAnswer } from './render.js';
+import { reportSessionEnd } from './session-end.js';
 
 const NOT_RUNNING = 'NEXUS is not running, so nobody can approve this call; it did not run. Start NEXUS (or `nexus serve`) and try again.';
 const NO_ANSWER = 'NEXUS did not answer in time, so this call did not run. Nobody approved it.';
@@ -67,6 +68,7 @@ async function main(): Promise<void> {
     process.stderr.write('nexus-hook: the hook input was not JSON; refusing the call.\n');
     process.exit(2);
   }
+  if (event.hook_event_name === 'SessionEnd') return reportSessionEnd(args.dataDir, args.client, event).then(() => finish(null));
   const hookEvent = event.hook_event_name === 'PermissionRequest' ? 'PermissionRequest' : 'PreToolUse';
   const say = (a: HookAnswer) => finish(renderAnswer(args.client, hookEvent, a));
   // The client kills this process at its timeout and then lets the call through: answer first (5 s before, or

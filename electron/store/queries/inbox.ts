@@ -138,11 +138,6 @@ export function setInboxAddressee(db: Db, a: { row_id: string; addressee: string
   stmt(db, "UPDATE inbox SET addressee = ? WHERE row_id = ? AND status = 'pending'").run(a.addressee, a.row_id);
 }
 
-/** A held row's card gets an earlier deadline (a connected client's call waits only as long as its hook). */
-export function setInboxExpiry(db: Db, a: { row_id: string; expires_at: number }): void {
-  stmt(db, "UPDATE inbox SET expires_at = ? WHERE row_id = ? AND status = 'pending'").run(a.expires_at, a.row_id);
-}
-
 /** What narrows a page of pending cards: every field is optional and they combine with AND. */
 export interface InboxFilter {
   agent?: string | null;

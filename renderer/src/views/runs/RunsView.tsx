@@ -122,6 +122,12 @@ export function RunsView() {
                   <span className={`status-pill ${r.waiting_on?.length ? 'waiting' : r.status}`}>{r.waiting_on?.length ? 'waiting' : r.status}</span>
                 </span>
                 <span className="muted clip">{r.prompt ?? r.id}</span>
+                {r.client ? (
+                  <span className="muted small clip" data-testid="client-session">
+                    in {r.client.folder ?? '?'} ·{' '}
+                    {r.client.last_call ? `last call ${r.client.last_call.tool} ${ago(r.client.last_call.at, now)}` : 'no call yet'}
+                  </span>
+                ) : null}
                 <span className="muted small">
                   {ago(r.created_at, now)}
                   {r.pending ? ` · ${r.pending} waiting` : ''}
