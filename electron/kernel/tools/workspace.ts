@@ -38,7 +38,7 @@ export function confine(workspace: string, p: unknown): string {
       } catch {
         /* does not exist at all: fine, it may be created */
       }
-      if (isLink) throw new ConfinementError(`${p} goes through a symlink that leads nowhere (${cur}); refused`);
+      if (isLink) throw new ConfinementError(`${p} goes through a symlink that leads nowhere (${inside(root, cur) ? display(root, cur) : cur}); refused`);
       const parent = dirname(cur);
       if (parent === cur) throw new ConfinementError(`${p} does not resolve`);
       pending.unshift(basename(cur));
@@ -47,7 +47,8 @@ export function confine(workspace: string, p: unknown): string {
   }
   const final = pending.length ? join(real, ...pending) : real;
   if (!inside(root, final)) {
-    throw new ConfinementError(`${p} is outside the workspace ${root}${final !== abs ? ` (it resolves to ${final})` : ''}; refused`);
+    // Only paths outside are named: the model reads this, and the workspace's own location is none of its business.
+    throw new ConfinementError(`${p} is outside the workspace${final !== abs ? ` (it resolves to ${final})` : ''}; refused`);
   }
   return final;
 }
