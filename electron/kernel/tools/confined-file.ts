@@ -17,7 +17,24 @@
 // anywhere in the path; confine handed us a path without links), and the descriptor's dev/ino is compared
 // with a fresh realpath; a folder swapped between two steps can still make an empty folder appear outside
 // before the swap is seen, and `list` reads the checked folder by name again. NEXUS's sandboxed runs are Linux.
-import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, unlinkSync, writeSync, type Dirent } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+  type Dirent,
+  type Stats,
+} from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { confine, ConfinementError } from './workspace.js';
 
@@ -85,13 +102,15 @@ function openIn(dir: Step, name: string, flags: number, shown: string, target: s
     return openSync(at(dir, name), flags, mode);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    let link = false;
+    // What is there now says why: a link (or, for a folder refused as "not a folder", a folder again) was
+    // swapped in and out around the open.
+    let now: Stats | undefined;
     try {
-      link = lstatSync(at(dir, name)).isSymbolicLink();
+      now = lstatSync(at(dir, name));
     } catch {
       /* gone again */
     }
-    if (link || code === 'ELOOP') throw swapped(shown);
+    if (code === 'ELOOP' || now?.isSymbolicLink() || (code === 'ENOTDIR' && now?.isDirectory())) throw swapped(shown);
     if (code === 'ENOENT') throw new FileToolError(`${target} does not exist.`, target, true);
     if (code === 'ENOTDIR') throw new FileToolError(`${shown} is not a folder.`, target);
     if (code === 'EISDIR') throw new FileToolError(`${shown} is a directory.`, target);

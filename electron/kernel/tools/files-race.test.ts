@@ -49,8 +49,10 @@ const FLIPPERS = {
     for (;;) { try { fs.renameSync('.d', 'd'); } catch {} try { fs.renameSync('d', '.d'); } catch {}
       try { fs.renameSync('.l', 'd'); } catch {} try { fs.renameSync('d', '.l'); } catch {} tick(); }`,
   // `d`: an empty folder (made afresh, whatever was written into it discarded) <-> a symlink to the data folder.
-  freshDir: `for (;;) { try { fs.rmSync('d', { recursive: true, force: true }); } catch {} try { fs.symlinkSync(outside, 'd'); } catch {}
-      try { fs.unlinkSync('d'); } catch {} try { fs.mkdirSync('d'); } catch {} tick(); }`,
+  freshDir: `fs.symlinkSync(outside, '.l');
+    for (let k = 0; ; k++) { try { fs.mkdirSync('.n'); fs.renameSync('.n', 'd'); } catch {} try { fs.renameSync('d', '.gone' + k); } catch {}
+      try { fs.renameSync('.l', 'd'); } catch {} try { fs.renameSync('d', '.l'); } catch {}
+      try { fs.rmSync('.gone' + k, { recursive: true, force: true }); } catch {} tick(); }`,
 };
 
 /** Start a flipper in the workspace; resolves once it has flipped a few hundred times. */
@@ -70,13 +72,12 @@ async function flip(kind: keyof typeof FLIPPERS): Promise<void> {
 const ctx = (): ToolContext => ({ workspace: ws, signal: new AbortController().signal, run: {} as never, row: {} as never });
 const text = (r: { content: { text: string }[] }) => r.content.map((c) => c.text).join('\n');
 
-/** Call the tool at least MIN_CALLS times for at least MIN_MS, and until it both succeeded and was refused. */
-async function hammer(t: ExecutorTool, input: (i: number) => unknown): Promise<{ ok: string[]; refused: string[] }> {
+/** Call the tool at least MIN_CALLS times for at least `ms`, and until it both succeeded and was refused. */
+async function hammer(t: ExecutorTool, input: (i: number) => unknown, ms = MIN_MS): Promise<{ ok: string[]; refused: string[] }> {
   const ok: string[] = [];
   const refused: string[] = [];
   const start = Date.now();
-  const more = (i: number) =>
-    i < MIN_CALLS || Date.now() < start + MIN_MS || ((ok.length === 0 || refused.length === 0) && Date.now() < start + 20_000);
+  const more = (i: number) => i < MIN_CALLS || Date.now() < start + ms || ((ok.length === 0 || refused.length === 0) && Date.now() < start + 20_000);
   for (let i = 0; more(i); i++) {
     const r = await t.run(input(i), ctx());
     (r.isError ? refused : ok).push(text(r));
@@ -127,7 +128,7 @@ describe('a workspace folder flipping to a symlink to the data folder', () => {
   it('write never creates a folder or a file outside, and never changes one there', async () => {
     await flip('freshDir');
     const before = tree(outside).sort();
-    const { ok, refused } = await hammer(writeTool, (i) => ({ path: i % 3 ? `d/new-${i}/deeper/x.txt` : 'd/f', content: 'pwned' }));
+    const { ok, refused } = await hammer(writeTool, (i) => ({ path: i % 3 ? `d/new-${i}/deeper/x.txt` : 'd/f', content: 'pwned' }), 3000);
     expect(tree(outside).sort()).toEqual(before);
     expect(readFileSync(join(outside, 'f'), 'utf8')).toBe(SECRET);
     expect(ok.length).toBeGreaterThan(0);

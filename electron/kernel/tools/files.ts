@@ -25,7 +25,9 @@ async function guarded(fn: () => ToolResult): Promise<ToolResult> {
     if (e instanceof ConfinementError || e instanceof FileToolError) return fail(e.message);
     const err = e as NodeJS.ErrnoException;
     // Node's message repeats the code and ends with the absolute path: keep only what the call went wrong with.
-    const what = String(err.message ?? e).replace(/^[A-Z0-9_]+: /, '').replace(/, \w+ '.*$/s, '');
+    const what = String(err.message ?? e)
+      .replace(/^[A-Z0-9_]+: /, '')
+      .replace(/, \w+ '.*$/s, '');
     return fail(err.code ? `${err.code}: ${what}` : what);
   }
 }
@@ -83,12 +85,12 @@ export const readTool: ExecutorTool = {
 function excerpt(all: string, i: Obj): string {
   let text = all;
   if (typeof i.offset === 'number' || typeof i.limit === 'number') {
-        const lines = text.split('\n');
-        const from = Math.max(1, Math.floor(typeof i.offset === 'number' ? i.offset : 1)) - 1;
-        const n = typeof i.limit === 'number' ? Math.max(0, Math.floor(i.limit)) : lines.length;
-        text = lines.slice(from, from + n).join('\n');
-      }
-      if (Buffer.byteLength(text) > MAX_READ)
+    const lines = text.split('\n');
+    const from = Math.max(1, Math.floor(typeof i.offset === 'number' ? i.offset : 1)) - 1;
+    const n = typeof i.limit === 'number' ? Math.max(0, Math.floor(i.limit)) : lines.length;
+    text = lines.slice(from, from + n).join('\n');
+  }
+  if (Buffer.byteLength(text) > MAX_READ)
     text = `${Buffer.from(text).subarray(0, MAX_READ).toString('utf8')}\n[… truncated at ${MAX_READ} bytes; use offset/limit …]`;
   return text;
 }
