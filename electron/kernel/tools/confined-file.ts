@@ -103,14 +103,14 @@ function openIn(dir: Step, name: string, flags: number, shown: string, target: s
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     // What is there now says why: a link (or, for a folder refused as "not a folder", a folder again) was
-    // swapped in and out around the open.
+    // swapped in and out around the open (gone again: it was no plain file either).
     let now: Stats | undefined;
     try {
       now = lstatSync(at(dir, name));
     } catch {
       /* gone again */
     }
-    if (code === 'ELOOP' || now?.isSymbolicLink() || (code === 'ENOTDIR' && now?.isDirectory())) throw swapped(shown);
+    if (code === 'ELOOP' || now?.isSymbolicLink() || (code === 'ENOTDIR' && (!now || now.isDirectory()))) throw swapped(shown);
     if (code === 'ENOENT') throw new FileToolError(`${target} does not exist.`, target, true);
     if (code === 'ENOTDIR') throw new FileToolError(`${shown} is not a folder.`, target);
     if (code === 'EISDIR') throw new FileToolError(`${shown} is a directory.`, target);

@@ -31,7 +31,10 @@ export function confine(workspace: string, p: unknown): string {
       real = realpathSync(cur);
       break;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' && (e as NodeJS.ErrnoException).code !== 'ENOTDIR') throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      // EINVAL: a name realpath saw as a link was something else by the time it read the link.
+      if (code === 'EINVAL') throw new ConfinementError(`${p} changed while it was being checked; refused`);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
       let isLink = false;
       try {
         isLink = lstatSync(cur).isSymbolicLink();
