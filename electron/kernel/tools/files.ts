@@ -1,12 +1,11 @@
 // `read`, `write`, `edit`, `list`: file tools confined to the run's workspace (see workspace.ts).
 // Bad input and refused paths come back as error results the model reads, never as thrown exceptions.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+// Every tool works through a descriptor opened and checked by confined-file.ts, never through the path again.
 import { createTwoFilesPatch } from 'diff';
 import type { ExecutorTool } from '../types.js';
 import type { ToolResult } from '../../../shared/types.js';
 import { confine, ConfinementError, display } from './workspace.js';
-import { readContent, replaceContent, withConfinedFile } from './confined-file.js';
+import { FileToolError, listEntries, readContent, replaceContent, withConfined } from './confined-file.js';
 
 const MAX_READ = 256 * 1024;
 const ok = (text: string, structured?: Record<string, unknown>): ToolResult => ({
@@ -23,9 +22,13 @@ async function guarded(fn: () => ToolResult): Promise<ToolResult> {
   try {
     return fn();
   } catch (e) {
-    if (e instanceof ConfinementError) return fail(e.message);
+    if (e instanceof ConfinementError || e instanceof FileToolError) return fail(e.message);
     const err = e as NodeJS.ErrnoException;
-    return fail(err.code ? `${err.code}: ${err.message}` : String(err.message ?? e));
+    // Node's message repeats the code and ends with the absolute path: keep only what the call went wrong with.
+    const what = String(err.message ?? e)
+      .replace(/^[A-Z0-9_]+: /, '')
+      .replace(/, \w+ '.*$/s, '');
+    return fail(err.code ? `${err.code}: ${what}` : what);
   }
 }
 
@@ -39,7 +42,15 @@ const pathTarget = (input: unknown, ws: string): string => {
   }
 };
 
-const current = (real: string): string => (existsSync(real) ? readFileSync(real, 'utf8') : '');
+/** The file's text as a preview diffs it ('' when it does not exist yet), read through a checked descriptor. */
+function current(ws: string, p: unknown): string {
+  try {
+    return withConfined(ws, p, 'read', (f) => (f.isDir ? '' : readContent(f.fd)));
+  } catch (e) {
+    if (e instanceof FileToolError && e.missing) return '';
+    throw e;
+  }
+}
 const patch = (ws: string, real: string, before: string, after: string) => {
   const name = display(ws, real);
   return createTwoFilesPatch(`a/${name}`, `b/${name}`, before, after);
@@ -66,21 +77,23 @@ export const readTool: ExecutorTool = {
   run: (input, ctx) =>
     guarded(() => {
       const i = obj(input);
-      const real = confine(ctx.workspace, i.path);
-      const st = statSync(real);
-      if (st.isDirectory()) return fail(`${display(ctx.workspace, real)} is a directory (use list).`);
-      let text = readFileSync(real, 'utf8');
-      if (typeof i.offset === 'number' || typeof i.limit === 'number') {
-        const lines = text.split('\n');
-        const from = Math.max(1, Math.floor(typeof i.offset === 'number' ? i.offset : 1)) - 1;
-        const n = typeof i.limit === 'number' ? Math.max(0, Math.floor(i.limit)) : lines.length;
-        text = lines.slice(from, from + n).join('\n');
-      }
-      if (Buffer.byteLength(text) > MAX_READ)
-        text = `${Buffer.from(text).subarray(0, MAX_READ).toString('utf8')}\n[… truncated at ${MAX_READ} bytes; use offset/limit …]`;
-      return ok(text);
+      return withConfined(ctx.workspace, i.path, 'read', (f) => (f.isDir ? fail(`${f.shown} is a directory (use list).`) : ok(excerpt(readContent(f.fd), i))));
     }),
 };
+
+/** The lines asked for (1-based offset, limit), capped at MAX_READ bytes. */
+function excerpt(all: string, i: Obj): string {
+  let text = all;
+  if (typeof i.offset === 'number' || typeof i.limit === 'number') {
+    const lines = text.split('\n');
+    const from = Math.max(1, Math.floor(typeof i.offset === 'number' ? i.offset : 1)) - 1;
+    const n = typeof i.limit === 'number' ? Math.max(0, Math.floor(i.limit)) : lines.length;
+    text = lines.slice(from, from + n).join('\n');
+  }
+  if (Buffer.byteLength(text) > MAX_READ)
+    text = `${Buffer.from(text).subarray(0, MAX_READ).toString('utf8')}\n[… truncated at ${MAX_READ} bytes; use offset/limit …]`;
+  return text;
+}
 
 export const writeTool: ExecutorTool = {
   name: 'write',
@@ -91,8 +104,7 @@ export const writeTool: ExecutorTool = {
     const i = obj(input);
     if (typeof i.content !== 'string') return undefined;
     try {
-      const real = confine(ws, i.path);
-      return patch(ws, real, current(real), i.content);
+      return patch(ws, confine(ws, i.path), current(ws, i.path), i.content);
     } catch {
       return undefined;
     }
@@ -101,14 +113,10 @@ export const writeTool: ExecutorTool = {
     guarded(() => {
       const i = obj(input);
       if (typeof i.content !== 'string') return fail('write needs "content" (text).');
-      const real = confine(ctx.workspace, i.path);
-      if (existsSync(real) && statSync(real).isDirectory()) return fail(`${display(ctx.workspace, real)} is a directory.`);
-      mkdirSync(dirname(real), { recursive: true });
-      // Confined again, opened, and the open file itself checked (confined-file.ts): no check-then-write race.
       const content = i.content;
-      return withConfinedFile(ctx.workspace, i.path, { create: true }, (f) => {
+      return withConfined(ctx.workspace, i.path, 'create', (f) => {
         replaceContent(f.fd, content);
-        return ok(`Wrote ${Buffer.byteLength(content)} bytes to ${display(ctx.workspace, f.real)}.`);
+        return ok(`Wrote ${Buffer.byteLength(content)} bytes to ${f.shown}.`);
       });
     }),
 };
@@ -125,7 +133,7 @@ export const editTool: ExecutorTool = {
   preview(input, ws) {
     try {
       const real = confine(ws, obj(input).path);
-      const before = current(real);
+      const before = current(ws, obj(input).path);
       const r = applyEdit(before, obj(input));
       return r.ok ? patch(ws, real, before, r.text) : undefined;
     } catch {
@@ -135,14 +143,17 @@ export const editTool: ExecutorTool = {
   run: (input, ctx) =>
     guarded(() => {
       const i = obj(input);
-      const real = confine(ctx.workspace, i.path);
-      if (!existsSync(real)) return fail(`${display(ctx.workspace, real)} does not exist (use write to create it).`);
-      return withConfinedFile(ctx.workspace, i.path, { create: false }, (f) => {
-        const r = applyEdit(readContent(f.fd), i);
-        if (!r.ok) return fail(r.message);
-        replaceContent(f.fd, r.text);
-        return ok(`Edited ${display(ctx.workspace, f.real)} (${r.count} replacement${r.count === 1 ? '' : 's'}).`);
-      });
+      try {
+        return withConfined(ctx.workspace, i.path, 'write', (f) => {
+          const r = applyEdit(readContent(f.fd), i);
+          if (!r.ok) return fail(r.message);
+          replaceContent(f.fd, r.text);
+          return ok(`Edited ${f.shown} (${r.count} replacement${r.count === 1 ? '' : 's'}).`);
+        });
+      } catch (e) {
+        if (e instanceof FileToolError && e.missing) return fail(`${e.shown} does not exist (use write to create it).`);
+        throw e;
+      }
     }),
 };
 
@@ -154,10 +165,11 @@ export const listTool: ExecutorTool = {
   run: (input, ctx) =>
     guarded(() => {
       const p = obj(input).path ?? '.';
-      const real = confine(ctx.workspace, p);
-      const entries = readdirSync(real, { withFileTypes: true })
-        .map((d) => (d.isDirectory() ? `${d.name}/` : d.name))
-        .sort();
-      return ok(entries.length ? entries.join('\n') : '(empty)', { entries });
+      return withConfined(ctx.workspace, p, 'list', (f) => {
+        const entries = listEntries(f)
+          .map((d) => (d.isDirectory() ? `${d.name}/` : d.name))
+          .sort();
+        return ok(entries.length ? entries.join('\n') : '(empty)', { entries });
+      });
     }),
 };

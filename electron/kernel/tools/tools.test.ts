@@ -96,6 +96,26 @@ describe('file tools', () => {
     expect(readFileSync(join(ws, 'f.txt'), 'utf8')).toBe('x = 1\ny = $&2\n');
     expect(text(await run(editTool, { path: 'f.txt', old_string: '=', new_string: ':', replace_all: true }))).toMatch(/2 replacements/);
   });
+  it('errors are one sentence naming the workspace-relative path: no errno prefix twice, no workspace location', async () => {
+    writeFileSync(join(ws, 'file'), 'x');
+    mkdirSync(join(ws, 'dir'));
+    const cases: Array<[ExecutorTool, unknown, RegExp]> = [
+      [readTool, { path: 'a/b/missing.txt' }, /^a\/b\/missing\.txt does not exist\.$/],
+      [readTool, { path: 'file/x' }, /^file is not a folder\.$/],
+      [readTool, { path: 'dir' }, /^dir is a directory \(use list\)\.$/],
+      [writeTool, { path: 'dir', content: 'x' }, /^dir is a directory\.$/],
+      [editTool, { path: 'nope', old_string: 'a', new_string: 'b' }, /^nope does not exist \(use write to create it\)\.$/],
+      [listTool, { path: 'file' }, /^file is not a folder\.$/],
+      [readTool, { path: '../outside/secret.txt' }, /^\.\.\/outside\/secret\.txt is outside the workspace/],
+    ];
+    for (const [t, input, want] of cases) {
+      const r = await run(t, input);
+      expect(r.isError, JSON.stringify(input)).toBe(true);
+      expect(text(r)).toMatch(want);
+      expect(text(r)).not.toContain(ws);
+      expect(text(r)).not.toMatch(/E[A-Z]+: E[A-Z]+:/);
+    }
+  });
   it('edit preview is a unified diff; write preview diffs against the current file', () => {
     writeFileSync(join(ws, 'f.txt'), 'a\nb\n');
     expect(editTool.preview!({ path: 'f.txt', old_string: 'b', new_string: 'c' }, ws)).toMatch(/-b\n\+c/);

@@ -31,14 +31,17 @@ export function confine(workspace: string, p: unknown): string {
       real = realpathSync(cur);
       break;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' && (e as NodeJS.ErrnoException).code !== 'ENOTDIR') throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      // EINVAL: a name realpath saw as a link was something else by the time it read the link.
+      if (code === 'EINVAL') throw new ConfinementError(`${p} changed while it was being checked; refused`);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
       let isLink = false;
       try {
         isLink = lstatSync(cur).isSymbolicLink();
       } catch {
         /* does not exist at all: fine, it may be created */
       }
-      if (isLink) throw new ConfinementError(`${p} goes through a symlink that leads nowhere (${cur}); refused`);
+      if (isLink) throw new ConfinementError(`${p} goes through a symlink that leads nowhere (${inside(root, cur) ? display(root, cur) : cur}); refused`);
       const parent = dirname(cur);
       if (parent === cur) throw new ConfinementError(`${p} does not resolve`);
       pending.unshift(basename(cur));
@@ -47,7 +50,8 @@ export function confine(workspace: string, p: unknown): string {
   }
   const final = pending.length ? join(real, ...pending) : real;
   if (!inside(root, final)) {
-    throw new ConfinementError(`${p} is outside the workspace ${root}${final !== abs ? ` (it resolves to ${final})` : ''}; refused`);
+    // Only paths outside are named: the model reads this, and the workspace's own location is none of its business.
+    throw new ConfinementError(`${p} is outside the workspace${final !== abs ? ` (it resolves to ${final})` : ''}; refused`);
   }
   return final;
 }
