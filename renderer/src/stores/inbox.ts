@@ -2,7 +2,7 @@
 // the cards checked for a bulk answer, and what is being answered. The kernel pushes each change
 // (applyPushed); the window refetches only at start, on a new filter, and after a lost connection.
 import { create } from 'zustand';
-import { call, messageOf } from '../api/client.js';
+import { call, CallError, messageOf } from '../api/client.js';
 import { coalesce } from './refetcher.js';
 import { applyChange, cardLabel, reselect, type InboxFilter, type InboxItem } from './inbox-list.js';
 
@@ -106,9 +106,13 @@ export const useInbox = create<InboxState>((set, get) => {
         await fn(id, ...args);
         set((s) => ({ lastAnswer: { id, text: `${label}${name}`, ok: true }, answered: s.answered + 1 }));
       } catch (e) {
+        // A card someone else answered meanwhile ('conflict') stays gone: it is no longer pending.
+        const answeredElsewhere = e instanceof CallError && e.code === 'conflict';
         set((s) => {
           const back =
-            item && settles && !s.items.some((i) => i.id === id) ? [...s.items.slice(0, Math.max(at, 0)), item, ...s.items.slice(Math.max(at, 0))] : s.items;
+            item && settles && !answeredElsewhere && !s.items.some((i) => i.id === id)
+              ? [...s.items.slice(0, Math.max(at, 0)), item, ...s.items.slice(Math.max(at, 0))]
+              : s.items;
           return { items: back, lastAnswer: { id, text: `${messageOf(e)}${name}`, ok: false }, answered: s.answered + 1 };
         });
       } finally {
