@@ -28,6 +28,8 @@ interface InboxState {
   groupBy: GroupBy;
   /** Counts for the filter (total) and its groups; null until asked for. */
   summary: InboxSummary | null;
+  /** Why the window changed the filter itself (a group filter whose last card was answered). */
+  filterNote: string | null;
   /** Cards checked for a bulk answer (may include cards not loaded yet: "select all matching"). */
   checked: Record<string, true>;
   /** Ids with an answer in flight: their buttons are disabled so a double press sends one answer. */
@@ -39,7 +41,8 @@ interface InboxState {
   loadMore(): Promise<void>;
   refreshSummary(): Promise<void>;
   applyPushed(added: InboxItem[], removed: { id: string; status: string }[]): void;
-  setFilter(f: InboxFilter): void;
+  /** `keepNote`: the window itself changed the filter and says why (filterNote). */
+  setFilter(f: InboxFilter, keepNote?: boolean): void;
   setGroupBy(g: GroupBy): void;
   select(id: string | null): void;
   move(delta: number): void;
@@ -55,6 +58,12 @@ interface InboxState {
 }
 
 const pageInput = (filter: InboxFilter, cursor?: string) => ({ ...filter, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) });
+/** The filter without the keys a group chip sets (agent, run, chain); the same object when it has none. */
+const dropGroup = (f: InboxFilter): InboxFilter => {
+  if (f.agent === undefined && f.run_id === undefined && f.chain_id === undefined) return f;
+  const { agent: _a, run_id: _r, chain_id: _c, ...rest } = f;
+  return rest;
+};
 const filtered = (f: InboxFilter) => Object.values(f).some((v) => v !== undefined && v !== '');
 
 export const useInbox = create<InboxState>((set, get) => {
@@ -73,7 +82,16 @@ export const useInbox = create<InboxState>((set, get) => {
   });
   const refreshSummary = coalesce(async () => {
     try {
-      const summary = await call('inboxSummary', get().filter);
+      const filter = get().filter;
+      const summary = await call('inboxSummary', filter);
+      if (get().filter !== filter) return;
+      const group = dropGroup(filter);
+      if (summary.total === 0 && group !== filter) {
+        // Its chip left with its last card: a filter nobody can see is a trap, so it goes too.
+        set({ filterNote: 'The group you picked has no pending cards left, so its filter was removed.' });
+        get().setFilter(group, true);
+        return;
+      }
       set({ summary });
     } catch (e) {
       set({ error: messageOf(e) });
@@ -134,6 +152,7 @@ export const useInbox = create<InboxState>((set, get) => {
     filter: {},
     groupBy: 'none',
     summary: null,
+    filterNote: null,
     checked: {},
     busy: {},
     lastAnswer: null,
@@ -170,8 +189,8 @@ export const useInbox = create<InboxState>((set, get) => {
       });
       summaryLater();
     },
-    setFilter(filter) {
-      set({ filter, checked: {}, summary: null });
+    setFilter(filter, keepNote) {
+      set((s) => ({ filter, checked: {}, summary: null, filterNote: keepNote ? s.filterNote : null }));
       void refresh();
       void refreshSummary();
     },

@@ -1,11 +1,12 @@
 // Above the queue: filter (text, kind), group (by agent, run or chain: each group a filter with its count),
 // and the bulk answer for the checked cards, confirmed with the count and the calls named.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useInbox, type GroupBy, type InboxFilter } from '../../stores/inbox.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { messageOf } from '../../api/client.js';
 import { cardLabel } from '../../stores/inbox-list.js';
 import { shortId } from './cards.js';
+import { FilterChips } from './FilterChips.js';
 
 const KINDS: Array<{ value: InboxFilter['kind'] | ''; label: string }> = [
   { value: '', label: 'All kinds' },
@@ -53,6 +54,8 @@ function Groups() {
 export function InboxToolbar() {
   const { filter, setFilter, groupBy, setGroupBy, checked, items } = useInbox();
   const [text, setText] = useState(filter.text ?? '');
+  // A text filter removed by its chip empties the box too.
+  useEffect(() => setText(filter.text ?? ''), [filter.text]);
   const [confirm, setConfirm] = useState<'approve' | 'deny' | null>(null);
   const [reason, setReason] = useState('');
   const [note, setNote] = useState<string | null>(null);
@@ -108,6 +111,7 @@ export function InboxToolbar() {
           <option value="chain">Group by chain</option>
         </select>
       </form>
+      <FilterChips />
       <Groups />
       <div className="bulk-row">
         <button
