@@ -205,7 +205,7 @@ export function CardDetail({ item, reason, setReason, now, onApprove }: Props) {
       ) : null}
       {allowing ? (
         <Suspense fallback={<p className="muted">Loading…</p>}>
-          <AllowRule item={item} onClose={() => setAllowing(false)} />
+          <AllowRule item={item} onClose={() => setAllowing(false)} onApprove={onApprove} />
         </Suspense>
       ) : null}
       {item.kind === 'attention' ? (
