@@ -50,3 +50,14 @@ test('a bulk approval that includes dangerous calls names them, with why, and as
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('pending-count')).toHaveText('0 pending');
 });
+
+test('the answer toast lies over the queue: the cards under the pointer do not move', async ({ app: page, served }) => {
+  const run = await served.call('runsCreate', { mode: 'ask', rules: [{ tool: '*', verdict: 'ask', origin: 'author' }] });
+  for (let i = 0; i < 3; i++) await served.call('runsAppend', { run_id: run.id, tool: 'bash', input: { command: `echo ${i}` } });
+  const list = page.getByRole('list', { name: 'Pending cards' });
+  await expect(list.getByRole('listitem')).toHaveCount(3);
+  const before = (await list.boundingBox())!.y;
+  await page.getByRole('article').getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect(page.locator('.toast')).toBeVisible();
+  expect((await list.boundingBox())!.y).toBe(before);
+});

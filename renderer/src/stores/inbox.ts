@@ -114,6 +114,8 @@ export const useInbox = create<InboxState>((set, get) => {
       const item = get().items.find((i) => i.id === id);
       const at = get().items.findIndex((i) => i.id === id);
       const name = item ? ` · ${cardLabel(item)}` : '';
+      // A failed delegation's card offers Dismiss, not Abandon: the toast says the word on the button.
+      const word = label === 'Abandoned' && item?.tool === 'delegate_task' ? 'Dismissed' : label;
       const settles = label !== 'Retrying';
       // The answered card leaves the list at once (the kernel's event confirms it); a refusal puts it back.
       set((s) => {
@@ -122,7 +124,7 @@ export const useInbox = create<InboxState>((set, get) => {
       });
       try {
         await fn(id, ...args);
-        set((s) => ({ lastAnswer: { id, text: `${label}${name}`, ok: true }, answered: s.answered + 1 }));
+        set((s) => ({ lastAnswer: { id, text: `${word}${name}`, ok: true }, answered: s.answered + 1 }));
       } catch (e) {
         // A card someone else answered meanwhile ('conflict') stays gone: it is no longer pending.
         const answeredElsewhere = e instanceof CallError && e.code === 'conflict';
