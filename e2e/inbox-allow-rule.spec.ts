@@ -14,7 +14,8 @@ test('the suggestion for `npm test -- --runInBand` keeps `npm test && rm -rf ~` 
   await served.agent(
     'builder',
     (req, i) => {
-      if (i === 0 && req.toolResults.length === 0 && run++ === 0) return { toolCalls: [bash('npm test -- --runInBand'), bash('npm test && rm -rf ~'), bash('npm test -- --watch')] };
+      if (i === 0 && req.toolResults.length === 0 && run++ === 0)
+        return { toolCalls: [bash('npm test -- --runInBand'), bash('npm test && rm -rf ~'), bash('npm test -- --watch')] };
       if (req.toolResults.length === 0) return { toolCalls: [bash('npm test && touch smuggled')] };
       return { text: 'done' };
     },

@@ -10,7 +10,13 @@ export async function expectNoAxeViolations(page: Page, testInfo: TestInfo, name
     await page.emulateMedia({ colorScheme });
     await page.waitForTimeout(150); // transitions end before colours are read
     const r = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-    const found = r.violations.map((v) => `${v.id} (${v.impact}): ${v.help}: ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`);
+    const found = r.violations.map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}: ${v.nodes
+          .slice(0, 4)
+          .map((n) => n.target.join(' '))
+          .join(', ')}`,
+    );
     await shot(page, testInfo, `${name}-${colorScheme}-${page.viewportSize()?.width ?? 0}`);
     expect(found, `axe violations in ${name} (${colorScheme})`).toEqual([]);
   }

@@ -41,7 +41,13 @@ export function AllowRule({ item, onClose, onApprove }: Props) {
   const adding = valid ? rulesToAdd(rule, existing) : [];
   const all = [...existing, ...adding];
   const sameAgent = items.filter((i) => i.agent === item.agent && (i.kind === 'autonomy' || i.kind === 'orchestration'));
-  const outcomes = profile ? outcomesUnder(all, profile.mode, sameAgent.map((i) => ({ id: i.id, tool: i.tool, input: inputOf(i) }))) : new Map<string, CardOutcome>();
+  const outcomes = profile
+    ? outcomesUnder(
+        all,
+        profile.mode,
+        sameAgent.map((i) => ({ id: i.id, tool: i.tool, input: inputOf(i) })),
+      )
+    : new Map<string, CardOutcome>();
   const tally = { allowed: 0, asks: 0, denied: 0, refused: 0 };
   for (const [id, o] of outcomes) if (id !== item.id) tally[o]++;
   const mine = outcomes.get(item.id);
@@ -57,7 +63,10 @@ export function AllowRule({ item, onClose, onApprove }: Props) {
       const add = rulesToAdd(rule, rules);
       // Replace, never create: an agent removed since the card appeared is not brought back by a rule.
       await call('agentsReplace', { ...rest, approval_rules: [...rules, ...add] });
-      setNote({ ok: true, text: `Saved to ${item.agent}'s rules (${add.length === 1 ? 'rule' : 'rules'} ${rules.length}${add.length > 1 ? `–${rules.length + add.length - 1}` : ''}). They decide from ${item.agent}'s next run.` });
+      setNote({
+        ok: true,
+        text: `Saved to ${item.agent}'s rules (${add.length === 1 ? 'rule' : 'rules'} ${rules.length}${add.length > 1 ? `–${rules.length + add.length - 1}` : ''}). They decide from ${item.agent}'s next run.`,
+      });
       onApprove(item);
     } catch (e) {
       setNote({ ok: false, text: messageOf(e) });

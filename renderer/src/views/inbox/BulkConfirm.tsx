@@ -47,9 +47,7 @@ export function BulkConfirm({ action, ids, named, onConfirm, onCancel }: Props) 
   ) : null;
   const unseenLine =
     unseen > 0 ? (
-      <p>
-        {unseen} of the checked cards are not loaded in this window, so they were not looked at for danger. Open them first to see each call.
-      </p>
+      <p>{unseen} of the checked cards are not loaded in this window, so they were not looked at for danger. Open them first to see each call.</p>
     ) : null;
 
   if (second)

@@ -146,13 +146,7 @@ export function InboxToolbar() {
         </p>
       ) : null}
       {confirm ? (
-        <BulkConfirm
-          action={confirm}
-          ids={ids}
-          named={named}
-          onConfirm={(reason) => void run(confirm, reason)}
-          onCancel={() => setConfirm(null)}
-        />
+        <BulkConfirm action={confirm} ids={ids} named={named} onConfirm={(reason) => void run(confirm, reason)} onCancel={() => setConfirm(null)} />
       ) : null}
     </div>
   );
