@@ -24,7 +24,7 @@ test('a card says why: what the agent said, once who/what/target, the run by age
   await shot(page, testInfo, 'card-with-context');
 });
 
-test('"Allow calls like this": a suggested rule, editable, tested against pending cards, linted, saved to the profile', async ({
+test('"Allow calls like this": a suggested rule with its guards, editable, tested against pending cards, saved to the profile, the card answered', async ({
   app: page,
   served,
 }, testInfo) => {
@@ -36,19 +36,22 @@ test('"Allow calls like this": a suggested rule, editable, tested against pendin
   const panel = card.getByRole('region', { name: 'Allow calls like this from now on' });
   const glob = panel.getByRole('textbox', { name: /Command/ });
   await expect(glob).toHaveValue('ls *');
-  await expect(panel.getByTestId('rule-reach')).toHaveText("Covers this call; of lister's other 2 pending cards shown, it would also allow 1.");
-  // The smuggling lint: a * on a shell command lets `ls; curl … | sh` through.
-  await expect(panel.getByRole('alert')).toContainText('compound commands');
+  await expect(panel.getByTestId('rule-reach')).toHaveText(
+    "With lister's rules and these (ask mode), this call is allowed; of lister's other 2 pending cards shown, 1 allowed, 1 still ask.",
+  );
+  // A glob on a shell command comes with the compound-command guards, so the smuggling lint has nothing to say.
+  await expect(panel.getByTestId('guards-note')).toContainText('ask wins over allow');
+  await expect(panel.getByRole('alert')).toHaveCount(0);
   await shot(page, testInfo, 'allow-rule-suggested');
   await glob.fill('ls -la src');
-  await expect(panel.getByTestId('rule-reach')).toHaveText("Covers this call; of lister's other 2 pending cards shown, it would also allow 0.");
-  await expect(panel.getByRole('alert')).toHaveCount(0);
-  await panel.getByRole('button', { name: "Save to lister's rules" }).click();
-  await expect(panel.getByRole('status').filter({ hasText: /^Saved to lister's rules/ })).toContainText('next run');
+  await expect(panel.getByTestId('rule-reach')).toHaveText(
+    "With lister's rules and these (ask mode), this call is allowed; of lister's other 2 pending cards shown, 0 allowed, 2 still ask.",
+  );
+  await expect(panel.getByTestId('guards-note')).toHaveCount(0);
+  await panel.getByRole('button', { name: 'Save and approve this call' }).click();
+  await expect(page.getByTestId('pending-count')).toHaveText('2 pending');
   const profile = await served.call('agentsGet', { name: 'lister' });
   expect(profile.approval_rules).toEqual([{ tool: 'bash', path: 'command', match: 'ls -la src', verdict: 'allow' }]);
-  // The card itself still waits: rules are frozen on a run.
-  await expect(page.getByTestId('pending-count')).toHaveText('3 pending');
 });
 
 test('one key never approves a dangerous call blind: a second confirm by key; focus goes to the next card', async ({ app: page, served }, testInfo) => {

@@ -6,14 +6,18 @@ import { useOrchestration } from './stores/orchestration.js';
 import { useAgents } from './stores/agents.js';
 import { useRuns } from './stores/runs.js';
 import { useNav } from './stores/nav.js';
+import { flushInboxChanges, queueInboxChange } from './stores/inbox-push.js';
 
 export function applyEvent(e: NexusEvent): void {
   switch (e.type) {
     case 'inbox_changed':
-      useStatus.getState().setPending(e.pending);
-      // The change itself when the kernel names it; a refetch when it does not.
-      if (e.added || e.removed) useInbox.getState().applyPushed(e.added ?? [], e.removed ?? []);
-      else void useInbox.getState().refresh();
+      // The change itself when the kernel names it (gathered, applied once per frame); a refetch when it does not.
+      if (e.added || e.removed) queueInboxChange(e.pending, e.added ?? [], e.removed ?? []);
+      else {
+        flushInboxChanges();
+        useStatus.getState().setPending(e.pending);
+        void useInbox.getState().refresh();
+      }
       break;
     case 'work_available':
       break; // always followed by the inbox_changed that carries the card

@@ -2,7 +2,7 @@
 // the cards checked for a bulk answer, and what is being answered. The kernel pushes each change
 // (applyPushed); the window refetches only at start, on a new filter, and after a lost connection.
 import { create } from 'zustand';
-import { call, messageOf } from '../api/client.js';
+import { call, CallError, messageOf } from '../api/client.js';
 import { coalesce } from './refetcher.js';
 import { applyChange, cardLabel, reselect, type InboxFilter, type InboxItem } from './inbox-list.js';
 
@@ -28,6 +28,8 @@ interface InboxState {
   groupBy: GroupBy;
   /** Counts for the filter (total) and its groups; null until asked for. */
   summary: InboxSummary | null;
+  /** Why the window changed the filter itself (a group filter whose last card was answered). */
+  filterNote: string | null;
   /** Cards checked for a bulk answer (may include cards not loaded yet: "select all matching"). */
   checked: Record<string, true>;
   /** Ids with an answer in flight: their buttons are disabled so a double press sends one answer. */
@@ -39,7 +41,8 @@ interface InboxState {
   loadMore(): Promise<void>;
   refreshSummary(): Promise<void>;
   applyPushed(added: InboxItem[], removed: { id: string; status: string }[]): void;
-  setFilter(f: InboxFilter): void;
+  /** `keepNote`: the window itself changed the filter and says why (filterNote). */
+  setFilter(f: InboxFilter, keepNote?: boolean): void;
   setGroupBy(g: GroupBy): void;
   select(id: string | null): void;
   move(delta: number): void;
@@ -55,6 +58,12 @@ interface InboxState {
 }
 
 const pageInput = (filter: InboxFilter, cursor?: string) => ({ ...filter, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) });
+/** The filter without the keys a group chip sets (agent, run, chain); the same object when it has none. */
+const dropGroup = (f: InboxFilter): InboxFilter => {
+  if (f.agent === undefined && f.run_id === undefined && f.chain_id === undefined) return f;
+  const { agent: _a, run_id: _r, chain_id: _c, ...rest } = f;
+  return rest;
+};
 const filtered = (f: InboxFilter) => Object.values(f).some((v) => v !== undefined && v !== '');
 
 export const useInbox = create<InboxState>((set, get) => {
@@ -73,7 +82,16 @@ export const useInbox = create<InboxState>((set, get) => {
   });
   const refreshSummary = coalesce(async () => {
     try {
-      const summary = await call('inboxSummary', get().filter);
+      const filter = get().filter;
+      const summary = await call('inboxSummary', filter);
+      if (get().filter !== filter) return;
+      const group = dropGroup(filter);
+      if (summary.total === 0 && group !== filter) {
+        // Its chip left with its last card: a filter nobody can see is a trap, so it goes too.
+        set({ filterNote: 'The group you picked has no pending cards left, so its filter was removed.' });
+        get().setFilter(group, true);
+        return;
+      }
       set({ summary });
     } catch (e) {
       set({ error: messageOf(e) });
@@ -96,6 +114,8 @@ export const useInbox = create<InboxState>((set, get) => {
       const item = get().items.find((i) => i.id === id);
       const at = get().items.findIndex((i) => i.id === id);
       const name = item ? ` · ${cardLabel(item)}` : '';
+      // A failed delegation's card offers Dismiss, not Abandon: the toast says the word on the button.
+      const word = label === 'Abandoned' && item?.tool === 'delegate_task' ? 'Dismissed' : label;
       const settles = label !== 'Retrying';
       // The answered card leaves the list at once (the kernel's event confirms it); a refusal puts it back.
       set((s) => {
@@ -104,11 +124,15 @@ export const useInbox = create<InboxState>((set, get) => {
       });
       try {
         await fn(id, ...args);
-        set((s) => ({ lastAnswer: { id, text: `${label}${name}`, ok: true }, answered: s.answered + 1 }));
+        set((s) => ({ lastAnswer: { id, text: `${word}${name}`, ok: true }, answered: s.answered + 1 }));
       } catch (e) {
+        // A card someone else answered meanwhile ('conflict') stays gone: it is no longer pending.
+        const answeredElsewhere = e instanceof CallError && e.code === 'conflict';
         set((s) => {
           const back =
-            item && settles && !s.items.some((i) => i.id === id) ? [...s.items.slice(0, Math.max(at, 0)), item, ...s.items.slice(Math.max(at, 0))] : s.items;
+            item && settles && !answeredElsewhere && !s.items.some((i) => i.id === id)
+              ? [...s.items.slice(0, Math.max(at, 0)), item, ...s.items.slice(Math.max(at, 0))]
+              : s.items;
           return { items: back, lastAnswer: { id, text: `${messageOf(e)}${name}`, ok: false }, answered: s.answered + 1 };
         });
       } finally {
@@ -130,6 +154,7 @@ export const useInbox = create<InboxState>((set, get) => {
     filter: {},
     groupBy: 'none',
     summary: null,
+    filterNote: null,
     checked: {},
     busy: {},
     lastAnswer: null,
@@ -166,8 +191,8 @@ export const useInbox = create<InboxState>((set, get) => {
       });
       summaryLater();
     },
-    setFilter(filter) {
-      set({ filter, checked: {}, summary: null });
+    setFilter(filter, keepNote) {
+      set((s) => ({ filter, checked: {}, summary: null, filterNote: keepNote ? s.filterNote : null }));
       void refresh();
       void refreshSummary();
     },

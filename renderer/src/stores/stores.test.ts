@@ -5,6 +5,7 @@ import { applyChange, fits } from './inbox-list.js';
 import { coalesce } from './refetcher.js';
 import { setApi } from '../api/client.js';
 import { applyEvent } from '../events.js';
+import { flushInboxChanges } from './inbox-push.js';
 import { useStatus } from './status.js';
 import { parseHash, cardOfHash } from './nav.js';
 import type { NexusApi } from '../../../shared/api/index.js';
@@ -70,11 +71,27 @@ describe('inbox store', () => {
     await useInbox.getState().refresh();
     calls.length = 0;
     applyEvent({ type: 'inbox_changed', pending: 2, added: [item('c')], removed: [{ id: 'a', status: 'approved' }] });
+    flushInboxChanges();
     expect(useInbox.getState().items.map((i) => i.id)).toEqual(['b', 'c']);
     expect(useInbox.getState().selectedId).toBe('b');
     applyEvent({ type: 'inbox_changed', pending: 2, added: [item('c')], removed: [] });
+    flushInboxChanges();
     expect(useInbox.getState().items.map((i) => i.id)).toEqual(['b', 'c']);
     expect(calls).toEqual([]);
+  });
+
+  it('a burst of pushed answers (a bulk deny) is gathered into one store update, list and count together', async () => {
+    await useInbox.getState().refresh();
+    let updates = 0;
+    const off = useInbox.subscribe(() => updates++);
+    applyEvent({ type: 'inbox_changed', pending: 1, removed: [{ id: 'a', status: 'denied' }] });
+    applyEvent({ type: 'inbox_changed', pending: 0, removed: [{ id: 'b', status: 'denied' }] });
+    expect(useInbox.getState().items.map((i) => i.id)).toEqual(['a', 'b']);
+    await new Promise((r) => setTimeout(r, 40));
+    off();
+    expect(useInbox.getState().items).toEqual([]);
+    expect(useStatus.getState().pending).toBe(0);
+    expect(updates).toBe(1);
   });
 
   it('a filtered list takes only the added cards that fit; a list with more pages leaves them to the next page', () => {

@@ -1,34 +1,57 @@
-// "Allow calls like this from now on": a rule built from the card, editable, tested at once against the
-// pending cards loaded in the window, linted (a glob that lets a compound command through is named), and
-// saved to the agent's profile. Rules are frozen on a run, so it applies from the agent's next run.
-import { useMemo, useState } from 'react';
+// "Allow calls like this from now on": rules built from the card (an allow, and for a shell glob the
+// compound-command guards that keep `cmd && rm -rf ~` asking), editable, tested live against the agent's
+// pending cards with the profile's own rules and mode, linted, saved to the profile, and the card answered.
+// Rules are frozen on a run, so the saved rules decide from the agent's next run.
+import { useEffect, useMemo, useState } from 'react';
 import { call, messageOf } from '../../api/client.js';
 import { useInbox, type InboxItem } from '../../stores/inbox.js';
-import { suggestRule, callsAllowedBy } from '../../../../shared/inbox/suggest.js';
+import { suggestRule, rulesToAdd, outcomesUnder, type CardOutcome } from '../../../../shared/rules/suggest.js';
 import { lintRules } from '../../../../shared/rules/lint.js';
-import type { ApprovalRule } from '../../../../shared/types.js';
+import type { ApprovalRule, Mode } from '../../../../shared/types.js';
 
 const inputOf = (i: InboxItem) => (i.effect as { input?: unknown } | undefined)?.input;
+const WORD: Record<CardOutcome, string> = { allowed: 'allowed', asks: 'still asks you', denied: 'denied by a rule', refused: 'refused (no rule allows it)' };
+const show = (r: ApprovalRule) => JSON.stringify(r);
 
-export function AllowRule({ item, onClose }: { item: InboxItem; onClose(): void }) {
+interface Props {
+  item: InboxItem;
+  onClose(): void;
+  /** Answer the card through the view (a flagged call asks for a second confirm). */
+  onApprove(item: InboxItem): void;
+}
+
+export function AllowRule({ item, onClose, onApprove }: Props) {
   const first = useMemo(() => suggestRule(item.tool, inputOf(item)), [item]);
   const [tool, setTool] = useState(first.tool);
   const [match, setMatch] = useState(first.match ?? '');
+  const [profile, setProfile] = useState<{ rules: ApprovalRule[]; mode: Mode } | null>(null);
   const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
   const items = useInbox((s) => s.items);
+  useEffect(() => {
+    if (!item.agent) return;
+    call('agentsGet', { name: item.agent })
+      .then((a) => setProfile({ rules: Array.isArray(a.approval_rules) ? a.approval_rules : [], mode: a.mode }))
+      .catch((e) => setNote({ ok: false, text: messageOf(e) }));
+  }, [item.agent]);
+
   const rule: ApprovalRule = { tool: tool.trim(), verdict: 'allow', ...(first.path ? { path: first.path, match } : {}) };
   const valid = rule.tool.length > 0;
+  const existing = profile?.rules ?? [];
+  const adding = valid ? rulesToAdd(rule, existing) : [];
+  const all = [...existing, ...adding];
   const sameAgent = items.filter((i) => i.agent === item.agent && (i.kind === 'autonomy' || i.kind === 'orchestration'));
-  const covered = valid
-    ? callsAllowedBy(
-        rule,
+  const outcomes = profile
+    ? outcomesUnder(
+        all,
+        profile.mode,
         sameAgent.map((i) => ({ id: i.id, tool: i.tool, input: inputOf(i) })),
       )
-    : [];
-  const others = covered.filter((id) => id !== item.id);
-  const coversThis = covered.includes(item.id);
-  const warnings = valid ? lintRules([rule]) : [];
+    : new Map<string, CardOutcome>();
+  const tally = { allowed: 0, asks: 0, denied: 0, refused: 0 };
+  for (const [id, o] of outcomes) if (id !== item.id) tally[o]++;
+  const mine = outcomes.get(item.id);
+  const warnings = valid ? lintRules(all).filter((w) => w.index >= existing.length) : [];
 
   const save = async () => {
     if (!item.agent) return;
@@ -36,14 +59,15 @@ export function AllowRule({ item, onClose }: { item: InboxItem; onClose(): void 
     try {
       const a = await call('agentsGet', { name: item.agent });
       const rules = Array.isArray(a.approval_rules) ? a.approval_rules : [];
-      const { status, created_at, updated_at, ...profile } = a;
+      const { status, created_at, updated_at, ...rest } = a;
+      const add = rulesToAdd(rule, rules);
       // Replace, never create: an agent removed since the card appeared is not brought back by a rule.
-      const r = await call('agentsReplace', { ...profile, approval_rules: [...rules, rule] });
-      const n = r.warnings.length;
+      await call('agentsReplace', { ...rest, approval_rules: [...rules, ...add] });
       setNote({
         ok: true,
-        text: `Saved to ${item.agent}'s rules (rule ${rules.length}). It applies from ${item.agent}'s next run; this card still waits for your answer.${n ? ` ${n} warning${n > 1 ? 's' : ''}: see the agent's rules.` : ''}`,
+        text: `Saved to ${item.agent}'s rules (${add.length === 1 ? 'rule' : 'rules'} ${rules.length}${add.length > 1 ? `–${rules.length + add.length - 1}` : ''}). They decide from ${item.agent}'s next run.`,
       });
+      onApprove(item);
     } catch (e) {
       setNote({ ok: false, text: messageOf(e) });
     } finally {
@@ -70,35 +94,48 @@ export function AllowRule({ item, onClose }: { item: InboxItem; onClose(): void 
               </label>
             ) : null}
           </div>
-          <pre className="code json rule-preview" aria-label="The rule">
-            {JSON.stringify(rule)}
-          </pre>
+          <ul className="rule-preview" aria-label="The rules to add">
+            {adding.map((r) => (
+              <li key={show(r)}>
+                <span className={`verdict ${r.verdict}`}>{r.verdict}</span> <code>{show(r)}</code>
+              </li>
+            ))}
+          </ul>
+          {adding.length > 1 ? (
+            <p className="muted small" data-testid="guards-note">
+              The ask rules are compound-command guards: a command that chains, pipes, substitutes or redirects (<code>;</code> <code>&amp;</code>{' '}
+              <code>|</code> <code>$(</code> <code>`</code> <code>&gt;</code> <code>&lt;</code>, a new line) still comes to you, because ask wins over allow.
+              They hold for {item.agent}'s other allow rules too.
+            </p>
+          ) : null}
           <p role="status" className="rule-reach" data-testid="rule-reach">
             {!valid
               ? 'Type a tool name.'
-              : `${coversThis ? 'Covers this call' : 'Does not cover this call'}; of ${item.agent}'s other ${sameAgent.length - 1} pending card${sameAgent.length === 2 ? '' : 's'} shown, it would also allow ${others.length}.`}
+              : !profile
+                ? 'Reading the agent’s rules…'
+                : `With ${item.agent}'s rules and these (${profile.mode} mode), this call is ${mine ? WORD[mine] : 'not shown'}; of ${item.agent}'s other ${sameAgent.length - 1} pending card${sameAgent.length === 2 ? '' : 's'} shown, ${tally.allowed} allowed, ${tally.asks} still ask${tally.denied ? `, ${tally.denied} denied` : ''}${tally.refused ? `, ${tally.refused} refused` : ''}.`}
           </p>
-          {others.length ? (
-            <ul className="rule-covers" aria-label="Pending cards it would also allow">
-              {others.slice(0, 5).map((id) => {
-                const c = items.find((i) => i.id === id)!;
-                return (
-                  <li key={id}>
+          {tally.allowed ? (
+            <ul className="rule-covers" aria-label="Pending cards these rules allow">
+              {sameAgent
+                .filter((c) => c.id !== item.id && outcomes.get(c.id) === 'allowed')
+                .slice(0, 5)
+                .map((c) => (
+                  <li key={c.id}>
                     <code>{c.target}</code>
                   </li>
-                );
-              })}
-              {others.length > 5 ? <li className="muted">and {others.length - 5} more</li> : null}
+                ))}
+              {tally.allowed > 5 ? <li className="muted">and {tally.allowed - 5} more</li> : null}
             </ul>
           ) : null}
           {warnings.map((w, i) => (
             <p key={i} className="warning" role="alert">
-              <strong>Warning:</strong> {w.message.replace(/^rule 0: /, '')}
+              <strong>Warning:</strong> {w.message.replace(/^rule \d+: /, '')}
             </p>
           ))}
           <div className="row-actions">
-            <button type="button" className="btn primary" disabled={!valid || saving} onClick={() => void save()}>
-              {warnings.length ? 'Save rule anyway' : `Save to ${item.agent}'s rules`}
+            <button type="button" className="btn primary" disabled={!valid || saving || !profile} onClick={() => void save()}>
+              {warnings.length ? 'Save anyway and approve this call' : 'Save and approve this call'}
             </button>
             <button type="button" className="btn ghost" onClick={onClose}>
               Close

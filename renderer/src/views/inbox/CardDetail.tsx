@@ -4,7 +4,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useInbox, type InboxItem } from '../../stores/inbox.js';
 import { useNav } from '../../stores/nav.js';
 import { useRuns } from '../../stores/runs.js';
-import { KIND_LABEL, askerLine, remedyLine, readableInput, diffLines, shortId, actionsOf, runLabel } from './cards.js';
+import { KIND_LABEL, askerLine, remedyLine, readableInput, diffLines, shortId, actionsOf, runLabel, titleTarget } from './cards.js';
 import { timeLeft } from '../../components/time.js';
 import { ChainPathLine, Said, useCardContext } from './CardContext.js';
 import { classifyDanger } from '../../../../shared/inbox/danger.js';
@@ -46,6 +46,7 @@ export function CardDetail({ item, reason, setReason, now, onApprove }: Props) {
   const effect = item.effect as Partial<EffectProfile> | undefined;
   const input = readableInput(item.tool, effect?.input);
   const left = timeLeft(item.expires_at, now);
+  const title = titleTarget(item.target);
   const actions = actionsOf(item);
   const isCall = item.kind === 'autonomy' || item.kind === 'orchestration';
   const danger = isCall ? classifyDanger(item.tool, effect?.input, effect?.workspace) : [];
@@ -70,7 +71,7 @@ export function CardDetail({ item, reason, setReason, now, onApprove }: Props) {
               {item.target ? (
                 <>
                   {' '}
-                  on <span className="target">{item.target}</span>
+                  on <span className="target">{title.text}</span>
                 </>
               ) : null}
             </>
@@ -139,10 +140,26 @@ export function CardDetail({ item, reason, setReason, now, onApprove }: Props) {
 
       {item.message ? <p className={`card-message ${item.kind === 'question' ? 'question' : ''}`}>{item.message}</p> : null}
 
-      {isCall && effect && !(input.kind === 'command' && input.text === item.target) ? (
-        <section className="card-section">
-          <h3>{input.kind === 'command' ? 'Command' : 'Input'}</h3>
-          <pre className={`code ${input.kind}`}>{input.text}</pre>
+      {isCall && effect && !(input.kind === 'command' && input.text === item.target && !title.cut) ? (
+        <section className="card-section" aria-labelledby={`card-${item.id}-input`}>
+          <h3 id={`card-${item.id}-input`}>{input.kind === 'command' ? `Command${title.cut ? ` (${input.text.split('\n').length} lines)` : ''}` : 'Input'}</h3>
+          {input.kind === 'command' && title.cut ? (
+            <pre className="code command-lines" tabIndex={0} aria-labelledby={`card-${item.id}-input`}>
+              {input.text.split('\n').map((line, i) => (
+                <span key={i} className="code-line">
+                  <span className="line-no" aria-hidden="true">
+                    {i + 1}
+                  </span>
+                  {line || ' '}
+                  {'\n'}
+                </span>
+              ))}
+            </pre>
+          ) : (
+            <pre className={`code ${input.kind}`} tabIndex={0} aria-labelledby={`card-${item.id}-input`}>
+              {input.text}
+            </pre>
+          )}
         </section>
       ) : null}
       {effect?.diff ? (
@@ -205,7 +222,7 @@ export function CardDetail({ item, reason, setReason, now, onApprove }: Props) {
       ) : null}
       {allowing ? (
         <Suspense fallback={<p className="muted">Loading…</p>}>
-          <AllowRule item={item} onClose={() => setAllowing(false)} />
+          <AllowRule item={item} onClose={() => setAllowing(false)} onApprove={onApprove} />
         </Suspense>
       ) : null}
       {item.kind === 'attention' ? (

@@ -1,11 +1,11 @@
 // Above the queue: filter (text, kind), group (by agent, run or chain: each group a filter with its count),
 // and the bulk answer for the checked cards, confirmed with the count and the calls named.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useInbox, type GroupBy, type InboxFilter } from '../../stores/inbox.js';
-import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { BulkConfirm } from './BulkConfirm.js';
 import { messageOf } from '../../api/client.js';
-import { cardLabel } from '../../stores/inbox-list.js';
 import { shortId } from './cards.js';
+import { FilterChips } from './FilterChips.js';
 
 const KINDS: Array<{ value: InboxFilter['kind'] | ''; label: string }> = [
   { value: '', label: 'All kinds' },
@@ -53,17 +53,17 @@ function Groups() {
 export function InboxToolbar() {
   const { filter, setFilter, groupBy, setGroupBy, checked, items } = useInbox();
   const [text, setText] = useState(filter.text ?? '');
+  // A text filter removed by its chip empties the box too.
+  useEffect(() => setText(filter.text ?? ''), [filter.text]);
   const [confirm, setConfirm] = useState<'approve' | 'deny' | null>(null);
-  const [reason, setReason] = useState('');
   const [note, setNote] = useState<string | null>(null);
   const ids = Object.keys(checked);
-  const named = ids.map((id) => items.find((i) => i.id === id)).filter((i) => i !== undefined);
+  const named = confirm ? items.filter((i) => checked[i.id]) : [];
 
-  const run = async (action: 'approve' | 'deny') => {
+  const run = async (action: 'approve' | 'deny', reason: string) => {
     setConfirm(null);
     try {
       await useInbox.getState().bulk(action, reason);
-      setReason('');
       setNote(null);
     } catch (e) {
       setNote(messageOf(e));
@@ -108,6 +108,7 @@ export function InboxToolbar() {
           <option value="chain">Group by chain</option>
         </select>
       </form>
+      <FilterChips />
       <Groups />
       <div className="bulk-row">
         <button
@@ -145,29 +146,7 @@ export function InboxToolbar() {
         </p>
       ) : null}
       {confirm ? (
-        <ConfirmDialog
-          title={`${confirm === 'approve' ? 'Approve' : 'Deny'} ${ids.length} call${ids.length === 1 ? '' : 's'}?`}
-          confirmLabel={`${confirm === 'approve' ? 'Approve' : 'Deny'} ${ids.length}`}
-          danger={confirm === 'deny'}
-          onConfirm={() => void run(confirm)}
-          onCancel={() => setConfirm(null)}
-        >
-          <p>Each card is answered as if alone; one that was answered meanwhile is reported, not repeated. The calls:</p>
-          <ul className="bulk-calls">
-            {named.slice(0, 8).map((i) => (
-              <li key={i.id}>
-                <code>{cardLabel(i)}</code>
-              </li>
-            ))}
-            {ids.length > named.slice(0, 8).length ? <li className="muted">and {ids.length - named.slice(0, 8).length} more</li> : null}
-          </ul>
-          {confirm === 'deny' ? (
-            <label className="stack">
-              Reason (optional, each agent reads it)
-              <input className="input" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={4096} />
-            </label>
-          ) : null}
-        </ConfirmDialog>
+        <BulkConfirm action={confirm} ids={ids} named={named} onConfirm={(reason) => void run(confirm, reason)} onCancel={() => setConfirm(null)} />
       ) : null}
     </div>
   );

@@ -134,7 +134,12 @@ export function InboxView() {
             {items.length ? (
               <CardList items={items} selectedId={selectedId} now={now} />
             ) : (
-              <p className="muted empty-inline">No pending card matches this filter.</p>
+              <div className="empty-inline">
+                <p className="muted">No pending card matches this filter.</p>
+                <button type="button" className="btn small" onClick={() => useInbox.getState().setFilter({})}>
+                  Clear filters and show all cards
+                </button>
+              </div>
             )}
           </aside>
           <section className="inbox-detail" aria-label="Selected card" tabIndex={0}>

@@ -129,3 +129,12 @@ export function chainPath(chain: ChainLike | undefined, hop: number | undefined,
     .find((h) => h.agent !== agent && (h.target === agent || h.target.startsWith(`${agent} `) || h.target.includes(agent ?? '\u0000')));
   return { path, handedBy: handed?.agent ?? (path.length > 1 ? path[path.length - 2] : null) };
 }
+
+/** A title's target: the first line, cut to `max` characters, saying how many lines follow (the whole text is
+ *  in the card's code block). `cut` says whether the title shows less than the whole. */
+export function titleTarget(target: string, max = 90): { text: string; cut: boolean } {
+  const lines = target.split('\n');
+  const head = lines[0].length > max ? `${lines[0].slice(0, max - 1)}…` : lines[0];
+  const more = lines.length - 1;
+  return { text: more ? `${head} … (+${more} line${more === 1 ? '' : 's'})` : head, cut: more > 0 || head !== lines[0] };
+}
