@@ -12,7 +12,7 @@ import { migrate } from '../store/db.js';
 import { MIGRATIONS } from '../store/migrations/index.js';
 import { insertProcess, listProcesses } from '../store/queries/processes.js';
 import { upsertAgent } from '../store/queries/agents.js';
-import { prepareLaunch, processStartTime } from '../sandbox/index.js';
+import { prepareLaunch, processStartTime, withSeccompFd } from '../sandbox/index.js';
 import type { ExecutorTool } from './types.js';
 
 let root: string;
@@ -149,7 +149,8 @@ describe('the gate', () => {
         { gate: true, commandLine: 'touch ran' },
       );
       if (!p.ok) throw new Error(p.refusal);
-      const c = spawn(p.launch.file, p.launch.args, { cwd: ws, env: p.launch.env, stdio: ['pipe', 'ignore', 'ignore'] });
+      const started = withSeccompFd(p.launch);
+      const c = spawn(started.file, started.args, { cwd: ws, env: p.launch.env, stdio: ['pipe', 'ignore', 'ignore'] });
       c.stdin!.end();
       const code = await new Promise((r) => c.on('close', r));
       await p.launch.close();
