@@ -15,6 +15,22 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true, caughtErrors: 'none' }],
     },
   },
+  // One errorMessage() (shared/errors.ts) and one logger (electron/log.ts): no local copies, no console.* in the
+  // kernel's process. The CLI and the hook write to their own streams; scripts, tests and benches print freely.
+  {
+    files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}'],
+    ignores: ['electron/cli/**', 'electron/external/hook/**', 'electron/external/connect/**', '**/*.test.{ts,tsx}'],
+    rules: {
+      'no-console': 'error',
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ConditionalExpression[test.operator='instanceof'][test.right.name='Error'][consequent.property.name='message']",
+          message: 'Use errorMessage() from shared/errors.ts: one way to read what was thrown.',
+        },
+      ],
+    },
+  },
   // CommonJS files (electron-builder hooks, the packaged CLI shim) load with require().
   { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
   // Test support and tests may reach across layers to set up what they test.

@@ -45,6 +45,7 @@ import {
   type Handlers,
 } from './api/index.js';
 import type { InputOf, MethodName, Methods, NexusEvent, OutputOf } from '../shared/api/index.js';
+import { log } from './log.js';
 
 /** The modules a NEXUS is built with: all of them, unless a test asks for fewer. */
 export interface NexusModules {
@@ -115,7 +116,7 @@ const NO_KEYCHAIN =
 export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const dataDir = canonicalDataDir(opts.dataDir); // the same spelling the `nexus` command derives the socket from
-  const warn = opts.warn ?? ((line: string) => console.error(line));
+  const warn = opts.warn ?? ((line: string) => log.warn(line.replace(/^nexus: /, '')));
   for (const w of tightenDataDir(dataDir)) warn(`nexus: warning: ${w} (only you may read NEXUS's data)`);
   const release = opts.lock === false ? () => {} : acquireLock(dataDir);
   let db: Db;
@@ -149,7 +150,7 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
         try {
           await fn();
         } catch (e) {
-          console.error('nexus: a close hook failed:', e);
+          log.error('a close hook failed', e);
         }
       }
       await kernel.close();

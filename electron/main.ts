@@ -15,6 +15,8 @@ import { chromiumProfileDir } from './shell/chromium-profile.js';
 import { loginShell, mergeLoginEnv, readLoginShellEnv, shouldLoadLoginEnv } from './shell/login-env.js';
 import { windowOpener } from './shell/window-opener.js';
 import { resolveDataDir } from './store/data-dir.js';
+import { log } from './log.js';
+import { errorMessage } from '../shared/errors.js';
 
 // Bundled to dist/electron/main.cjs: the renderer is dist/renderer, the preload sits beside this file.
 const RENDERER_DIR = join(__dirname, '..', 'renderer');
@@ -63,7 +65,7 @@ async function loadLoginEnv() {
   const shellPath = loginShell(process.platform, process.env);
   const r = await readLoginShellEnv({ shell: shellPath });
   if (r.ok) mergeLoginEnv(process.env, r.env);
-  else console.warn(`nexus: kept the launcher's environment: ${r.reason}.`);
+  else log.warn(`kept the launcher's environment: ${r.reason}.`);
 }
 
 /** One NEXUS per user: a second launch focuses the first window (and the data dir lock guards the kernel). */
@@ -216,7 +218,7 @@ function desktopKeys(dataDir: string): KeysModule {
   const cipher = keychainCipher();
   const store = createKeyFileStore(dataDir, cipher);
   const keychain = () => keychainState(cipher, dataDir);
-  if (!keychain().available) console.warn(`nexus: ${keychain().note}`);
+  if (!keychain().available) log.warn(keychain().note);
   return { store, handlers: (exists) => keysHandlers(store, keychain, exists) };
 }
 
@@ -238,14 +240,14 @@ async function start() {
   try {
     nexus = await createNexus({ dataDir, secretCipher: keychainCipher(), keys: desktopKeys });
   } catch (e) {
-    dialog.showErrorBox('NEXUS could not start', e instanceof Error ? e.message : String(e));
+    dialog.showErrorBox('NEXUS could not start', errorMessage(e));
     app.exit(1);
     return;
   }
   const closeIpc = setupIpc(nexus);
   // The `nexus` command reaches this kernel through the control socket in the data dir, as with `nexus serve`.
   const socket = await startSocketDoor(nexus).catch((e) => {
-    console.error('nexus: the control socket could not start:', e instanceof Error ? e.message : e);
+    log.error('the control socket could not start', e);
     return null;
   });
   setupBadge(nexus);

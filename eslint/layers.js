@@ -11,35 +11,37 @@ export const LAYERS = [
   // Where NEXUS's data lives (node:fs/os/path, nothing of the project) is known before any store opens: the CLI
   // and the shells resolve it too, so this one file sits below the store and every node-side layer may import it.
   ['data-dir', (p) => p === 'electron/store/data-dir.ts', []],
-  ['store', (p) => p.startsWith('electron/store/'), ['shared', 'data-dir']],
+  // The one logger (stderr lines, capturable in tests): every node-side layer may write to it.
+  ['log', (p) => p.startsWith('electron/log.'), ['shared']],
+  ['store', (p) => p.startsWith('electron/store/'), ['shared', 'log', 'data-dir']],
   // Writing a client's hook configuration (Claude Code's settings, Codex's config) touches only those files:
   // the CLI does it without a running NEXUS, so it sits below everything that does.
   ['connect', (p) => p.startsWith('electron/external/connect/') && !p.endsWith('.test.ts'), []],
-  ['providers', (p) => p.startsWith('electron/providers/'), ['shared']],
+  ['providers', (p) => p.startsWith('electron/providers/'), ['shared', 'log']],
   // The OS sandbox and the executor-tool contract (what a call runs with): below runners and the kernel.
-  ['sandbox', (p) => p.startsWith('electron/sandbox/'), ['shared', 'store']],
-  ['runners', (p) => p.startsWith('electron/runners/'), ['shared', 'sandbox']],
-  ['kernel', (p) => p.startsWith('electron/kernel/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners']],
-  ['governance', (p) => p.startsWith('electron/governance/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel']],
-  ['demo', (p) => p.startsWith('electron/demo/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance']],
-  ['api', (p) => p.startsWith('electron/api/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo']],
+  ['sandbox', (p) => p.startsWith('electron/sandbox/'), ['shared', 'log', 'store']],
+  ['runners', (p) => p.startsWith('electron/runners/'), ['shared', 'log', 'sandbox']],
+  ['kernel', (p) => p.startsWith('electron/kernel/'), ['shared', 'log', 'data-dir', 'store', 'sandbox', 'providers', 'runners']],
+  ['governance', (p) => p.startsWith('electron/governance/'), ['shared', 'log', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel']],
+  ['demo', (p) => p.startsWith('electron/demo/'), ['shared', 'log', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance']],
+  ['api', (p) => p.startsWith('electron/api/'), ['shared', 'log', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo']],
   // Connected clients (Claude Code, Codex): a module app.ts constructs, whose handlers are typed by api/.
   [
     'external',
     (p) => p.startsWith('electron/external/'),
-    ['shared', 'data-dir', 'connect', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api'],
+    ['shared', 'log', 'data-dir', 'connect', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api'],
   ],
   [
     'app',
     (p) => p === 'electron/app.ts',
-    ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api', 'connect', 'external'],
+    ['shared', 'log', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api', 'connect', 'external'],
   ],
-  ['doors', (p) => p.startsWith('electron/doors/'), ['shared', 'data-dir', 'api']],
-  ['cli', (p) => p.startsWith('electron/cli/'), ['shared', 'data-dir', 'connect', 'api', 'doors']],
+  ['doors', (p) => p.startsWith('electron/doors/'), ['shared', 'log', 'data-dir', 'api']],
+  ['cli', (p) => p.startsWith('electron/cli/'), ['shared', 'log', 'data-dir', 'connect', 'api', 'doors']],
   [
     'shell',
     (p) => p.startsWith('electron/'),
-    ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api', 'connect', 'external', 'app', 'doors'],
+    ['shared', 'log', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api', 'connect', 'external', 'app', 'doors'],
   ],
   ['renderer', (p) => p.startsWith('renderer/'), ['shared']],
 ];
@@ -49,6 +51,7 @@ export const LAYERS = [
 export const LAYER_NAMES = {
   shared: '`shared/`',
   'data-dir': '`electron/store/data-dir.ts`',
+  log: '`electron/log.ts`',
   store: '`electron/store/`',
   connect: '`electron/external/connect/`',
   providers: '`electron/providers/`',

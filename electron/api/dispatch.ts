@@ -3,7 +3,7 @@
 import { apiErrorOf, ErrorDetail, methods, type ApiError, type MethodName, type Methods, type OutputOf, type Result } from '../../shared/api/index.js';
 import { z } from 'zod';
 
-import { ApiFailure } from '../../shared/errors.js';
+import { ApiFailure, errorMessage } from '../../shared/errors.js';
 
 export { ApiFailure };
 
@@ -44,6 +44,6 @@ export async function dispatch(handlers: Handlers, name: string, rawInput: unkno
     return { ok: true, value };
   } catch (e) {
     if (e instanceof ApiFailure) return { ok: false, error: failureOf(e) };
-    return { ok: false, error: { code: 'internal', message: e instanceof Error ? e.message : String(e) } };
+    return { ok: false, error: { code: 'internal', message: errorMessage(e) } };
   }
 }

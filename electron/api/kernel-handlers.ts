@@ -20,6 +20,7 @@ import { getAgentProfile, listAgentProfiles, removeAgent, revokeExecutor, saveAg
 import { NEXUS_VERSION } from '../../shared/version.js';
 import { agentView, filterOf, inboxView, rowView, runSummary, withWaiting } from './kernel-views.js';
 import { eventsPage, rowsPage } from './run-pages.js';
+import { errorMessage } from '../../shared/errors.js';
 
 type KernelMethods =
   | 'status'
@@ -197,7 +198,7 @@ export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMeth
           await kernel.inbox.act(id, action, { by: by(ctx), ...(action === 'deny' && reason?.trim() ? { reason: reason.trim() } : {}) });
           done.push(id);
         } catch (e) {
-          failed.push({ id, message: e instanceof Error ? e.message : String(e) });
+          failed.push({ id, message: errorMessage(e) });
         }
       }
       return { done, failed };

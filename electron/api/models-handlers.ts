@@ -2,6 +2,7 @@
 // sees whether a base URL, model and key work before any agent depends on them.
 import type { Handlers } from './dispatch.js';
 import { createProvider, ProviderError, type KeyStore } from '../providers/index.js';
+import { errorMessage } from '../../shared/errors.js';
 
 const TEST_TIMEOUT_MS = 20_000;
 
@@ -35,7 +36,7 @@ export function modelsHandlers(ports: { keyStore: KeyStore }, env: NodeJS.Proces
         return { ok: true, reply: reply.text.slice(0, 500), error: null, ms: Date.now() - started };
       } catch (e) {
         const code = e instanceof ProviderError ? e.code : 'provider_error';
-        const message = e instanceof Error ? e.message : String(e);
+        const message = errorMessage(e);
         return { ok: false, reply: null, error: { code, message: message.slice(0, 1000) }, ms: Date.now() - started };
       }
     },

@@ -7,17 +7,19 @@ import { createClient } from '../../shared/api/client.js';
 import { socketPath } from '../doors/socket-path.js';
 import { credentialPath, readCredential } from '../doors/credential.js';
 import { canonicalDataDir } from '../store/data-dir.js';
+import { NexusError } from '../../shared/errors.js';
 
-export class NoKernelError extends Error {
-  readonly code = 'no_kernel';
+export class NoKernelError extends NexusError {
   constructor(readonly dataDir: string) {
-    super(`No NEXUS kernel is running for the data dir ${dataDir}. Start one with: nexus serve --data-dir ${JSON.stringify(dataDir)}`);
+    super('no_kernel', `No NEXUS kernel is running for the data dir ${dataDir}. Start one with: nexus serve --data-dir ${JSON.stringify(dataDir)}`);
   }
 }
 
 /** The kernel answered, but this process could not prove it is the person (no readable credential, or a wrong one). */
-export class NotAuthenticatedError extends Error {
-  readonly code = 'unauthenticated';
+export class NotAuthenticatedError extends NexusError {
+  constructor(message: string) {
+    super('unauthenticated', message);
+  }
 }
 
 export interface KernelConnection {

@@ -6,6 +6,7 @@ import { connectKernel, NoKernelError, NotAuthenticatedError, type KernelConnect
 import type { NexusApi, Result } from '../../shared/api/index.js';
 import { resolveDataDir } from '../store/data-dir.js';
 import { blockText, inlineText } from './terminal-text.js';
+import { errorMessage } from '../../shared/errors.js';
 
 export const COMMON_OPTIONS = {
   'data-dir': { type: 'string' },
@@ -29,7 +30,7 @@ export function parse(argv: string[], options: ParseArgsConfig['options'], io: C
     }
     return { values: values as Values, positionals };
   } catch (e) {
-    io.err(`nexus: ${e instanceof Error ? e.message : String(e)}\n${usage}`);
+    io.err(`nexus: ${errorMessage(e)}\n${usage}`);
     return { exit: 2 };
   }
 }
@@ -48,8 +49,7 @@ export async function withKernel(values: Values, io: CliIo, fn: (api: NexusApi, 
   try {
     conn = await connectKernel(dataDir);
   } catch (e) {
-    const message =
-      e instanceof NoKernelError || e instanceof NotAuthenticatedError ? e.message : `cannot reach the kernel: ${e instanceof Error ? e.message : String(e)}`;
+    const message = e instanceof NoKernelError || e instanceof NotAuthenticatedError ? e.message : `cannot reach the kernel: ${errorMessage(e)}`;
     io.err(`nexus: ${message}`);
     io.error?.(e instanceof NoKernelError ? 'no_kernel' : e instanceof NotAuthenticatedError ? 'unauthenticated' : 'unreachable', message);
     return 1;

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import type { CliCommand, CliIo } from './io.js';
 import { parse, usageError } from './common.js';
 import { resolveDataDir } from '../store/data-dir.js';
+import { errorMessage } from '../../shared/errors.js';
 
 const USAGE = `usage: nexus connect claude-code [--user | --project DIR] [--timeout SECONDS] [--when-down deny|ask] [--dry-run]
        nexus connect codex [--timeout SECONDS] [--when-down deny|ask] [--codex PATH] [--dry-run]
@@ -75,7 +76,7 @@ function command(action: 'connect' | 'disconnect'): CliCommand {
       }
       return 0;
     } catch (e) {
-      io.err(`nexus: ${e instanceof Error ? e.message : String(e)}`);
+      io.err(`nexus: ${errorMessage(e)}`);
       return 1;
     }
   };

@@ -11,6 +11,7 @@ import { moreLine, parseCursor, parseLimit, showRun } from './paging.js';
 import type { MethodOutput, NexusEvent } from '../../shared/api/index.js';
 import type { Mode } from '../../shared/types.js';
 import { grantWords } from '../../shared/api/doors.js';
+import { errorMessage } from '../../shared/errors.js';
 
 /** The status line of a time override (a testing aid of `nexus serve`, set only by its environment). */
 export const clockOffsetLine = (ms: number) => `clock offset: ${ms >= 0 ? '+' : ''}${ms} ms (NEXUS_TESTING): expiry deadlines are read on a shifted clock`;
@@ -168,7 +169,7 @@ export const appendCommand: CliCommand = async (argv, io) => {
     try {
       input = JSON.parse(p.values.input as string);
     } catch (e) {
-      return usageError(io, APPEND_USAGE, `--input is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+      return usageError(io, APPEND_USAGE, `--input is not JSON: ${errorMessage(e)}`);
     }
   }
   const tool = p.values.tool as string;

@@ -8,6 +8,7 @@ import { expectValue, oneLine, parse, printJson, table, usageError, withKernel, 
 import { moreLine, pageArgs } from './paging.js';
 import type { MethodInput, MethodOutput } from '../../shared/api/index.js';
 import { isSettableKey } from '../../shared/orchestration/settings.js';
+import { errorMessage } from '../../shared/errors.js';
 
 // The API's own types, by method (shared/api): a field the kernel renames or drops fails the type check here.
 type SettingsView = Record<string, unknown>;
@@ -141,7 +142,7 @@ export const entitlementsCommand: CliCommand = async (argv, io) => {
     try {
       token = (await readBoundedText(resolve(file!), MAX_TOKEN_FILE_BYTES)).trim();
     } catch (e) {
-      io.err(`nexus: cannot read the entitlement file ${file}: ${e instanceof Error ? e.message : String(e)}`);
+      io.err(`nexus: cannot read the entitlement file ${file}: ${errorMessage(e)}`);
       return 1;
     }
   }

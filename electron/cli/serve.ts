@@ -10,6 +10,7 @@ import { startSocketDoor } from '../doors/socket.js';
 import { startWebDoor, type WebDoor } from '../doors/web.js';
 import { installLastResort } from '../doors/last-resort.js';
 import { LAUNCH_TTL_MS } from '../doors/web-session.js';
+import { errorMessage } from '../../shared/errors.js';
 
 const USAGE = `usage: nexus serve [--data-dir DIR] [--port N] [--no-web] [--json]
   Runs the kernel headless: the control socket (nexus.sock in the data dir) for the CLI, and the browser host
@@ -52,7 +53,7 @@ export const serveCommand: CliCommand = async (argv, io) => {
   try {
     nexus = await createNexus({ dataDir, clock: time.clock });
   } catch (e) {
-    io.err(`nexus: ${e instanceof Error ? e.message : String(e)}`);
+    io.err(`nexus: ${errorMessage(e)}`);
     return 1;
   }
   const closers: Array<() => Promise<void>> = [];
@@ -79,7 +80,7 @@ export const serveCommand: CliCommand = async (argv, io) => {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') io.err(`nexus: port ${port} is in use: pick another --port, or --port 0 for any free one`);
     else if (code === 'EACCES' && port > 0 && port < 1024) io.err(`nexus: port ${port} needs privileges: pick a port above 1023, or --port 0 for any free one`);
-    else io.err(`nexus: ${e instanceof Error ? e.message : String(e)}`);
+    else io.err(`nexus: ${errorMessage(e)}`);
     for (const c of closers.reverse()) await c().catch(() => {});
     await nexus.close();
     return 1;

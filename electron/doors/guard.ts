@@ -2,8 +2,6 @@
 // answer to that message; the connection, the other callers and the kernel go on. Without it, a rejection from
 // an async message handler is an unhandled rejection, which ends the Node process and every run in flight.
 
-export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
-
 /** Run one message's work; a throw or rejection goes to `onError`, which itself may not take the process down. */
 export function guarded(work: () => unknown, onError: (e: unknown) => void): void {
   const fail = (e: unknown) => {

@@ -6,8 +6,9 @@ import { METHOD_NAMES } from '../../shared/api/index.js';
 import { dispatch } from '../api/dispatch.js';
 import type { ApiHost } from './host.js';
 import { channelOf, EVENT_CHANNEL, isOwnWindow } from './ipc-sender.js';
-import { messageOf } from './guard.js';
+
 import { MAX_MESSAGE_BYTES } from '../../shared/api/doors.js';
+import { errorMessage } from '../../shared/errors.js';
 
 export interface IpcDoorOptions {
   nexus: ApiHost;
@@ -35,7 +36,7 @@ export function startIpcDoor(opts: IpcDoorOptions): () => void {
           return { ok: false, error: { code: 'too_large', message: `A request may be at most ${MAX_MESSAGE_BYTES} bytes.` } };
         return await dispatch(opts.nexus.handlers, name, input, { door: 'ipc' });
       } catch (e) {
-        return { ok: false, error: { code: 'internal', message: `The call failed inside NEXUS: ${messageOf(e)}` } };
+        return { ok: false, error: { code: 'internal', message: `The call failed inside NEXUS: ${errorMessage(e)}` } };
       }
     });
   }

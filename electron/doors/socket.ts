@@ -23,8 +23,9 @@ import { dispatch } from '../api/dispatch.js';
 import { socketPath } from './socket-path.js';
 import type { ApiHost } from './host.js';
 import { CREDENTIAL_FILE, removeCredential, sameSecret, writeCredential } from './credential.js';
-import { guarded, messageOf } from './guard.js';
+import { guarded } from './guard.js';
 import { MAX_MESSAGE_BYTES } from '../../shared/api/doors.js';
+import { errorMessage } from '../../shared/errors.js';
 
 export { SOCKET_FILE, socketPath } from './socket-path.js';
 /** A request line is one API message: anything larger is refused and the connection closed. */
@@ -118,7 +119,7 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts
         }
         guarded(
           () => handle(line),
-          (e) => send({ id: null, ok: false, error: { code: 'internal', message: `The request failed inside NEXUS: ${messageOf(e)}` } }),
+          (e) => send({ id: null, ok: false, error: { code: 'internal', message: `The request failed inside NEXUS: ${errorMessage(e)}` } }),
         );
       }
     });

@@ -21,9 +21,10 @@ import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { dispatch } from '../api/dispatch.js';
 import type { ApiHost } from './host.js';
-import { guarded, messageOf } from './guard.js';
+import { guarded } from './guard.js';
 import { AUTH_MESSAGES, createSessionKeeper } from './web-session.js';
 import { MAX_MESSAGE_BYTES } from '../../shared/api/doors.js';
+import { errorMessage } from '../../shared/errors.js';
 
 export type { ApiHost } from './host.js';
 
@@ -201,7 +202,7 @@ export async function startWebDoor(opts: WebDoorOptions): Promise<WebDoor> {
         );
       guarded(
         () => handle(data, isBinary),
-        (e) => reply({ id: null, result: { ok: false, error: { code: 'internal', message: `The message failed inside NEXUS: ${messageOf(e)}` } } }),
+        (e) => reply({ id: null, result: { ok: false, error: { code: 'internal', message: `The message failed inside NEXUS: ${errorMessage(e)}` } } }),
       );
     });
   });

@@ -2,6 +2,7 @@
 // settings (the window has no file access); a plan is always shown before apply writes.
 import { ApiFailure, type Handlers } from '../api/dispatch.js';
 import { apply, plan, status, type Client, type Scope } from './connect/plan.js';
+import { errorMessage } from '../../shared/errors.js';
 
 interface Target {
   client: Client;
@@ -14,7 +15,7 @@ const failing = async <T>(f: () => T | Promise<T>): Promise<T> => {
   try {
     return await f();
   } catch (e) {
-    throw new ApiFailure('connection_failed', e instanceof Error ? e.message : String(e));
+    throw new ApiFailure('connection_failed', errorMessage(e));
   }
 };
 

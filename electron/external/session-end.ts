@@ -10,6 +10,7 @@ import { insertRunEvent } from '../store/queries/events.js';
 import { listRunningClientRuns } from '../store/queries/client-runs.js';
 import { findSessionRun, sessionKey } from './session-runs.js';
 import type { ClientName } from './tool-map.js';
+import { log } from '../log.js';
 
 /** How often the idle sweep looks, at most (a shorter idle time is looked at more often). */
 const SWEEP_MS = 60_000;
@@ -57,7 +58,7 @@ export function startIdleSweep(kernel: Kernel, clock: Clock, idleMs: () => numbe
     try {
       endIdleSessions(kernel, clock, ms);
     } catch (e) {
-      console.error('nexus: ending idle client sessions failed:', e);
+      log.error('ending idle client sessions failed', e);
     }
     timer = clock.setTimeout(look, Math.min(SWEEP_MS, Math.max(1000, Math.round(ms / 4))));
   };

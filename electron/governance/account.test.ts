@@ -8,6 +8,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createNexus, type Nexus } from '../app.js';
 import { ManualClock } from '../kernel/clock.js';
 import { dispatch } from '../api/dispatch.js';
+import { captureLog } from '../log.js';
 import { saveAgent } from '../kernel/agents.js';
 import { addMember, beginChain, bindMemberRun } from './chain-store.js';
 import { recipientPosition, starterPosition } from '../../shared/orchestration/chain.js';
@@ -17,9 +18,12 @@ import { fakeAccountService, tokenAnswer, type FakeAccountService } from '../../
 
 const CREDENTIAL = 'acct-cred-7f3a9c1e5b2d4086-SECRET';
 let cleanup: Array<() => Promise<void> | void> = [];
+let restoreLog = () => {};
 afterEach(async () => {
   for (const f of cleanup.reverse()) await f();
   cleanup = [];
+  restoreLog();
+  restoreLog = () => {};
   vi.restoreAllMocks();
 });
 
@@ -199,7 +203,7 @@ describe('entitlement from the account service (GET {NEXUS_ACCOUNT_URL}/v1/entit
       ok: true,
       value: { entitled: true, source: 'import', refreshed_at: null },
     });
-    vi.spyOn(console, 'error').mockImplementation(() => {});
+    restoreLog = captureLog().restore;
     const http = await app(svc, { env: { [ACCOUNT_URL_ENV]: 'http://accounts.example.com' } });
     expect(await http.call('entitlementsRefresh')).toMatchObject({
       ok: false,
@@ -231,13 +235,13 @@ describe('entitlement from the account service (GET {NEXUS_ACCOUNT_URL}/v1/entit
     expect(first.gov.showEntitlement().source).toBe('account');
     await first.close();
 
-    const lines: string[] = [];
-    vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
+    const captured = captureLog();
+    restoreLog = captured.restore;
     svc.answer = (q, res) => res.writeHead(401).end(`nope ${q.headers.authorization}`);
     const second = await app(svc, { clock, dataDir });
     await until('the failed start-up refresh', () => second.gov.account.view().last_refresh?.ok === false);
     expect(second.gov.showEntitlement()).toMatchObject({ entitled: true, source: 'account' });
-    const logged = lines.filter((l) => /refresh/.test(l));
+    const logged = captured.lines.map((l) => l.line).filter((l) => /refresh/.test(l));
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatch(/at start failed \(account_unauthorized\)/);
     expect(logged[0]).not.toContain(CREDENTIAL);
@@ -246,15 +250,15 @@ describe('entitlement from the account service (GET {NEXUS_ACCOUNT_URL}/v1/entit
   it('start-up refresh does not hold up the start: a silent service leaves the app running on the stored state; close aborts the request', async () => {
     const svc = await service();
     svc.answer = () => {}; // never answers (the default 10 s timeout would apply)
-    const lines: string[] = [];
-    vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
+    const captured = captureLog();
+    restoreLog = captured.restore;
     const a = await app(svc);
     await until('the start-up request', () => svc.hits.length === 1);
     expect(a.gov.account.view()).toMatchObject({ configured: true, last_refresh: null });
     expect((await a.call('entitlementsShow')).ok).toBe(true);
     await a.close();
     await new Promise((r) => setTimeout(r, 50));
-    expect(lines.filter((l) => /refresh/.test(l))).toEqual([]);
+    expect(captured.lines.filter((l) => /refresh/.test(l.line))).toEqual([]);
   });
 
   it('periodic refresh: every 6 hours on the kernel clock, and none after close', async () => {

@@ -11,6 +11,7 @@ import type { Clock, TimerHandle } from '../kernel/clock.js';
 import type { Db } from '../store/db.js';
 import { ApiFailure } from '../../shared/errors.js';
 import { showEntitlement, storeEntitlement, verifyEntitlementToken, type AccountView, type EntitlementKey, type EntitlementView } from './entitlements.js';
+import { log } from '../log.js';
 
 export const ACCOUNT_URL_ENV = 'NEXUS_ACCOUNT_URL';
 export const ACCOUNT_TOKEN_ENV = 'NEXUS_ACCOUNT_TOKEN';
@@ -185,7 +186,7 @@ export class AccountLink {
 
   constructor(private readonly deps: AccountLinkDeps) {
     this.config = loadAccountConfig(deps.env);
-    this.log = deps.log ?? ((line) => console.error(line));
+    this.log = deps.log ?? ((line) => log.warn(line.replace(/^nexus: /, '')));
   }
 
   view(): AccountView {

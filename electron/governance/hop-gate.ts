@@ -15,6 +15,7 @@ import { holdCard, type HoldCard } from './hold-card.js';
 import { openTaskOfRun } from './task-store.js';
 import type { HoldTimers } from './hold-clock.js';
 import type { RecentChains } from './recent-chains.js';
+import { log } from '../log.js';
 
 export interface HopGateDeps {
   db: Db;
@@ -67,6 +68,6 @@ function safely(effect: () => void): void {
   try {
     effect();
   } catch (e) {
-    console.error('nexus: announcing an orchestration decision failed:', e);
+    log.error('announcing an orchestration decision failed', e);
   }
 }

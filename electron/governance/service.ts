@@ -27,6 +27,7 @@ import { HoldTimers, waitingOn, type WaitingOn } from './hold-clock.js';
 import type { TurnsPort } from './turns-port.js';
 import type { GovernancePorts } from './ports.js';
 import { AccountLink } from './account.js';
+import { log } from '../log.js';
 
 export const STOP_ALL_REASON = 'Force-stopped by Stop all (a person pressed it); Resume lifts it for new work.';
 
@@ -105,7 +106,7 @@ export class Governance {
     try {
       this.onHoldExpired(h);
     } catch (e) {
-      console.error('nexus: failing the task of an expired hold failed:', e);
+      log.error('failing the task of an expired hold failed', e);
     }
     this.continueHeldRun(
       h.run_id,
@@ -155,9 +156,9 @@ export class Governance {
       const run = this.kernel.getRun(run_id);
       if (!run || run.status === 'canceled') return; // stopped: nothing to tell
       if (!this.nexus.turns) return; // a bare kernel (no turns): nobody to tell
-      void Promise.resolve(this.turns().continueRun(run_id, text)).catch((e) => console.error('nexus: could not continue the held run:', e));
+      void Promise.resolve(this.turns().continueRun(run_id, text)).catch((e) => log.error('could not continue the held run', e));
     } catch (e) {
-      console.error('nexus: could not continue the held run:', e);
+      log.error('could not continue the held run', e);
     }
   }
 

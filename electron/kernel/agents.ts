@@ -11,6 +11,8 @@ import { detailPath } from '../../shared/api/contract.js';
 import { splitSecrets } from './agent-secrets.js';
 import type { Kernel } from './kernel.js';
 import type { Run } from './types.js';
+import { errorMessage } from '../../shared/errors.js';
+import { log } from '../log.js';
 
 /**
  * Strictness of the modes, loosest first. bypass grants every call no deny names; ask parks what no allow
@@ -63,7 +65,7 @@ function storedSecrets(kernel: Kernel, name: string) {
   try {
     return kernel.secrets.get(name).secrets;
   } catch (e) {
-    throw new KernelError('secrets_unreadable', e instanceof Error ? e.message : String(e));
+    throw new KernelError('secrets_unreadable', errorMessage(e));
   }
 }
 
@@ -86,7 +88,7 @@ export function removeAgent(kernel: Kernel, name: string): { removed: boolean; r
   try {
     kernel.secrets.delete(name); // fenced: a removed agent's MCP secrets go with it
   } catch (e) {
-    console.error(`nexus: the MCP secrets of removed agent ${name} could not be deleted:`, e instanceof Error ? e.message : e);
+    log.error(`the MCP secrets of removed agent ${name} could not be deleted`, e);
   }
   const runs = listRuns(kernel.db, { agent: name, status: 'running', limit: 1_000_000 });
   setImmediate(() => {
@@ -94,7 +96,7 @@ export function removeAgent(kernel: Kernel, name: string): { removed: boolean; r
       try {
         if (kernel.isOpen) kernel.stopRun(r.id, { reason: `agent ${name} was removed` });
       } catch (e) {
-        console.error(`nexus: stopping run ${r.id} of removed agent ${name} failed:`, e);
+        log.error(`stopping run ${r.id} of removed agent ${name} failed`, e);
       }
     }
     // What the stops did not close (a failed hook's attention card, a question on an ended run) closes with

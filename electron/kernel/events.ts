@@ -1,5 +1,6 @@
 // The kernel's event bus: every NexusEvent (shared/api/index.ts) the doors push to windows and CLI waiters.
 import type { NexusEvent } from '../../shared/api/index.js';
+import { log } from '../log.js';
 
 export type Listener = (event: NexusEvent) => void;
 
@@ -18,7 +19,7 @@ export class EventBus {
       try {
         l(event);
       } catch (e) {
-        console.error('nexus: event listener failed:', e);
+        log.error('an event listener failed', e);
       }
     }
   }

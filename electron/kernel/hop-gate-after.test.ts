@@ -1,9 +1,10 @@
 // The hop gate's `after`: what a gate decision causes runs once the kernel's transaction has committed the
 // row and the gate's writes, never when it rolls back, and a failing one does not keep granted rows from running.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { harness, probe, type Harness } from '../../test/support/kernel.js';
+import { captureLog } from '../log.js';
 
 let h: Harness;
 let p: ReturnType<typeof probe>;
@@ -60,7 +61,7 @@ describe('the hop gate decision carries its effects to after the commit', () => 
   });
 
   it('one that throws does not keep the granted rows from running', async () => {
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const logged = captureLog();
     h.nexus.kernel.setHopGate(() => ({
       proceed: true,
       after: () => {
@@ -74,7 +75,7 @@ describe('the hop gate decision carries its effects to after the commit', () => 
     ]);
     for (const r of rows) expect((await h.nexus.kernel.waitRow(r.id)).state).toBe('succeeded');
     expect(p.calls).toHaveLength(2);
-    expect(logged).toHaveBeenCalledWith('nexus: an effect of the hop gate failed:', expect.objectContaining({ message: 'listener gone' }));
-    logged.mockRestore();
+    logged.restore();
+    expect(logged.lines).toContainEqual({ level: 'error', line: 'nexus: an effect of the hop gate failed: listener gone' });
   });
 });

@@ -21,7 +21,6 @@ export const PROCEED: HopGate = () => ({ proceed: true });
 export type Waiter = { resolve: (row: Row) => void; reject: (e: Error) => void };
 export const LIVE: readonly RowState[] = ['ready', 'needs_approval', 'running'];
 export const isTerminal = (s: RowState) => TERMINAL_ROW_STATES.includes(s);
-export const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export interface KernelState {
   readonly db: Db;

@@ -18,8 +18,10 @@ import { parkRow } from './parking.js';
 import { endRow } from './row-endings.js';
 import { checkResult, executeRow } from './tool-execution.js';
 import { isClientRun } from './client-runs.js';
-import { PROCEED, assertOpen, emitRow, message, type After, type KernelState } from './kernel-state.js';
+import { PROCEED, assertOpen, emitRow, type After, type KernelState } from './kernel-state.js';
 import type { Row, RowGrantedBy, Run, SubmitRowOptions } from './types.js';
+import { errorMessage } from '../../shared/errors.js';
+import { log } from '../log.js';
 
 /**
  * A round's fan: every call recorded and decided in ONE transaction (one commit for the fan), then the granted
@@ -44,7 +46,7 @@ export function submitRows(k: KernelState, run_id: string, calls: readonly Submi
       if (text === undefined) throw new Error('not JSON');
       raw = JSON.parse(text);
     } catch (e) {
-      throw new KernelError('invalid_input', `a row's input must be JSON: ${message(e)}`);
+      throw new KernelError('invalid_input', `a row's input must be JSON: ${errorMessage(e)}`);
     }
     const resolved = resolveToolName(opts.tool);
     return { opts, raw, on_failure, resolved, input: resolveInput(resolved, raw) };
@@ -90,7 +92,7 @@ function cross(k: KernelState, run: Run, row: Row, rawInput: unknown, after: Aft
     return decided;
   } catch (e) {
     // Fail closed: whatever went wrong, the call is refused and never executed.
-    const detail = message(e);
+    const detail = errorMessage(e);
     const ended = endRow(
       k,
       row,
@@ -187,7 +189,7 @@ function guarded(effect: () => void): void {
   try {
     effect();
   } catch (e) {
-    console.error('nexus: an effect of the hop gate failed:', e);
+    log.error('an effect of the hop gate failed', e);
   }
 }
 

@@ -5,10 +5,11 @@ import type { RowState, ToolResult } from '../../shared/types.js';
 import * as results from './results.js';
 import { processTracker, sandboxPolicy } from './containment.js';
 import { queueEnd } from './row-endings.js';
-import { message, runAbort, type KernelState } from './kernel-state.js';
+import { runAbort, type KernelState } from './kernel-state.js';
 import { toolFor } from './client-runs.js';
 import type { SandboxPolicy } from '../sandbox/policy.js';
 import type { ProcessTracker, Row, Run, ToolContext } from './types.js';
+import { errorMessage } from '../../shared/errors.js';
 
 export function executeRow(k: KernelState, run: Run, row: Row): void {
   k.live.add(row.id);
@@ -40,9 +41,9 @@ export function executeRow(k: KernelState, run: Run, row: Row): void {
         }
       }
     } catch (e) {
-      result = results.toolError(`The tool ${row.tool} failed: ${message(e)}`);
+      result = results.toolError(`The tool ${row.tool} failed: ${errorMessage(e)}`);
       state = 'failed';
-      error = { code: 'tool_error', detail: message(e) };
+      error = { code: 'tool_error', detail: errorMessage(e) };
     }
     k.inFlight.delete(row.id);
     if (k.phase === 'closed') return;

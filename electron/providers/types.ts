@@ -1,6 +1,8 @@
 // One normalized model interface over every provider (Chat Completions servers, Anthropic Messages).
 // The kernel's rounds speak only this; each provider maps it to its wire format and streams internally.
 
+import { NexusError } from '../../shared/errors.js';
+
 /** One tool call the model composed: `input` is already-parsed JSON (malformed arguments are a provider error). */
 export interface ModelToolCall {
   id: string;
@@ -79,13 +81,12 @@ export type ProviderErrorCode =
   | 'provider_no_key' // the profile names a key that is not there
   | 'aborted'; // the run was stopped
 
-export class ProviderError extends Error {
+export class ProviderError extends NexusError {
   constructor(
-    readonly code: ProviderErrorCode,
+    override readonly code: ProviderErrorCode,
     message: string,
     readonly status?: number,
   ) {
-    super(message);
-    this.name = 'ProviderError';
+    super(code, message);
   }
 }

@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { McpServerConfig, ToolResult } from '../../shared/types.js';
 import { runnerId } from './runner-id.js';
 import { prepareLaunch, withSeccompFd, type Launch, type SandboxPolicy } from '../sandbox/index.js';
+import { NexusError } from '../../shared/errors.js';
 
 export interface ServedTool {
   /** The name the server serves it under. */
@@ -27,12 +28,12 @@ export interface McpRunnerOptions {
   sandbox?: SandboxPolicy;
 }
 
-export class RunnerError extends Error {
+export class RunnerError extends NexusError {
   constructor(
-    readonly code: 'runner_config' | 'runner_unreachable' | 'runner_failed' | 'sandbox_unavailable',
+    override readonly code: 'runner_config' | 'runner_unreachable' | 'runner_failed' | 'sandbox_unavailable',
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

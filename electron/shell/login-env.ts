@@ -6,6 +6,7 @@
 // the environment we have and says why.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { errorMessage } from '../../shared/errors.js';
 
 export type LoginEnv = { ok: true; env: Record<string, string> } | { ok: false; reason: string };
 
@@ -56,7 +57,7 @@ export function readLoginShellEnv(opts: { shell: string; timeoutMs?: number; env
         detached: true,
       });
     } catch (e) {
-      resolve({ ok: false, reason: `the login shell ${opts.shell} could not start: ${e instanceof Error ? e.message : e}` });
+      resolve({ ok: false, reason: `the login shell ${opts.shell} could not start: ${errorMessage(e)}` });
       return;
     }
     const timer = setTimeout(() => {

@@ -5,6 +5,7 @@
 // `{ "set": true }` where a value was: the file is the one place the value is.
 import { chmodSync, closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { errorMessage } from '../../shared/errors.js';
 
 export const SECRETS_FILE = 'secrets.json';
 
@@ -40,7 +41,7 @@ export function createSecretStore(dataDir: string, cipher?: SecretCipher): Secre
       v = JSON.parse(readFileSync(path, 'utf8'));
     } catch (e) {
       // Never "start empty" over a damaged file: saving would silently drop every stored secret.
-      throw new SecretFileError(`${path} is not readable JSON (${e instanceof Error ? e.message : String(e)}); fix or remove it`);
+      throw new SecretFileError(`${path} is not readable JSON (${errorMessage(e)}); fix or remove it`);
     }
     const agents = (v as FileShape | null)?.agents;
     if (!agents || typeof agents !== 'object') throw new SecretFileError(`${path} is not a NEXUS secrets file; fix or remove it`);

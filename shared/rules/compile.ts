@@ -6,6 +6,7 @@ import { compileGlob, type CompiledGlob } from './glob.js';
 import { splitPath } from './path.js';
 import { cutUtf8 } from './utf8.js';
 import { validateRules, type RuleError } from './validate.js';
+import { NexusError } from '../errors.js';
 
 /** A denial's error.detail is the first 256 bytes of the rule's reason (seed 000). */
 export const REASON_MAX_BYTES = 256;
@@ -50,10 +51,9 @@ export interface Scratch {
 /** Memo entries per origin before the memo is dropped and rebuilt: wire names come from models, unbounded. */
 export const TOOL_MEMO_LIMIT = 4096;
 
-export class RulesInvalidError extends Error {
+export class RulesInvalidError extends NexusError {
   constructor(readonly errors: RuleError[]) {
-    super(`invalid approval rules: ${errors.map((e) => e.message).join('; ')}`);
-    this.name = 'RulesInvalidError';
+    super('invalid_rules', `invalid approval rules: ${errors.map((e) => e.message).join('; ')}`);
   }
 }
 

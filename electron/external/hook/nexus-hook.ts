@@ -11,6 +11,7 @@
 import { askKernel } from './ask-kernel.js';
 import { renderAnswer, type HookAnswer } from './render.js';
 import { reportSessionEnd } from './session-end.js';
+import { errorMessage } from '../../../shared/errors.js';
 
 const NOT_RUNNING = 'NEXUS is not running, so nobody can approve this call; it did not run. Start NEXUS (or `nexus serve`) and try again.';
 const NO_ANSWER = 'NEXUS did not answer in time, so this call did not run. Nobody approved it.';
@@ -96,6 +97,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e) => {
-  process.stderr.write(`nexus-hook: ${e instanceof Error ? e.message : String(e)}; refusing the call.\n`);
+  process.stderr.write(`nexus-hook: ${errorMessage(e)}; refusing the call.\n`);
   process.exit(2);
 });

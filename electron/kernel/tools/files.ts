@@ -6,6 +6,7 @@ import type { ExecutorTool } from '../types.js';
 import type { ToolResult } from '../../../shared/types.js';
 import { confine, ConfinementError, display } from './workspace.js';
 import { FileToolError, listEntries, readContent, replaceContent, withConfined } from './confined-file.js';
+import { errorMessage } from '../../../shared/errors.js';
 
 const MAX_READ = 256 * 1024;
 const ok = (text: string, structured?: Record<string, unknown>): ToolResult => ({
@@ -38,7 +39,7 @@ const pathTarget = (input: unknown, ws: string): string => {
   try {
     return display(ws, confine(ws, p));
   } catch (e) {
-    return `${p} (${e instanceof Error ? e.message : 'refused'})`;
+    return `${p} (${errorMessage(e)})`;
   }
 };
 

@@ -4,9 +4,12 @@
 // ancestor; a dangling symlink on the way is refused (writing through it would create a file we cannot see).
 import { lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { NexusError } from '../../../shared/errors.js';
 
-export class ConfinementError extends Error {
-  readonly code = 'outside_workspace';
+export class ConfinementError extends NexusError {
+  constructor(message: string) {
+    super('outside_workspace', message);
+  }
 }
 
 /** Make sure the workspace exists and return its realpath (the form confinement compares against). */

@@ -23,6 +23,7 @@ import { closeOrphanedCards, runningTurnRuns } from './restart.js';
 import { activeAgent, stopHookCap, tokenBudget } from './turn-limits.js';
 import { finishTurn, type Finalizer } from './finish.js';
 import { collectFan, modelRound, type RoundContext } from './rounds.js';
+import { errorMessage } from '../../../shared/errors.js';
 
 export type { Finalizer, FinalizerVerdict } from './finish.js';
 
@@ -50,7 +51,6 @@ export interface TurnEngineOptions extends RunResourceOptions {
 }
 
 const RUN_END_EVENTS = new Set(['run_stopped', 'run_ended', 'run_failed']);
-const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class TurnEngine {
   readonly kernel: Kernel;
@@ -199,7 +199,7 @@ export class TurnEngine {
     const p = this.drive(run_id, newTurn)
       .catch((e) => {
         try {
-          this.failRun(run_id, `internal error in the turn loop: ${msg(e)}`);
+          this.failRun(run_id, `internal error in the turn loop: ${errorMessage(e)}`);
         } catch {
           /* NEXUS is closing: the run stays as recorded and resumes at the next start */
         }

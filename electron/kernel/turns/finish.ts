@@ -5,6 +5,7 @@ import type { Kernel } from '../kernel.js';
 import type { Run } from '../types.js';
 import { getTurnState, updateTurnState } from './conversation-store.js';
 import type { HookRunner } from './hooks.js';
+import { errorMessage } from '../../../shared/errors.js';
 
 /** `wait`: the answer cannot be judged yet (a person is asked something); the run stays running, idle, until a
  *  continuation re-opens the loop or it is stopped. */
@@ -22,8 +23,6 @@ export interface FinishContext {
   event(run_id: string, type: string, data?: unknown): void;
   running(run_id: string): boolean;
 }
-
-const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export async function finishTurn(c: FinishContext, run: Run, answer: string): Promise<'ended' | 'continue'> {
   for (const spec of run.hooks.stop ?? []) {
@@ -46,7 +45,7 @@ export async function finishTurn(c: FinishContext, run: Run, answer: string): Pr
     try {
       v = await fn(c.kernel.getRun(run.id)!, answer);
     } catch (e) {
-      v = { fail: `a finalizer failed: ${msg(e)}` };
+      v = { fail: `a finalizer failed: ${errorMessage(e)}` };
     }
     if (!c.running(run.id)) return 'ended';
     if (!v) continue;

@@ -10,6 +10,7 @@ import type { Row, Run } from '../types.js';
 import { appendMessage, getTurnState, liveMessages, updateMessage, updateTurnState } from './conversation-store.js';
 import { systemPrompt } from './policy.js';
 import { concreteWireName, offeredTools } from './run-tools.js';
+import { errorMessage } from '../../../shared/errors.js';
 
 export interface RoundContext {
   kernel: Kernel;
@@ -20,8 +21,6 @@ export interface RoundContext {
   failRun(run_id: string, reason: string): void;
   running(run_id: string): boolean;
 }
-
-const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export async function modelRound(c: RoundContext, run: Run): Promise<void> {
   const st = getTurnState(c.kernel.db, run.id)!;
@@ -40,7 +39,7 @@ export async function modelRound(c: RoundContext, run: Run): Promise<void> {
     });
   } catch (e) {
     if (!c.running(run.id)) return; // stopped: the stop already ended the run
-    const reason = e instanceof ProviderError ? `${e.code}: ${e.message}` : msg(e);
+    const reason = e instanceof ProviderError ? `${e.code}: ${e.message}` : errorMessage(e);
     c.failRun(run.id, `The model call failed (round ${round}): ${reason}`);
     return;
   }
@@ -74,7 +73,7 @@ export async function modelRound(c: RoundContext, run: Run): Promise<void> {
     // A call the kernel refuses before deciding (say, no tool name) rolls the whole fan back: then each call
     // is submitted alone, so only that call is refused and the model reads why. If the fan was committed
     // (an effect after the commit threw), nothing is submitted twice: collectFan pairs the rows in order.
-    if (recorded() > 0) c.event(run.id, 'row_refused', { round, error: msg(e) });
+    if (recorded() > 0) c.event(run.id, 'row_refused', { round, error: errorMessage(e) });
     else {
       for (const [i, call] of calls.entries()) {
         if (!c.running(run.id)) break;
@@ -82,7 +81,7 @@ export async function modelRound(c: RoundContext, run: Run): Promise<void> {
           call.row_id = c.kernel.submitRow(run.id, specs[i]).id;
         } catch (err) {
           if (!c.running(run.id)) break;
-          c.event(run.id, 'row_refused', { round, tool: call.name, error: msg(err) });
+          c.event(run.id, 'row_refused', { round, tool: call.name, error: errorMessage(err) });
         }
       }
     }

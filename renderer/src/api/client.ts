@@ -1,5 +1,6 @@
 // The one NexusApi the window talks to, set once at start (main.tsx) so stores and tests can inject it.
 import type { MethodName, Methods, InputOf, OutputOf, NexusApi, ApiError } from '../../../shared/api/index.js';
+import { NexusError } from '../../../shared/errors.js';
 
 let current: NexusApi | null = null;
 
@@ -29,12 +30,10 @@ export function getApi(): NexusApi {
 
 /** A failed call, carried as an Error so views can catch it; `code` is the API's stable code, `details` each
  *  refused input's path and problem (a form shows them beside its fields). */
-export class CallError extends Error {
-  readonly code: string;
+export class CallError extends NexusError {
   readonly details: ApiError['details'];
   constructor(error: ApiError) {
-    super(error.message);
-    this.code = error.code;
+    super(error.code, error.message);
     this.details = error.details;
   }
 }
@@ -52,5 +51,3 @@ export async function call<K extends MethodName>(name: K, input: InputOf<Methods
   if (!result.ok) throw new CallError(result.error);
   return result.value as OutputOf<Methods[K]>;
 }
-
-export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));

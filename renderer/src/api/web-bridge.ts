@@ -127,6 +127,7 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
           try {
             l(msg.event);
           } catch (e) {
+            // eslint-disable-next-line no-console -- the page's own console is where a window listener's failure is read
             console.error('nexus event listener failed', e);
           }
         }

@@ -2,7 +2,7 @@
 // does not undo (canceled runs stay canceled; only new hops are allowed again).
 import { useState } from 'react';
 import { useStatus } from '../stores/status.js';
-import { messageOf } from '../api/client.js';
+import { errorMessage } from '../../../shared/errors.js';
 
 export function StopAllBar() {
   const stopAll = useStatus((s) => s.stopAll);
@@ -25,7 +25,7 @@ export function StopAllBar() {
             await useStatus.getState().resume();
             setProblem(null);
           } catch (e) {
-            setProblem(messageOf(e));
+            setProblem(errorMessage(e));
           }
         }}
       >

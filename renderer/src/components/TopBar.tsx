@@ -4,8 +4,9 @@ import { useStatus } from '../stores/status.js';
 import { useNav, VIEWS } from '../stores/nav.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { HelpMenu } from './HelpMenu.js';
-import { messageOf } from '../api/client.js';
+
 import { helpFor } from '../help/help-pages.js';
+import { errorMessage } from '../../../shared/errors.js';
 
 // The help pages load when first asked for: they stay out of the first paint.
 const HelpDialog = lazy(() => import('../help/HelpDialog.js').then((m) => ({ default: m.HelpDialog })));
@@ -26,7 +27,7 @@ export function TopBar() {
       await useStatus.getState().stopEverything();
       setNote(null);
     } catch (e) {
-      setNote(messageOf(e));
+      setNote(errorMessage(e));
     }
   };
 

@@ -2,8 +2,9 @@
 import { create } from 'zustand';
 import type { z } from 'zod';
 import type { AgentView, AgentProfileInput } from '../../../shared/api/kernel.js';
-import { call, messageOf } from '../api/client.js';
+import { call } from '../api/client.js';
 import { coalesce } from './refetcher.js';
+import { errorMessage } from '../../../shared/errors.js';
 
 export type Agent = z.infer<typeof AgentView>;
 export type AgentInput = z.input<typeof AgentProfileInput>;
@@ -30,7 +31,7 @@ export const useAgents = create<AgentsState>((set) => {
       const agents = (await call('agentsList', {})).filter((a) => a.status === 'active');
       set({ agents, loaded: true, error: null });
     } catch (e) {
-      set({ error: messageOf(e), loaded: true });
+      set({ error: errorMessage(e), loaded: true });
     }
   });
   return {

@@ -1,6 +1,7 @@
 // The offline demo's view state: what demoStart said will happen, until the person dismisses it.
 import { create } from 'zustand';
-import { call, messageOf } from '../api/client.js';
+import { call } from '../api/client.js';
+import { errorMessage } from '../../../shared/errors.js';
 
 interface DemoState {
   expect: string | null;
@@ -21,7 +22,7 @@ export const useDemo = create<DemoState>((set) => ({
       set({ expect: r.expect, starting: false });
       return true;
     } catch (e) {
-      set({ error: messageOf(e), starting: false });
+      set({ error: errorMessage(e), starting: false });
       return false;
     }
   },

@@ -2,9 +2,10 @@
 // the cards checked for a bulk answer, and what is being answered. The kernel pushes each change
 // (applyPushed); the window refetches only at start, on a new filter, and after a lost connection.
 import { create } from 'zustand';
-import { call, CallError, messageOf } from '../api/client.js';
+import { call, CallError } from '../api/client.js';
 import { coalesce } from './refetcher.js';
 import { applyChange, cardLabel, reselect, type InboxFilter, type InboxItem } from './inbox-list.js';
+import { errorMessage } from '../../../shared/errors.js';
 
 export { reselect, type InboxItem, type InboxFilter };
 export type GroupBy = 'none' | 'agent' | 'run' | 'chain';
@@ -77,7 +78,7 @@ export const useInbox = create<InboxState>((set, get) => {
       set((s) => ({ items, hasMore: items.length === PAGE_SIZE, loaded: true, error: null, selectedId: reselect(s.items, items, s.selectedId) }));
       if (filtered(filter) || get().groupBy !== 'none') void refreshSummary();
     } catch (e) {
-      set({ error: messageOf(e), loaded: true });
+      set({ error: errorMessage(e), loaded: true });
     }
   });
   const refreshSummary = coalesce(async () => {
@@ -94,7 +95,7 @@ export const useInbox = create<InboxState>((set, get) => {
       }
       set({ summary });
     } catch (e) {
-      set({ error: messageOf(e) });
+      set({ error: errorMessage(e) });
     }
   });
   let loadingMore = false;
@@ -133,7 +134,7 @@ export const useInbox = create<InboxState>((set, get) => {
             item && settles && !answeredElsewhere && !s.items.some((i) => i.id === id)
               ? [...s.items.slice(0, Math.max(at, 0)), item, ...s.items.slice(Math.max(at, 0))]
               : s.items;
-          return { items: back, lastAnswer: { id, text: `${messageOf(e)}${name}`, ok: false }, answered: s.answered + 1 };
+          return { items: back, lastAnswer: { id, text: `${errorMessage(e)}${name}`, ok: false }, answered: s.answered + 1 };
         });
       } finally {
         set((s) => {
@@ -173,7 +174,7 @@ export const useInbox = create<InboxState>((set, get) => {
           return { items: [...s.items, ...next.filter((i) => !have.has(i.id))], hasMore: next.length === PAGE_SIZE };
         });
       } catch (e) {
-        set({ error: messageOf(e) });
+        set({ error: errorMessage(e) });
       } finally {
         loadingMore = false;
       }

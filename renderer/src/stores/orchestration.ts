@@ -2,8 +2,9 @@
 import { create } from 'zustand';
 import type { z } from 'zod';
 import type { SettingsView, EntitlementView, Chain, SettingKey } from '../../../shared/api/orchestration.js';
-import { call, messageOf } from '../api/client.js';
+import { call } from '../api/client.js';
 import { coalesce } from './refetcher.js';
+import { errorMessage } from '../../../shared/errors.js';
 
 export type Settings = z.infer<typeof SettingsView>;
 export type Entitlement = z.infer<typeof EntitlementView>;
@@ -30,14 +31,14 @@ export const useOrchestration = create<OrchestrationState>((set) => {
       const [settings, entitlement] = await Promise.all([call('settingsGet', {}), call('entitlementsShow', {})]);
       set({ settings, entitlement, error: null });
     } catch (e) {
-      set({ error: messageOf(e) });
+      set({ error: errorMessage(e) });
     }
   });
   const refreshChains = coalesce(async () => {
     try {
       set({ chains: await call('chainsList', {}), chainsLoaded: true, chainsError: null });
     } catch (e) {
-      set({ chainsError: messageOf(e), chainsLoaded: true });
+      set({ chainsError: errorMessage(e), chainsLoaded: true });
     }
   });
   return {
@@ -56,7 +57,7 @@ export const useOrchestration = create<OrchestrationState>((set) => {
         const settings = await call('settingsSet', { key, value });
         set({ settings, error: null });
       } catch (e) {
-        set({ error: messageOf(e) });
+        set({ error: errorMessage(e) });
       } finally {
         set((s) => ({ saving: { ...s.saving, [key]: false } }));
       }
@@ -65,7 +66,7 @@ export const useOrchestration = create<OrchestrationState>((set) => {
       try {
         await call('chainsClear', {});
       } catch (e) {
-        set({ chainsError: messageOf(e) });
+        set({ chainsError: errorMessage(e) });
       }
       await refreshChains();
     },

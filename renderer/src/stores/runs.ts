@@ -3,8 +3,9 @@
 import { create } from 'zustand';
 import type { z } from 'zod';
 import type { RunSummary, RunDetail } from '../../../shared/api/kernel.js';
-import { call, messageOf } from '../api/client.js';
+import { call } from '../api/client.js';
 import { coalesce } from './refetcher.js';
+import { errorMessage } from '../../../shared/errors.js';
 
 export type Run = z.infer<typeof RunSummary>;
 export type RunFull = z.infer<typeof RunDetail>;
@@ -57,7 +58,7 @@ export const useRuns = create<RunsState>((set, get) => {
       const runs = await call('runsList', { limit });
       set({ runs, hasMore: runs.length === limit, loaded: true, error: null });
     } catch (e) {
-      set({ error: messageOf(e), loaded: true });
+      set({ error: errorMessage(e), loaded: true });
     }
   });
   const refreshDetail = coalesce(async () => {
@@ -74,7 +75,7 @@ export const useRuns = create<RunsState>((set, get) => {
       }
       if (get().openId === id) set({ detail, detailError: null });
     } catch (e) {
-      if (get().openId === id) set({ detailError: messageOf(e) });
+      if (get().openId === id) set({ detailError: errorMessage(e) });
     }
   });
   return {
@@ -107,7 +108,7 @@ export const useRuns = create<RunsState>((set, get) => {
         });
         return added;
       } catch (e) {
-        set({ error: messageOf(e), listNote: `Could not load more runs: ${messageOf(e)}` });
+        set({ error: errorMessage(e), listNote: `Could not load more runs: ${errorMessage(e)}` });
         return [];
       } finally {
         set({ loadingMore: false });
@@ -130,7 +131,7 @@ export const useRuns = create<RunsState>((set, get) => {
         });
         return added;
       } catch (e) {
-        set({ rowsNote: `Could not load more rows: ${messageOf(e)}` });
+        set({ rowsNote: `Could not load more rows: ${errorMessage(e)}` });
         return [];
       } finally {
         set({ loadingMoreRows: false });

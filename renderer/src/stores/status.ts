@@ -1,7 +1,8 @@
 // Top-bar state: the pending count, whether Stop all is engaged, and the connection to the kernel.
 import { create } from 'zustand';
-import { call, messageOf } from '../api/client.js';
+import { call } from '../api/client.js';
 import { coalesce } from './refetcher.js';
+import { errorMessage } from '../../../shared/errors.js';
 
 interface StatusState {
   pending: number;
@@ -26,7 +27,7 @@ export const useStatus = create<StatusState>((set) => {
       const s = await call('status', {});
       set({ pending: s.pending, stopAll: s.stop_all, runsInFlight: s.runs_in_flight, dataDir: s.data_dir, version: s.version, error: null });
     } catch (e) {
-      set({ error: messageOf(e) });
+      set({ error: errorMessage(e) });
     }
   });
   return {

@@ -1,13 +1,14 @@
 // Edit one agent profile: model, mode, approval rules (validated live), a rule tester; save or remove.
 import { useMemo, useState } from 'react';
 import { useAgents, type Agent, type AgentInput } from '../../stores/agents.js';
-import { CallError, messageOf } from '../../api/client.js';
+import { CallError } from '../../api/client.js';
 import { RulesEditor, type RulesCheckState } from './RulesEditor.js';
 import { RuleTester } from './RuleTester.js';
 import { KeyField } from './KeyField.js';
 import { errorId, formErrors, saveFailure, type FormField } from './agent-form.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import type { Mode } from '../../../../shared/types.js';
+import { errorMessage } from '../../../../shared/errors.js';
 
 const MODE_HELP: Record<Mode, string> = {
   ask: 'Every call the model makes parks for your approval unless an allow rule names it.',
@@ -82,7 +83,7 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
     } catch (e) {
       const refused = e instanceof CallError ? e : null;
       const plain = saveFailure(refused?.code ?? null, draft.name.trim());
-      const shown = plain === null ? formErrors(messageOf(e), refused?.details) : { fields: {}, summary: plain };
+      const shown = plain === null ? formErrors(errorMessage(e), refused?.details) : { fields: {}, summary: plain };
       setFieldErrors(shown.fields);
       setMessage({ ok: false, text: shown.summary });
     } finally {
@@ -274,7 +275,7 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
               await remove(agent.name);
               edit(null);
             } catch (e) {
-              setMessage({ ok: false, text: messageOf(e) });
+              setMessage({ ok: false, text: errorMessage(e) });
             }
           }}
         >

@@ -1,7 +1,8 @@
 // A provider key for an agent, kept in the OS keychain by the desktop app. The key goes in and never comes
 // back; the browser host has no keychain, so there it points to the environment variable instead.
 import { useEffect, useState } from 'react';
-import { call, CallError, messageOf } from '../../api/client.js';
+import { call, CallError } from '../../api/client.js';
+import { errorMessage } from '../../../../shared/errors.js';
 
 export function KeyField({ agent, envVar }: { agent: string; envVar?: string }) {
   const [status, setStatus] = useState<{ stored: boolean; keychain: boolean; keychain_note?: string } | 'unavailable' | null>(null);
@@ -10,7 +11,7 @@ export function KeyField({ agent, envVar }: { agent: string; envVar?: string }) 
   useEffect(() => {
     call('keysStatus', { agent }).then(
       (s) => setStatus(s),
-      (e) => setStatus(e instanceof CallError && e.code === 'not_implemented' ? 'unavailable' : (setNote(messageOf(e)), null)),
+      (e) => setStatus(e instanceof CallError && e.code === 'not_implemented' ? 'unavailable' : (setNote(errorMessage(e)), null)),
     );
   }, [agent]);
   const save = async (value: string | null) => {
@@ -19,7 +20,7 @@ export function KeyField({ agent, envVar }: { agent: string; envVar?: string }) 
       setKey('');
       setNote(value ? 'Key stored in the OS keychain.' : 'Key forgotten.');
     } catch (e) {
-      setNote(messageOf(e));
+      setNote(errorMessage(e));
     }
   };
   if (status === 'unavailable') {

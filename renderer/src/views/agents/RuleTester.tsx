@@ -1,8 +1,9 @@
 // Try a call against the rules being edited: the outcome, who granted it, and which rules matched.
 import { useEffect, useState } from 'react';
-import { call, messageOf } from '../../api/client.js';
+import { call } from '../../api/client.js';
 import { matchedLine } from './rules-text.js';
 import type { Mode, Origin } from '../../../../shared/types.js';
+import { errorMessage } from '../../../../shared/errors.js';
 
 type Outcome = {
   outcome: 'granted' | 'parked' | 'failed';
@@ -28,7 +29,7 @@ export function RuleTester({ mode, rules, rulesValid }: { mode: Mode; rules: unk
       try {
         input = inputText.trim() ? JSON.parse(inputText) : {};
       } catch (e) {
-        return setProblem(`The input is not JSON: ${messageOf(e)}`);
+        return setProblem(`The input is not JSON: ${errorMessage(e)}`);
       }
       try {
         const r = await call('rulesEval', { mode, rules, tool: tool.trim(), input, origin });
@@ -37,7 +38,7 @@ export function RuleTester({ mode, rules, rulesValid }: { mode: Mode; rules: unk
           setProblem(null);
         }
       } catch (e) {
-        if (!stale) setProblem(messageOf(e));
+        if (!stale) setProblem(errorMessage(e));
       }
     }, 120);
     return () => {

@@ -1,8 +1,9 @@
 // approval_rules with live validation: every keystroke (debounced) goes through rulesCheck, the same
 // validator the kernel uses when the profile is saved. Errors name the rule and the key.
 import { useEffect, useState } from 'react';
-import { call, messageOf } from '../../api/client.js';
+import { call } from '../../api/client.js';
 import { parseRulesText, locateIssue, ruleStartLine, oversizeIssues } from './rules-text.js';
+import { errorMessage } from '../../../../shared/errors.js';
 
 export interface RulesCheckState {
   valid: boolean;
@@ -46,7 +47,7 @@ export function RulesEditor({ text, onText, onCheck }: { text: string; onText(t:
           };
           setLines(r.errors.map((e) => (e.index === null ? null : ruleStartLine(text, e.index))).filter((l): l is number => l !== null));
         } catch (e) {
-          next = { valid: false, rules: null, errors: [`Could not check the rules: ${messageOf(e)}`], warnings: [] };
+          next = { valid: false, rules: null, errors: [`Could not check the rules: ${errorMessage(e)}`], warnings: [] };
         }
       }
       if (!stale) {

@@ -1,6 +1,7 @@
 // The rules editor's text handling, as pure functions: JSON syntax errors located by line and column,
 // and the API's rule issues turned into sentences that name the rule and key.
 import { validateRules, RULES_ENVELOPE_BYTES } from '../../../../shared/rules/index.js';
+import { errorMessage } from '../../../../shared/errors.js';
 
 export type ParsedRules = { ok: true; value: unknown } | { ok: false; message: string; line: number; column: number };
 
@@ -9,7 +10,7 @@ export function parseRulesText(text: string): ParsedRules {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
+    const msg = errorMessage(e);
     const pos = /position (\d+)/.exec(msg);
     const lc = /line (\d+) column (\d+)/.exec(msg);
     let line = 1;

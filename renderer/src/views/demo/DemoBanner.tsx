@@ -3,8 +3,9 @@
 import { useAgents } from '../../stores/agents.js';
 import { useDemo } from '../../stores/demo.js';
 import { useNav } from '../../stores/nav.js';
-import { call, messageOf } from '../../api/client.js';
+import { call } from '../../api/client.js';
 import { useState } from 'react';
+import { errorMessage } from '../../../../shared/errors.js';
 
 /** Settings ▸ Orchestration, scrolled to its Recent chains list (the page loads lazily: wait for the list). */
 function showRecentChains() {
@@ -34,7 +35,7 @@ export function DemoBanner() {
       for (const a of demoAgents) await call('agentsRemove', { name: a.name });
       dismiss();
     } catch (e) {
-      setNote(messageOf(e));
+      setNote(errorMessage(e));
     }
   };
   return (

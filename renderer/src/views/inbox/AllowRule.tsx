@@ -3,11 +3,12 @@
 // pending cards with the profile's own rules and mode, linted, saved to the profile, and the card answered.
 // Rules are frozen on a run, so the saved rules decide from the agent's next run.
 import { useEffect, useMemo, useState } from 'react';
-import { call, messageOf } from '../../api/client.js';
+import { call } from '../../api/client.js';
 import { useInbox, type InboxItem } from '../../stores/inbox.js';
 import { suggestRule, rulesToAdd, outcomesUnder, type CardOutcome } from '../../../../shared/rules/suggest.js';
 import { lintRules } from '../../../../shared/rules/lint.js';
 import type { ApprovalRule, Mode } from '../../../../shared/types.js';
+import { errorMessage } from '../../../../shared/errors.js';
 
 const inputOf = (i: InboxItem) => (i.effect as { input?: unknown } | undefined)?.input;
 const WORD: Record<CardOutcome, string> = { allowed: 'allowed', asks: 'still asks you', denied: 'denied by a rule', refused: 'refused (no rule allows it)' };
@@ -32,7 +33,7 @@ export function AllowRule({ item, onClose, onApprove }: Props) {
     if (!item.agent) return;
     call('agentsGet', { name: item.agent })
       .then((a) => setProfile({ rules: Array.isArray(a.approval_rules) ? a.approval_rules : [], mode: a.mode }))
-      .catch((e) => setNote({ ok: false, text: messageOf(e) }));
+      .catch((e) => setNote({ ok: false, text: errorMessage(e) }));
   }, [item.agent]);
 
   const rule: ApprovalRule = { tool: tool.trim(), verdict: 'allow', ...(first.path ? { path: first.path, match } : {}) };
@@ -69,7 +70,7 @@ export function AllowRule({ item, onClose, onApprove }: Props) {
       });
       onApprove(item);
     } catch (e) {
-      setNote({ ok: false, text: messageOf(e) });
+      setNote({ ok: false, text: errorMessage(e) });
     } finally {
       setSaving(false);
     }

@@ -3,9 +3,10 @@
 import { useEffect, useState } from 'react';
 import { useInbox, type GroupBy, type InboxFilter } from '../../stores/inbox.js';
 import { BulkConfirm } from './BulkConfirm.js';
-import { messageOf } from '../../api/client.js';
+
 import { shortId } from './cards.js';
 import { FilterChips } from './FilterChips.js';
+import { errorMessage } from '../../../../shared/errors.js';
 
 const KINDS: Array<{ value: InboxFilter['kind'] | ''; label: string }> = [
   { value: '', label: 'All kinds' },
@@ -66,7 +67,7 @@ export function InboxToolbar() {
       await useInbox.getState().bulk(action, reason);
       setNote(null);
     } catch (e) {
-      setNote(messageOf(e));
+      setNote(errorMessage(e));
     }
   };
 
@@ -118,7 +119,7 @@ export function InboxToolbar() {
             void useInbox
               .getState()
               .checkAllMatching()
-              .catch((e) => setNote(messageOf(e)))
+              .catch((e) => setNote(errorMessage(e)))
           }
         >
           Select all matching

@@ -1,7 +1,7 @@
 // One run: its rounds and rows with their states, who approved what, delegated tasks' evidence; append, stop.
 import { useRef, useState } from 'react';
 import { useRuns, type RunFull } from '../../stores/runs.js';
-import { call, messageOf } from '../../api/client.js';
+import { call } from '../../api/client.js';
 import { ago, useNow } from '../../components/time.js';
 import { readableInput } from '../inbox/cards.js';
 import { TaskEvidence } from './TaskEvidence.js';
@@ -10,6 +10,7 @@ import { useNav } from '../../stores/nav.js';
 import { shortId } from '../inbox/cards.js';
 import { grantLine, groupRows, stateLabel, type Row } from './rows.js';
 import { LoadMore } from '../../components/LoadMore.js';
+import { errorMessage } from '../../../../shared/errors.js';
 
 export const taskIdOf = (r: Row): string | null => {
   const sc = r.result?.structuredContent as Record<string, unknown> | undefined;
@@ -100,7 +101,7 @@ function AppendRow({ runId }: { runId: string }) {
           try {
             input = inputText.trim() ? JSON.parse(inputText) : {};
           } catch (err) {
-            setNote({ ok: false, text: `The input is not JSON: ${messageOf(err)}` });
+            setNote({ ok: false, text: `The input is not JSON: ${errorMessage(err)}` });
             return;
           }
           try {
@@ -109,7 +110,7 @@ function AppendRow({ runId }: { runId: string }) {
             setNote({ ok: true, text: `Appended ${shortId(row.id)}: see it in the list above.` });
             void useRuns.getState().refreshDetail();
           } catch (err) {
-            setNote({ ok: false, text: messageOf(err) });
+            setNote({ ok: false, text: errorMessage(err) });
           }
         }}
       >
@@ -175,7 +176,7 @@ export function RunDetailView({ run }: { run: RunFull }) {
                 await call('runsStop', { id: run.id });
                 void useRuns.getState().refreshDetail();
               } catch (e) {
-                setStopNote(messageOf(e));
+                setStopNote(errorMessage(e));
               }
             }}
           >

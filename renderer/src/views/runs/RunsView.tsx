@@ -2,13 +2,14 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useRuns } from '../../stores/runs.js';
 import { useAgents } from '../../stores/agents.js';
-import { call, messageOf } from '../../api/client.js';
+import { call } from '../../api/client.js';
 import { ago, useNow } from '../../components/time.js';
 import { RunDetailView } from './RunDetail.js';
 import { Empty } from '../../components/Empty.js';
 import { LoadMore } from '../../components/LoadMore.js';
 import { TasksList } from './TasksList.js';
 import type { Mode } from '../../../../shared/types.js';
+import { errorMessage } from '../../../../shared/errors.js';
 
 function StartRun() {
   // A connected client's agent starts its runs itself (from its tool hook), never from here.
@@ -35,7 +36,7 @@ function StartRun() {
             setNote(null);
             open(run.id);
           } catch (err) {
-            setNote(messageOf(err));
+            setNote(errorMessage(err));
           }
         }}
       >
@@ -62,7 +63,7 @@ function StartRun() {
           try {
             open((await call('runsCreate', { mode })).id);
           } catch (err) {
-            setNote(messageOf(err));
+            setNote(errorMessage(err));
           }
         }}
       >

@@ -1,14 +1,15 @@
 // A delegated task's acceptance-check evidence: what was run, what it produced, whether it passed.
 import { useEffect, useState } from 'react';
-import { call, messageOf } from '../../api/client.js';
+import { call } from '../../api/client.js';
 import type { z } from 'zod';
 import type { TaskView } from '../../../../shared/api/orchestration.js';
+import { errorMessage } from '../../../../shared/errors.js';
 
 export function TaskEvidence({ id }: { id: string }) {
   const [task, setTask] = useState<z.infer<typeof TaskView> | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    call('tasksShow', { id }).then(setTask, (e) => setError(messageOf(e)));
+    call('tasksShow', { id }).then(setTask, (e) => setError(errorMessage(e)));
   }, [id]);
   if (error)
     return (

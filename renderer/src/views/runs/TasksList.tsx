@@ -2,10 +2,11 @@
 // the last acceptance check, and the orchestration hold a waiting task waits on. Refreshed with the run list.
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
-import { call, messageOf } from '../../api/client.js';
+import { call } from '../../api/client.js';
 import { useRuns } from '../../stores/runs.js';
 import type { TaskListItem } from '../../../../shared/api/orchestration.js';
 import { shortId } from '../inbox/cards.js';
+import { errorMessage } from '../../../../shared/errors.js';
 
 type Task = z.infer<typeof TaskListItem>;
 
@@ -18,7 +19,7 @@ export function TasksList() {
     let live = true;
     call('tasksList', {}).then(
       (t) => live && (setTasks(t), setError(null)),
-      (e) => live && setError(messageOf(e)),
+      (e) => live && setError(errorMessage(e)),
     );
     return () => {
       live = false;

@@ -1,8 +1,9 @@
 // Settings ▸ Agents ▸ Connections: Claude Code and Codex ask NEXUS before every tool call once connected. Each
 // change is shown as a diff of the client's settings file first; nothing is written until the person confirms.
 import { useCallback, useEffect, useState } from 'react';
-import { call, messageOf } from '../../api/client.js';
+import { call } from '../../api/client.js';
 import type { OutputOf, Methods } from '../../../../shared/api/index.js';
+import { errorMessage } from '../../../../shared/errors.js';
 
 type Connection = OutputOf<Methods['connectionsList']>[number];
 type Plan = OutputOf<Methods['connectionsPlan']>;
@@ -54,7 +55,7 @@ export function ConnectionsPage() {
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
 
   const load = useCallback(() => {
-    call('connectionsList', {}).then(setList, (e) => setMessage({ text: messageOf(e), error: true }));
+    call('connectionsList', {}).then(setList, (e) => setMessage({ text: errorMessage(e), error: true }));
   }, []);
   useEffect(load, [load]);
 
@@ -63,7 +64,7 @@ export function ConnectionsPage() {
     try {
       setPlan(await call('connectionsPlan', { client: c.client, scope: c.scope, action }));
     } catch (e) {
-      setMessage({ text: messageOf(e), error: true });
+      setMessage({ text: errorMessage(e), error: true });
     }
   };
   const apply = async () => {
@@ -75,7 +76,7 @@ export function ConnectionsPage() {
       setPlan(null);
       load();
     } catch (e) {
-      setMessage({ text: messageOf(e), error: true });
+      setMessage({ text: errorMessage(e), error: true });
     } finally {
       setBusy(false);
     }

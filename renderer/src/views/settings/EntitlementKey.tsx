@@ -2,11 +2,12 @@
 // never changes it — there is no import box). It says where the token came from and where to get one, and,
 // when NEXUS was started with an account service, offers "Refresh from account" with its outcome.
 import { useState } from 'react';
-import { call, CallError, messageOf } from '../../api/client.js';
+import { call, CallError } from '../../api/client.js';
 import { useOrchestration } from '../../stores/orchestration.js';
 import { inlineCode } from '../../components/inline-code.js';
 import { useNow } from '../../components/time.js';
 import { accountText, pillText, refreshOutcome, sourceText, WHERE_TO_GET, type Entitlement } from './entitlement-text.js';
+import { errorMessage } from '../../../../shared/errors.js';
 
 const Words = ({ text }: { text: string }) => <>{inlineCode(text).map((s, i) => (s.code ? <code key={i}>{s.text}</code> : <span key={i}>{s.text}</span>))}</>;
 
@@ -22,7 +23,7 @@ export function EntitlementKey({ entitlement }: { entitlement: Entitlement | nul
     try {
       setOutcome(refreshOutcome({ ok: true, value: await call('entitlementsRefresh', {}) }));
     } catch (e) {
-      setOutcome(refreshOutcome({ ok: false, message: e instanceof CallError ? e.message : messageOf(e) }));
+      setOutcome(refreshOutcome({ ok: false, message: e instanceof CallError ? e.message : errorMessage(e) }));
     } finally {
       setBusy(false);
       void useOrchestration.getState().refreshSettings();

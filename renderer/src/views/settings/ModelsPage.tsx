@@ -2,7 +2,8 @@
 // request and says what came back, or why nothing did. The examples fill the form instead of showing JSON.
 import { useState } from 'react';
 import { inlineCode } from '../../components/inline-code.js';
-import { call, messageOf } from '../../api/client.js';
+import { call } from '../../api/client.js';
+import { errorMessage } from '../../../../shared/errors.js';
 
 type Provider = 'chat-completions' | 'anthropic';
 interface Form {
@@ -51,7 +52,7 @@ function ModelForm({ form, setForm }: { form: Form; setForm(f: Form): void }) {
           : { ok: false, text: `Not connected (${r.error?.code}): ${r.error?.message}` },
       );
     } catch (e) {
-      setResult({ ok: false, text: messageOf(e) });
+      setResult({ ok: false, text: errorMessage(e) });
     } finally {
       setTesting(false);
     }
