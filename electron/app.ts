@@ -46,6 +46,8 @@ import {
 } from './api/index.js';
 import type { InputOf, MethodName, Methods, NexusEvent, OutputOf } from '../shared/api/index.js';
 import { log } from './log.js';
+import { methodNames } from '../shared/api/contract.js';
+import { keysMethods } from '../shared/api/keys.js';
 
 /** The modules a NEXUS is built with: all of them, unless a test asks for fewer. */
 export interface NexusModules {
@@ -56,7 +58,7 @@ export interface NexusModules {
 }
 const ALL_MODULES: NexusModules = { turns: true, governance: true, demo: true, external: true };
 
-const KEYS_METHODS = ['keysStatus', 'keysSet'] as const;
+const KEYS_METHODS = methodNames(keysMethods);
 type KeysMethods = (typeof KEYS_METHODS)[number];
 
 /** Provider keys the desktop app keeps in the OS keychain (electron/shell/key-file.ts). Headless NEXUS has none. */

@@ -5,20 +5,11 @@ import { ApiFailure } from './dispatch.js';
 import type { Governance } from '../governance/service.js';
 import { getTask, listEvidence, listTasksPage } from '../governance/task-store.js';
 import { evidenceView } from '../governance/acceptance-check.js';
+import { methodNames } from '../../shared/api/contract.js';
+import { orchestrationMethods } from '../../shared/api/orchestration.js';
 
-export const GOVERNANCE_METHODS = [
-  'settingsGet',
-  'settingsSet',
-  'stopAll',
-  'resume',
-  'entitlementsImport',
-  'entitlementsShow',
-  'entitlementsRefresh',
-  'chainsList',
-  'chainsClear',
-  'tasksShow',
-  'tasksList',
-] as const;
+/** What this module serves: the contract's orchestration group, by name. */
+export const GOVERNANCE_METHODS = methodNames(orchestrationMethods);
 type GovernanceMethods = (typeof GOVERNANCE_METHODS)[number];
 
 export function orchestrationHandlers(gov: Governance): Pick<Handlers, GovernanceMethods> {

@@ -10,6 +10,8 @@ import type { Clock } from '../kernel/clock.js';
 import type { Db } from '../store/db.js';
 import { listRowsInState } from '../store/queries/rows.js';
 import { getRun } from '../store/queries/runs.js';
+import { methodNames } from '../../shared/api/contract.js';
+import { externalMethods } from '../../shared/api/external.js';
 import { insertRunEvent } from '../store/queries/events.js';
 import type { ExecutorTool } from '../kernel/types.js';
 import { ExternalService } from './service.js';
@@ -18,7 +20,8 @@ import { clientEndedSession, startIdleSweep } from './session-end.js';
 import { readSetting } from '../governance/settings.js';
 
 /** The API methods this module answers (a bare kernel answers them "not available"). */
-export const EXTERNAL_METHODS = ['externalToolUse', 'externalSessionEnd', 'connectionsList', 'connectionsPlan', 'connectionsApply'] as const;
+/** What this module serves: the contract's external group, by name. */
+export const EXTERNAL_METHODS = methodNames(externalMethods);
 export type ExternalMethods = (typeof EXTERNAL_METHODS)[number];
 
 export interface ExternalPorts {

@@ -15,6 +15,14 @@ export const method = <I extends z.ZodTypeAny, O extends z.ZodTypeAny>(input: I,
   doc,
 });
 
+/** The method names of one group of the contract, in its order: what a handler module serves is read from
+ *  the contract, never listed again beside it. */
+export function methodNames<G extends Record<string, MethodSpec>>(group: G): readonly (keyof G & string)[] {
+  const names: (keyof G & string)[] = [];
+  for (const name in group) if (Object.hasOwn(group, name)) names.push(name);
+  return Object.freeze(names);
+}
+
 /**
  * One problem with one field of the input: `path` is the field's dotted JSON path (`approval_rules.2.verdict`,
  * `model.baseURL`), or `input` for the input as a whole. A form puts `message` next to the field it names.

@@ -1,11 +1,9 @@
+// MADE FROM THE CONTRACT by `npx tsx scripts/method-names.ts` (shared/api/method-names-source.ts): do not edit.
 // Every API method's name, in the order of the method table (index.ts), without the schemas: a caller that
-// only sends names (the preload, the web bridge, the CLI's client commands) loads this and no zod. index.ts
-// checks at the type level, and method-names.test.ts at run time, that the list is exactly the table's keys.
+// only sends names (the preload, the web bridge, the CLI's client commands) loads this and no zod.
 export const METHOD_NAMES = [
-  // rules.ts
   'rulesCheck',
   'rulesEval',
-  // kernel.ts
   'status',
   'agentsList',
   'agentsGet',
@@ -34,7 +32,6 @@ export const METHOD_NAMES = [
   'inboxAnswer',
   'trustRevoke',
   'executorsRevoke',
-  // orchestration.ts
   'settingsGet',
   'settingsSet',
   'stopAll',
@@ -46,18 +43,14 @@ export const METHOD_NAMES = [
   'chainsClear',
   'tasksShow',
   'tasksList',
-  // demo.ts
   'demoStart',
-  // keys.ts
   'keysStatus',
   'keysSet',
-  // external.ts
   'externalToolUse',
   'externalSessionEnd',
   'connectionsList',
   'connectionsPlan',
   'connectionsApply',
-  // models.ts
   'modelsTest',
 ] as const;
 
