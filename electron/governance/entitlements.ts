@@ -6,7 +6,7 @@
 // import FILE` (source "import") and by the account refresh (account.ts, source "account") — one code path.
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
-import { stmt, type Db } from '../store/db.js';
+import { stmt, watchedRead, wroteWatched, type Db } from '../store/db.js';
 import { ApiFailure } from '../../shared/errors.js';
 import { ENTITLEMENT_NAME } from '../../shared/orchestration/codes.js';
 import type { GateEntitlement } from '../../shared/orchestration/gate.js';
@@ -107,6 +107,7 @@ export function storeEntitlement(db: Db, token: string, c: VerifiedClaims, key: 
      ON CONFLICT(id) DO UPDATE SET token = excluded.token, subject = excluded.subject, ent_json = excluded.ent_json,
        exp = excluded.exp, key_fingerprint = excluded.key_fingerprint, imported_at = excluded.imported_at, source = excluded.source`,
   ).run(token.trim(), c.sub, JSON.stringify(c.ent), c.exp, key.fingerprint, nowMs, source);
+  wroteWatched(db);
 }
 
 /** Where a stored token came from: the account service (refresh) or a person's import of a file. */
@@ -121,11 +122,16 @@ export async function reverifyStoredEntitlement(db: Db, key: EntitlementKey, now
   if (!r || r.key_fingerprint === key.fingerprint) return;
   try {
     await verifyEntitlementToken(r.token, key, nowMs);
-    stmt(db, 'UPDATE entitlement SET key_fingerprint = ? WHERE id = 1').run(key.fingerprint);
+    rekey(db, key);
   } catch (e) {
     // Verified for an expired token also fails here; it stays expired either way. Anything else is invalid.
-    if (e instanceof ApiFailure && /already expired/.test(e.message)) stmt(db, 'UPDATE entitlement SET key_fingerprint = ? WHERE id = 1').run(key.fingerprint);
+    if (e instanceof ApiFailure && /already expired/.test(e.message)) rekey(db, key);
   }
+}
+
+function rekey(db: Db, key: EntitlementKey): void {
+  stmt(db, 'UPDATE entitlement SET key_fingerprint = ? WHERE id = 1').run(key.fingerprint);
+  wroteWatched(db);
 }
 
 interface EntitlementRow {
@@ -153,10 +159,15 @@ function carries(entJson: string): boolean {
   return v;
 }
 
-/** What the gate reads, fresh from the store, expiry judged now. */
+const gateRow = watchedRead(
+  (db) =>
+    stmt(db, 'SELECT ent_json, exp, key_fingerprint FROM entitlement WHERE id = 1').get() as
+      Pick<EntitlementRow, 'ent_json' | 'exp' | 'key_fingerprint'> | undefined,
+);
+
+/** What the gate reads, as the store holds it now, expiry judged now. */
 export function gateEntitlement(db: Db, keyFingerprint: string, nowMs: number): GateEntitlement {
-  const r = stmt(db, 'SELECT ent_json, exp, key_fingerprint FROM entitlement WHERE id = 1').get() as
-    Pick<EntitlementRow, 'ent_json' | 'exp' | 'key_fingerprint'> | undefined;
+  const r = gateRow(db);
   if (!r) return { entitled: false, status: 'absent' };
   if (r.key_fingerprint !== keyFingerprint || !(r.exp <= MAX_EXP_S)) return { entitled: false, status: 'invalid' };
   if (r.exp * 1000 <= nowMs) return { entitled: false, status: 'expired' };

@@ -1,6 +1,6 @@
 // Per-hop approval holds in the store (migration 003). A hold is bound to its hop's fingerprint (chain,
 // agent, resolved tool, canonical input): the identical retry finds it. Request ids are random 128 bits.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { stmt, type Db } from '../store/db.js';
 import { hopFingerprintText } from '../../shared/orchestration/canonical.js';
 import { PARK_DURATION_MS } from '../../shared/types.js';
@@ -36,9 +36,8 @@ const toHold = (r: HoldRecord): Hold => {
 export const newRequestId = (): string => randomBytes(16).toString('hex');
 
 export function fingerprint(chain_id: string, agent: string, tool: string, input: unknown): string {
-  return createHash('sha256')
-    .update(hopFingerprintText(chain_id, agent, tool, input))
-    .digest('hex');
+  // The one-shot hash: the same digest as createHash().update().digest(), without the Hash object per hop.
+  return hash('sha256', hopFingerprintText(chain_id, agent, tool, input), 'hex');
 }
 
 /** The live hold for a fingerprint: pending, approved (not yet used) or refused. */

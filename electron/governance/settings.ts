@@ -1,6 +1,6 @@
 // Settings in the store (migration 003). Every read goes to SQLite: the gate re-reads at each hop, so a
 // person's change takes hold on the very next hop with no restart (seed 003: "not cached").
-import { stmt, tx, type Db } from '../store/db.js';
+import { stmt, tx, watchedRead, wroteWatched, type Db } from '../store/db.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/types.js';
 import type { SettableKey } from '../../shared/orchestration/settings.js';
 import { coerceStored, validateSetting } from '../../shared/orchestration/setting-values.js';
@@ -21,14 +21,16 @@ function parse<K extends keyof Settings>(key: K, raw: string | undefined): Setti
   return v;
 }
 
-/** All settings, fresh from the store, defaults for keys never set. */
-export function readSettings(db: Db): Settings {
+/** All settings as the store holds them now, defaults for keys never set (frozen: it may be shared). */
+export const readSettings: (db: Db) => Settings = watchedRead(queryAll);
+
+function queryAll(db: Db): Settings {
   const rows = stmt(db, 'SELECT key, value_json FROM settings').all() as { key: string; value_json: string }[];
   const raw: Record<string, string> = {};
   for (const r of rows) raw[r.key] = r.value_json;
   const out = {} as Record<string, unknown>;
   for (const k of KEYS) out[k] = parse(k, raw[k]);
-  return out as unknown as Settings;
+  return Object.freeze(out) as unknown as Settings;
 }
 
 /** One setting, fresh from the store. */
@@ -57,4 +59,5 @@ function put(db: Db, key: keyof Settings, value: unknown, now: number): void {
     db,
     'INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at',
   ).run(key, JSON.stringify(value), now);
+  wroteWatched(db);
 }

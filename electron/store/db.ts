@@ -68,5 +68,60 @@ const runners = new WeakMap<Db, (fn: () => unknown) => unknown>();
 export function tx<T>(db: Db, fn: () => T): T {
   let run = runners.get(db);
   if (!run) runners.set(db, (run = db.transaction((f: () => unknown) => f())));
-  return run(fn) as T;
+  const outermost = !db.inTransaction;
+  try {
+    return run(fn) as T;
+  } finally {
+    // Committed or rolled back: what a watched table holds is settled again (see watchedRead).
+    const w = outermost ? watches.get(db) : undefined;
+    if (w?.dirty) settle(w);
+  }
+}
+
+// Small tables read at every governed hop (the settings, the entitlement) and written seldom. Seed 003 wants
+// each hop to see the store as it is at that moment; it does not need a query per hop to know nothing changed.
+// A read is cached with the two signals that say whether the store could differ: SQLite's PRAGMA data_version
+// (changes when ANOTHER connection, in this process or any other, commits) and this connection's own
+// generation, bumped by every write to a watched table (`wroteWatched`) and again when the transaction that
+// wrote it ends, committed or rolled back. While this connection holds an uncommitted write, nothing is cached.
+interface Watch {
+  gen: number;
+  dirty: boolean;
+  readonly version: Statement;
+}
+const watches = new WeakMap<Db, Watch>();
+function watchOf(db: Db): Watch {
+  let w = watches.get(db);
+  if (!w) watches.set(db, (w = { gen: 0, dirty: false, version: db.prepare('PRAGMA data_version').pluck() }));
+  return w;
+}
+function settle(w: Watch): void {
+  w.dirty = false;
+  w.gen++;
+}
+
+/** Say that a watched table was just written on this connection (every writer of settings/entitlement does). */
+export function wroteWatched(db: Db): void {
+  const w = watchOf(db);
+  w.gen++;
+  if (db.inTransaction) w.dirty = true;
+}
+
+/** `read` as a cached read: its answer is read again only when the store may hold something else (see above).
+ *  Keep `read` pure, and make every writer of what it reads call wroteWatched. */
+export function watchedRead<T>(read: (db: Db) => T): (db: Db) => T {
+  const memo = new WeakMap<Db, { dv: unknown; gen: number; value: T }>();
+  return (db) => {
+    const w = watchOf(db);
+    if (w.dirty) {
+      if (db.inTransaction) return read(db);
+      settle(w);
+    }
+    const dv: unknown = w.version.get();
+    const hit = memo.get(db);
+    if (hit && hit.dv === dv && hit.gen === w.gen) return hit.value;
+    const value = read(db);
+    memo.set(db, { dv, gen: w.gen, value });
+    return value;
+  };
 }

@@ -1,0 +1,103 @@
+// A watched read of a table (the settings, the entitlement) answers what the store holds at that moment:
+// a write by this connection, by another connection, by another process, and a rolled-back write are all seen
+// by the very next read; only an unchanged store is answered from memory.
+import { afterEach, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase, stmt, tx, watchedRead, wroteWatched, type Db } from './db.js';
+import { readSettings, writeSetting } from '../governance/settings.js';
+
+const dirs: string[] = [];
+const dbs: Db[] = [];
+afterEach(() => {
+  for (const d of dbs.splice(0)) d.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+function fresh(): { path: string; db: Db } {
+  const dir = mkdtempSync(join(tmpdir(), 'nexus-cached-'));
+  dirs.push(dir);
+  const path = join(dir, 'nexus.db');
+  const db = openDatabase(path);
+  dbs.push(db);
+  return { path, db };
+}
+const open = (path: string) => {
+  const db = openDatabase(path);
+  dbs.push(db);
+  return db;
+};
+
+describe('watchedRead', () => {
+  it('reads once while nothing changes, and again after a write by this connection', () => {
+    const { db } = fresh();
+    let reads = 0;
+    const cached = watchedRead((d) => (reads++, stmt(d, "SELECT value_json FROM settings WHERE key = 'x'").pluck().get()));
+    const read = () => cached(db);
+    expect(read()).toBeUndefined();
+    expect(read()).toBeUndefined();
+    expect(reads).toBe(1);
+    stmt(db, "INSERT INTO settings (key, value_json, updated_at) VALUES ('x', '1', 0)").run();
+    wroteWatched(db);
+    expect(read()).toBe('1');
+    expect(reads).toBe(2);
+  });
+
+  it('a rolled-back write is not remembered: inside the transaction it is seen, after the rollback it is gone', () => {
+    const { db } = fresh();
+    const cached = watchedRead((d) => stmt(d, "SELECT value_json FROM settings WHERE key = 'x'").pluck().get());
+    const read = () => cached(db);
+    expect(read()).toBeUndefined();
+    expect(() =>
+      tx(db, () => {
+        stmt(db, "INSERT INTO settings (key, value_json, updated_at) VALUES ('x', '2', 0)").run();
+        wroteWatched(db);
+        expect(read()).toBe('2');
+        throw new Error('roll back');
+      }),
+    ).toThrow('roll back');
+    expect(read()).toBeUndefined();
+  });
+});
+
+describe('readSettings sees every change at the next read', () => {
+  it('by this connection (writeSetting), by another connection, by another process', () => {
+    const { path, db } = fresh();
+    expect(readSettings(db)['orchestration.maxDepth']).toBe(3);
+    writeSetting(db, 'orchestration.maxDepth', 5, 1);
+    expect(readSettings(db)['orchestration.maxDepth']).toBe(5);
+
+    const other = open(path);
+    writeSetting(other, 'orchestration.maxDepth', 6, 2);
+    expect(readSettings(db)['orchestration.maxDepth']).toBe(6);
+
+    const sql = `UPDATE settings SET value_json = '7' WHERE key = 'orchestration.maxDepth'`;
+    execFileSync(
+      process.execPath,
+      ['-e', `const D=require('better-sqlite3');const d=new D(${JSON.stringify(path)});d.prepare(${JSON.stringify(sql)}).run();d.close()`],
+      {
+        cwd: process.cwd(),
+      },
+    );
+    expect(readSettings(db)['orchestration.maxDepth']).toBe(7);
+  });
+
+  it('a setting written inside a transaction that then rolls back is not seen after it', () => {
+    const { db } = fresh();
+    expect(readSettings(db)['orchestration.enabled']).toBe(false);
+    expect(() =>
+      tx(db, () => {
+        writeSetting(db, 'orchestration.enabled', true, 1);
+        expect(readSettings(db)['orchestration.enabled']).toBe(true);
+        throw new Error('roll back');
+      }),
+    ).toThrow('roll back');
+    expect(readSettings(db)['orchestration.enabled']).toBe(false);
+  });
+
+  it('answers a frozen value, so no caller can change what the next one reads', () => {
+    const { db } = fresh();
+    expect(Object.isFrozen(readSettings(db))).toBe(true);
+  });
+});
