@@ -1,6 +1,6 @@
 // The orchestration gate's store-reading half (DESIGN §3). For every model row the kernel asks, before the
-// approval stage: is this a governed hop, and may it proceed? Settings and the entitlement are read FRESH
-// from the store at this moment (never cached). Then per-hop approval: a hop that passed is held, not
+// approval stage: is this a governed hop, and may it proceed? Settings and the entitlement are read as the
+// store holds them at this moment (watched reads: never a remembered answer to a store that changed). Then per-hop approval: a hop that passed is held, not
 // performed, until a person answers; its identical retry finds the answer.
 // Synchronous (better-sqlite3) so the kernel can call it inline, inside its transaction: every write here
 // (hop number, hold, approval used, recipient touched) commits or rolls back with the row's decision. It

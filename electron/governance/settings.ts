@@ -1,5 +1,6 @@
-// Settings in the store (migration 003). Every read goes to SQLite: the gate re-reads at each hop, so a
-// person's change takes hold on the very next hop with no restart (seed 003: "not cached").
+// Settings in the store (migration 003). The gate reads them at each hop as the store holds them at that
+// moment, so a person's change takes hold on the very next hop with no restart (seed 003: "not cached"): the read
+// is a watched read (store/db.ts), answered from memory only while SQLite says nothing can have changed.
 import { stmt, tx, watchedRead, wroteWatched, type Db } from '../store/db.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/types.js';
 import type { SettableKey } from '../../shared/orchestration/settings.js';
