@@ -125,26 +125,7 @@ export interface AgentProfile {
 
 export type InboxKind = 'autonomy' | 'orchestration' | 'attention' | 'question';
 
-/** One inbox card (DESIGN §5 `inbox --json`; more fields are welcome). */
-export interface InboxItem {
-  id: string;
-  kind: InboxKind;
-  agent: string | null;
-  tool: string;
-  target: string;
-  run_id: string;
-  row_id?: string;
-  hop?: number;
-  chain_id?: string;
-  expires_at?: string;
-  created_at: string;
-  /** What the approver reads: frozen on the row when it parked. */
-  effect?: EffectProfile;
-  /** Attention items: what failed, and what Retry / Abandon would do. */
-  message?: string;
-  /** Autonomy cards only: whether the UI may offer "Trust for this session". */
-  trustable?: boolean;
-}
+// One inbox card (InboxItem) is its wire schema's type: shared/api/kernel.ts.
 
 export interface EffectProfile {
   agent: string | null;

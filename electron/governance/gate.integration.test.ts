@@ -7,7 +7,8 @@ import { addMember, beginChain, bindMemberRun } from './chain-store.js';
 import { recipientPosition, starterPosition, type ChainPosition } from '../../shared/orchestration/chain.js';
 import { openGate, testNexus, type TestNexus } from '../../test/support/nexus.js';
 import type { Row, Run } from '../kernel/types.js';
-import type { ChainView, InboxItem } from '../../shared/types.js';
+import type { ChainView } from '../../shared/types.js';
+import type { InboxItem } from '../../shared/api/kernel.js';
 
 let open: TestNexus[] = [];
 afterEach(async () => {

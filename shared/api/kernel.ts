@@ -90,6 +90,8 @@ export const InboxItem = z.object({
   message: z.string().optional(),
   trustable: z.boolean().optional(),
 });
+/** One inbox card (DESIGN §5 `inbox --json`; more fields are welcome): the type is the schema's. */
+export type InboxItem = z.infer<typeof InboxItem>;
 
 /** A host a sandboxed command may reach: a DNS name, `*.` and a DNS name (every subdomain), or an IP address. */
 export const NetworkHost = z.string().max(253).refine(isNetworkRule, NETWORK_RULE_HINT);
@@ -113,6 +115,15 @@ const mcpServer = <S extends z.ZodType>(secret: S) =>
     headers: z.record(z.string(), secret).optional(),
     network: NetworkPolicy.optional(),
   });
+/** How many pending cards a filter selects, grouped by agent, run and chain. */
+export const InboxSummary = z.object({
+  total: z.number().int(),
+  by_agent: z.array(z.object({ key: z.string().nullable(), count: z.number().int() })),
+  by_run: z.array(z.object({ key: z.string(), agent: z.string().nullable(), count: z.number().int() })),
+  by_chain: z.array(z.object({ key: z.string(), count: z.number().int() })),
+});
+export type InboxSummary = z.infer<typeof InboxSummary>;
+
 /** Narrows the pending cards (AND of the fields given). */
 export const InboxFilter = z.object({
   agent: z.string().max(200).nullable().optional(),
@@ -256,16 +267,7 @@ export const kernelMethods = {
     z.array(InboxItem),
     'Pending cards, oldest first (optionally a page: limit, and cursor = the last id seen; optionally filtered).',
   ),
-  inboxSummary: method(
-    InboxFilter.default({}),
-    z.object({
-      total: z.number().int(),
-      by_agent: z.array(z.object({ key: z.string().nullable(), count: z.number().int() })),
-      by_run: z.array(z.object({ key: z.string(), agent: z.string().nullable(), count: z.number().int() })),
-      by_chain: z.array(z.object({ key: z.string(), count: z.number().int() })),
-    }),
-    'How many pending cards a filter selects, grouped by agent, run and chain.',
-  ),
+  inboxSummary: method(InboxFilter.default({}), InboxSummary, 'How many pending cards a filter selects, grouped by agent, run and chain.'),
   inboxIds: method(InboxFilter.default({}), z.array(Id), 'The ids of every pending card a filter selects, oldest first.'),
   inboxBulk: method(
     z.object({ ids: z.array(Id).min(1).max(10_000), action: z.enum(['approve', 'deny']), reason: z.string().max(4096).optional() }),

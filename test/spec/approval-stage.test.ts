@@ -5,7 +5,7 @@ import type { ScriptedRequest } from '../support/scripted-model.js';
 import { delegate, last, queue, scenario, structuredOf, type Scenario } from '../support/scenarios.js';
 import { saveAgent } from '../../electron/kernel/agents.js';
 import { listRunEvents } from '../../electron/store/queries/events.js';
-import type { InboxItem } from '../../shared/types.js';
+import type { InboxItem } from '../../shared/api/kernel.js';
 
 let s: Scenario | null = null;
 afterEach(async () => {

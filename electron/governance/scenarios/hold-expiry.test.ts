@@ -7,7 +7,8 @@ import type { ScriptedRequest } from '../../../test/support/scripted-model.js';
 import { bash, delegate, last, queue, scenario, structuredOf, type Scenario } from '../../../test/support/scenarios.js';
 import { ManualClock } from '../../kernel/clock.js';
 import { getHold } from '../hold-store.js';
-import { APPROVAL_EXPIRED_TEXT, PARK_DURATION_MS, type InboxItem } from '../../../shared/types.js';
+import { APPROVAL_EXPIRED_TEXT, PARK_DURATION_MS } from '../../../shared/types.js';
+import type { InboxItem } from '../../../shared/api/kernel.js';
 
 let s: Scenario | null = null;
 afterEach(async () => {

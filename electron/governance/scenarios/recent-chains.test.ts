@@ -2,7 +2,8 @@
 // (scripted models over real HTTP, the real kernel).
 import { afterEach, describe, expect, it } from 'vitest';
 import { bash, delegate, queue, scenario, type Scenario } from '../../../test/support/scenarios.js';
-import type { ChainView, InboxItem } from '../../../shared/types.js';
+import type { ChainView } from '../../../shared/types.js';
+import type { InboxItem } from '../../../shared/api/kernel.js';
 import type { NexusEvent } from '../../../shared/api/index.js';
 
 let s: Scenario | null = null;

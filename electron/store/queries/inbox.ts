@@ -1,7 +1,8 @@
 // The inbox: one card per thing waiting on a person. Autonomy cards (parked rows) use the row id as their
 // id; other kinds (orchestration holds, attention items, questions) are added by their modules.
 import { stmt, type Db } from '../db.js';
-import type { InboxItem, InboxKind } from '../../../shared/types.js';
+import type { InboxKind } from '../../../shared/types.js';
+import type { InboxItem } from '../../../shared/api/kernel.js';
 import { iso, isoOr, parseJson, toJson } from './util.js';
 
 interface InboxRecord {

@@ -6,15 +6,12 @@ import { call, CallError } from '../api/client.js';
 import { coalesce } from './refetcher.js';
 import { applyChange, cardLabel, reselect, type InboxFilter, type InboxItem } from './inbox-list.js';
 import { errorMessage } from '../../../shared/errors.js';
+import type { MethodOutput } from '../../../shared/api/index.js';
 
 export { reselect, type InboxItem, type InboxFilter };
 export type GroupBy = 'none' | 'agent' | 'run' | 'chain';
-export interface InboxSummary {
-  total: number;
-  by_agent: { key: string | null; count: number }[];
-  by_run: { key: string; agent: string | null; count: number }[];
-  by_chain: { key: string; count: number }[];
-}
+/** The wire type of inboxSummary's answer (shared/api/kernel.ts): one source. */
+export type InboxSummary = MethodOutput<'inboxSummary'>;
 
 /** Cards per page: enough to fill any window several times, small enough to arrive in one quick frame. */
 export const PAGE_SIZE = 200;
