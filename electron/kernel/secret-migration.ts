@@ -3,6 +3,7 @@
 // is rebuilt (VACUUM) and its write-ahead log emptied, so no freed page or old log frame keeps a copy.
 import type { AgentProfile } from '../../shared/types.js';
 import { listAgents, setAgentProfileJson } from '../store/queries/agents.js';
+import { compactAndForget } from '../store/queries/maintenance.js';
 import { hasClearSecrets, splitSecrets } from './agent-secrets.js';
 import type { Kernel } from './kernel.js';
 
@@ -21,8 +22,7 @@ export function moveClearSecretsOutOfDb(kernel: Kernel): string[] {
     moved.push(agent.name);
   }
   if (moved.length) {
-    kernel.db.exec('VACUUM');
-    kernel.db.pragma('wal_checkpoint(TRUNCATE)');
+    compactAndForget(kernel.db);
   }
   return moved;
 }
