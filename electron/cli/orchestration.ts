@@ -202,7 +202,8 @@ export const chainsCommand: CliCommand = async (argv, io) => {
             h.agent,
             h.action,
             oneLine(h.target, 50),
-            h.verdict === 'denied' && h.code ? `denied: ${h.code}` : h.verdict.replace('_', ' '),
+            // A denial's reason and a refusal's cause (run_stopped, approval_expired) both print beside the word.
+            h.code ? `${h.verdict}: ${h.code}` : h.verdict.replace('_', ' '),
           ]),
         ),
       );

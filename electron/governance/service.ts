@@ -8,7 +8,7 @@ import { tx } from '../store/db.js';
 import { resolveInboxItem } from '../store/queries/inbox.js';
 import { listRunningRunIds } from '../store/queries/runs.js';
 import { ApiFailure } from '../../shared/errors.js';
-import type { HopVerdict, OrchestrationCode, Settings } from '../../shared/types.js';
+import type { HopCode, HopVerdict, Settings } from '../../shared/types.js';
 import { gateHop } from './hop-gate.js';
 import { RecentChains } from './recent-chains.js';
 import { readSetting, readSettings, writeSetting, writeStopAll } from './settings.js';
@@ -100,7 +100,14 @@ export class Governance {
    * is told.
    */
   expire(h: Hold): boolean {
-    if (!this.endHold(h, () => expireHold(this.db, h.request_id, APPROVAL_EXPIRED_TEXT, this.now()), { card: 'expired', verdict: 'refused' })) return false;
+    if (
+      !this.endHold(h, () => expireHold(this.db, h.request_id, APPROVAL_EXPIRED_TEXT, this.now()), {
+        card: 'expired',
+        verdict: 'refused',
+        code: 'approval_expired',
+      })
+    )
+      return false;
     const task = openTaskOfRun(this.db, h.run_id);
     try {
       this.onHoldExpired(h);
@@ -212,8 +219,8 @@ export class Governance {
   /** A run was force-stopped: its pending holds are canceled (nothing asks about a stopped run). */
   cancelHoldsOfRun(run_id: string): void {
     for (const h of pendingHoldsOfRun(this.db, run_id)) {
-      // Nobody refused it: it ended because its run was stopped.
-      this.endHold(h, () => cancelHold(this.db, h.request_id, this.now()), { card: 'canceled', verdict: 'canceled' });
+      // Nobody refused it: it ended because its run was stopped. Still one of the five words; the code says why.
+      this.endHold(h, () => cancelHold(this.db, h.request_id, this.now()), { card: 'canceled', verdict: 'refused', code: 'run_stopped' });
     }
   }
 
@@ -222,7 +229,7 @@ export class Governance {
    * transaction, then, once committed, its timer stops, the windows and Recent chains learn of it.
    * False when `end` found the hold no longer pending (someone else ended it first).
    */
-  private endHold(h: Hold, end: () => boolean, o: { card: string; by?: string; verdict: HopVerdict; code?: OrchestrationCode }): boolean {
+  private endHold(h: Hold, end: () => boolean, o: { card: string; by?: string; verdict: HopVerdict; code?: HopCode }): boolean {
     const closed = tx(this.db, () => end() && { card: resolveInboxItem(this.db, { id: h.request_id, status: o.card, by: o.by ?? null, now: this.now() }) });
     if (!closed) return false;
     this.holdTimers.disarm(h.request_id);

@@ -58,6 +58,11 @@ export async function createGovernance(ports: GovernancePorts): Promise<Governan
 
   // Without turns (a NEXUS built without them) delegation answers "not available" (Governance.turns()).
   if (ports.turns) {
+    // An answer in words is acting too: Recent chains lists the agent even when it called no tool (seed 003).
+    ports.turns.addFinalizer((run) => {
+      if (run.chain_id && run.agent) gov.recent.noteActed(run.chain_id, run.agent);
+      return Promise.resolve(undefined);
+    });
     ports.turns.addFinalizer(delegation.finalizer);
     // A failed delegated task's attention card: Abandon dismisses it; Retry is not offered (the delegator
     // already has the failure; delegating again is the agent's move).

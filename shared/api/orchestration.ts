@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { method } from './contract.js';
 import { Id, OrchestrationCode, PAGE_MAX } from './common.js';
 import { SETTABLE_KEYS } from '../orchestration/settings.js';
+import { HOP_CAUSE_CODES, HOP_VERDICTS } from '../types.js';
 
 export const SettingsView = z.object({
   'orchestration.enabled': z.boolean(),
@@ -43,8 +44,8 @@ export const ChainHop = z.object({
   agent: z.string(),
   action: z.string(),
   target: z.string(),
-  verdict: z.enum(['allowed', 'awaiting_approval', 'approved', 'refused', 'denied', 'canceled']),
-  code: OrchestrationCode.optional(),
+  verdict: z.enum(HOP_VERDICTS),
+  code: z.union([OrchestrationCode, z.enum(HOP_CAUSE_CODES)]).optional(),
   request_id: z.string().optional(),
   at: z.string(),
 });
