@@ -102,8 +102,15 @@ export const expiredUnanswered = (h: Pick<Hold, 'status' | 'answered_by' | 'reas
 /** When a hold expires unanswered: the same clock as a parked row. */
 export const holdExpiresAt = (h: Pick<Hold, 'created_at'>): number => h.created_at + PARK_DURATION_MS;
 
-export function cancelHold(db: Db, request_id: string, now: number): boolean {
-  return stmt(db, "UPDATE hop_holds SET status = 'canceled', answered_at = ? WHERE request_id = ? AND status = 'pending'").run(now, request_id).changes === 1;
+/** pending → canceled; `why` (kept as its reason) says why it closed when nobody answered it. */
+export function cancelHold(db: Db, request_id: string, now: number, why: string | null = null): boolean {
+  return (
+    stmt(db, "UPDATE hop_holds SET status = 'canceled', reason = COALESCE(?, reason), answered_at = ? WHERE request_id = ? AND status = 'pending'").run(
+      why,
+      now,
+      request_id,
+    ).changes === 1
+  );
 }
 
 export function pendingHolds(db: Db): Hold[] {

@@ -148,7 +148,8 @@ export class Governance {
     if (!hold) throw new ApiFailure('not_found', `No orchestration hold ${JSON.stringify(request_id)}.`);
     const answered = () => answerHold(this.db, { request_id, approve, by, reason: reason?.trim() || null, now: this.now() });
     if (!this.endHold(hold, answered, { card: approve ? 'approved' : 'denied', by, verdict: approve ? 'approved' : 'refused' })) {
-      throw new ApiFailure('conflict', `Orchestration hold ${request_id} is no longer waiting (it is ${hold.status}).`);
+      const why = this.closedBecause(request_id);
+      throw new ApiFailure('conflict', `Orchestration hold ${request_id} is no longer waiting (it is ${hold.status}${why ? `: ${why}` : ''}).`);
     }
     const text = approve
       ? `A person APPROVED held hop ${hold.hop} (request ${request_id}): your ${hold.tool} call on ${JSON.stringify(hold.target)}. Retry that identical call now (same tool, same input); the approval covers exactly one use.`
@@ -222,6 +223,30 @@ export class Governance {
       // Nobody refused it: it ended because its run was stopped. Still one of the five words; the code says why.
       this.endHold(h, () => cancelHold(this.db, h.request_id, this.now()), { card: 'canceled', verdict: 'refused', code: 'run_stopped' });
     }
+  }
+
+  /**
+   * A delegated task was closed while its recipient waited on a hold (a restart interrupted the delegating
+   * call): nobody waits for that work any more, so its holds close with it and cannot be approved later.
+   */
+  closeHoldsOfTask(run_id: string, why: string): number {
+    let n = 0;
+    for (const h of pendingHoldsOfRun(this.db, run_id)) {
+      const closed = this.endHold(h, () => cancelHold(this.db, h.request_id, this.now(), why), {
+        card: 'canceled',
+        by: 'task_canceled',
+        verdict: 'refused',
+        code: 'task_canceled',
+      });
+      if (closed) n++;
+    }
+    return n;
+  }
+
+  /** Why a hold that is no longer pending cannot be answered, when it closed for a stated cause. */
+  closedBecause(request_id: string): string | null {
+    const h = getHold(this.db, request_id);
+    return h?.status === 'canceled' && h.reason ? `it was closed with its task: ${h.reason}` : null;
   }
 
   /**

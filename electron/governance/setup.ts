@@ -32,6 +32,7 @@ export async function createGovernance(ports: GovernancePorts): Promise<Governan
       return gov.answer(item.id, true, o.by);
     },
     deny: (item, o) => gov.answer(item.id, false, o.by, o.reason),
+    closedBecause: (item) => gov.closedBecause(item.id),
   });
   kernel.registerTool(delegation.delegateTool);
   kernel.registerTool(new MessageAgent(gov, delegation).tool);

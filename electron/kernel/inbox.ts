@@ -20,7 +20,8 @@ export interface InboxHost {
   emitInbox(change?: InboxChange): void;
 }
 
-export type InboxAction = 'approve' | 'deny' | 'retry' | 'abandon' | 'answer';
+export const INBOX_ACTIONS = ['approve', 'deny', 'retry', 'abandon', 'answer'] as const;
+export type InboxAction = (typeof INBOX_ACTIONS)[number];
 export interface InboxActOptions {
   by: string;
   trust_session?: boolean;
@@ -35,6 +36,8 @@ export interface InboxKindHandler {
   retry?(item: InboxEntry, opts: InboxActOptions): InboxOutcome;
   abandon?(item: InboxEntry, opts: InboxActOptions): InboxOutcome;
   answer?(item: InboxEntry, opts: InboxActOptions): InboxOutcome;
+  /** Why a card that is no longer pending closed, when its kind knows a cause worth saying (not an answer). */
+  closedBecause?(item: InboxEntry): string | null;
 }
 
 export class InboxKinds {
@@ -89,7 +92,8 @@ export class InboxKinds {
 
   /** The answers a card kind takes, as the commands that give them (the window offers the same as buttons). */
   private howToAnswer(kind: string): string {
-    const actions = Object.keys(this.handlers.get(kind) ?? {}) as InboxAction[];
+    const handler = this.handlers.get(kind);
+    const actions = INBOX_ACTIONS.filter((a) => handler?.[a]);
     const command: Record<InboxAction, string> = {
       approve: '`nexus approve ID`',
       deny: '`nexus deny ID`',
@@ -104,7 +108,10 @@ export class InboxKinds {
   async act(id: string, action: InboxAction, opts: InboxActOptions): Promise<{ id: string; state: string }> {
     const item = getInboxItem(this.kernel.db, id);
     if (!item) throw notFound('inbox item', id);
-    if (item.status !== 'pending') throw conflict(`Inbox item ${id} is no longer pending (it is ${item.status}).`);
+    if (item.status !== 'pending') {
+      const why = this.handlers.get(item.kind)?.closedBecause?.(item);
+      throw conflict(`Inbox item ${id} is no longer pending (it is ${item.status}${why ? `: ${why}` : ''}).`);
+    }
     const fn = this.handlers.get(item.kind)?.[action];
     if (!fn)
       throw new KernelError(
