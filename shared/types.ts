@@ -124,6 +124,8 @@ export interface AgentProfile {
 }
 
 export type InboxKind = 'autonomy' | 'orchestration' | 'attention' | 'question';
+/** An answer a card may take (the list and who takes which: shared/inbox/answers.ts). */
+export type InboxAnswer = 'approve' | 'deny' | 'retry' | 'abandon' | 'answer';
 
 /** One inbox card (DESIGN §5 `inbox --json`; more fields are welcome). */
 export interface InboxItem {
@@ -144,6 +146,8 @@ export interface InboxItem {
   message?: string;
   /** Autonomy cards only: whether the UI may offer "Trust for this session". */
   trustable?: boolean;
+  /** The answers this card accepts (shared/inbox/answers.ts): the window's buttons and the CLI's hints. */
+  answers?: InboxAnswer[];
 }
 
 export interface EffectProfile {

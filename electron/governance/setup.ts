@@ -65,13 +65,10 @@ export async function createGovernance(ports: GovernancePorts): Promise<Governan
       return Promise.resolve(undefined);
     });
     ports.turns.addFinalizer(delegation.finalizer);
-    // A failed delegated task's attention card: Abandon dismisses it; Retry is not offered (the delegator
-    // already has the failure; delegating again is the agent's move).
+    // A failed delegated task's attention card: Abandon dismisses it. It takes no Retry (shared/inbox/answers.ts:
+    // the delegator already has the failure; delegating again is the agent's move), so none is handled here.
     ports.turns.hooks.registerAttentionSource('delegation', {
       abandon: (item, o) => ({ state: kernel.inbox.resolve(item.id, 'abandoned', o.by) ? 'abandoned' : item.status }),
-      retry: () => {
-        throw new ApiFailure('not_supported', 'A failed delegated task cannot be retried from its card; the delegating agent can delegate it again.');
-      },
     });
   }
 

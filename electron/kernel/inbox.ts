@@ -2,6 +2,7 @@
 // registers `orchestration` (holds, id = request_id), AGENTS `attention` (retry/abandon) and `question`
 // (answer). Every card lives in the one `inbox` table, so `nexus inbox` and the window list them together.
 import type { InboxKind } from '../../shared/types.js';
+import { answerCommands, answersOf, type InboxAnswer } from '../../shared/inbox/answers.js';
 import { getInboxItem, insertInboxItem, listPendingInbox, resolveInboxItem, type InboxEntry, type InsertInboxItem } from '../store/queries/inbox.js';
 import { KernelError, notFound, conflict } from './errors.js';
 import type { Db } from '../store/db.js';
@@ -20,8 +21,7 @@ export interface InboxHost {
   emitInbox(change?: InboxChange): void;
 }
 
-export const INBOX_ACTIONS = ['approve', 'deny', 'retry', 'abandon', 'answer'] as const;
-export type InboxAction = (typeof INBOX_ACTIONS)[number];
+export type InboxAction = InboxAnswer;
 export interface InboxActOptions {
   by: string;
   trust_session?: boolean;
@@ -90,18 +90,15 @@ export class InboxKinds {
     return listPendingInbox(this.kernel.db);
   }
 
-  /** The answers a card kind takes, as the commands that give them (the window offers the same as buttons). */
-  private howToAnswer(kind: string): string {
-    const handler = this.handlers.get(kind);
-    const actions = INBOX_ACTIONS.filter((a) => handler?.[a]);
-    const command: Record<InboxAction, string> = {
-      approve: '`nexus approve ID`',
-      deny: '`nexus deny ID`',
-      retry: '`nexus retry ID`',
-      abandon: '`nexus abandon ID`',
-      answer: '`nexus answer ID TEXT`',
-    };
-    return actions.length ? `use ${actions.map((a) => command[a]).join(' or ')}` : 'nothing answers it';
+  /** The answers a card takes (shared/inbox/answers.ts, the one list), as the commands that give them. */
+  private howToAnswer(item: InboxEntry): string {
+    const commands = answerCommands(answersOf(item)).map((c) => `\`${c}\``);
+    return commands.length ? `use ${commands.join(' or ')}` : 'nothing answers it';
+  }
+
+  /** Let another module carry out more answers of a kind the kernel registered (AGENTS: answering an `ask` card). */
+  extend(kind: InboxKind, more: InboxKindHandler): void {
+    this.handlers.set(kind, { ...this.handlers.get(kind), ...more });
   }
 
   /** A person's answer to a card, routed to the card kind's handler. */
@@ -112,11 +109,12 @@ export class InboxKinds {
       const why = this.handlers.get(item.kind)?.closedBecause?.(item);
       throw conflict(`Inbox item ${id} is no longer pending (it is ${item.status}${why ? `: ${why}` : ''}).`);
     }
-    const fn = this.handlers.get(item.kind)?.[action];
+    // A card takes only the answers its case lists: the same list the window's buttons and the CLI's hints show.
+    const fn = answersOf(item).includes(action) ? this.handlers.get(item.kind)?.[action] : undefined;
     if (!fn)
       throw new KernelError(
         'not_supported',
-        `${/^[aeiou]/.test(item.kind) ? 'An' : 'A'} ${item.kind} card cannot be answered with ${action}: ${this.howToAnswer(item.kind)}.`,
+        `${/^[aeiou]/.test(item.kind) ? 'An' : 'A'} ${item.kind} card cannot be answered with ${action}: ${this.howToAnswer(item)}.`,
       );
     const out = await fn(item, opts);
     return { id, state: out.state };
