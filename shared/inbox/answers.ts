@@ -8,13 +8,13 @@ export const INBOX_ANSWERS = ['approve', 'deny', 'retry', 'abandon', 'answer'] a
 
 /** The kinds of card as people meet them: an attention card is a failed hook or a failed delegated task. */
 export const CARD_CASES = [
-  { kind: 'autonomy', case: 'an agent call its mode or an `ask` rule parks', answers: ['approve', 'deny'] },
+  { kind: 'autonomy', case: "the agent's own mode or an `ask` rule", answers: ['approve', 'deny'] },
   // Under mode ask the question tool itself parks first: approving and answering is one step on this card.
-  { kind: 'autonomy', case: "the agent's `ask` (question) call, parked by its mode", answers: ['approve', 'deny', 'answer'] },
-  { kind: 'orchestration', case: 'per-hop approval of a chain', answers: ['approve', 'deny'] },
+  { kind: 'autonomy', case: "the agent's `ask` call parked by its mode (answering approves it too)", answers: ['approve', 'deny', 'answer'] },
+  { kind: 'orchestration', case: "per-hop approval of a chain (`id` = the hold's `request_id`)", answers: ['approve', 'deny'] },
   { kind: 'attention', case: 'a failed hook', answers: ['retry', 'abandon'] },
   // The delegator already has the failure; delegating again is the agent's move, so there is no Retry.
-  { kind: 'attention', case: 'a delegated task that failed', answers: ['abandon'] },
+  { kind: 'attention', case: 'a delegated task that failed (past its refusals, or its hold expired)', answers: ['abandon'] },
   { kind: 'question', case: "the agent's `ask` tool", answers: ['answer'] },
 ] as const satisfies ReadonlyArray<{ kind: InboxKind; case: string; answers: readonly InboxAnswer[] }>;
 
@@ -42,3 +42,12 @@ const COMMAND: Readonly<Record<InboxAnswer, (id: string) => string>> = {
 
 /** The commands that answer a card, in the CLI's words (`ID` when no card id is at hand, as in docs). */
 export const answerCommands = (answers: readonly InboxAnswer[], id = 'ID'): string[] => answers.map((a) => COMMAND[a](id));
+
+/** One row of docs/cli.md's inbox table, as the page writes it (test/docs checks the page against this). */
+export const docRow = (c: (typeof CARD_CASES)[number]): [string, string, string] => [
+  `\`${c.kind}\``,
+  c.case,
+  answerCommands(c.answers)
+    .map((x) => `\`${x}\``)
+    .join(', '),
+];
