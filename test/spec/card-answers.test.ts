@@ -7,12 +7,25 @@ import type { ScriptedRequest } from '../support/scripted-model.js';
 import { delegate, last, queue, scenario, type Scenario } from '../support/scenarios.js';
 import { answerCommands } from '../../shared/inbox/answers.js';
 import type { InboxItem } from '../../shared/types.js';
+import { main } from '../../electron/cli/main.js';
+import { startSocketDoor, type SocketDoor } from '../../electron/doors/socket.js';
 
 let s: Scenario | null = null;
+let door: SocketDoor | null = null;
 afterEach(async () => {
+  await door?.close();
   await s?.cleanup();
   s = null;
+  door = null;
 });
+/** The real `nexus` command, in process, through the real control socket of the scenario's data dir. */
+async function nexus(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  door ??= await startSocketDoor(s!.nexus);
+  let out = '';
+  let err = '';
+  const code = await main([...argv, '--data-dir', s!.dataDir], { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) });
+  return { code, out, err };
+}
 
 describe('a failed delegated task offers only what it accepts (issue 25 item 5)', () => {
   it('its attention card lists abandon alone; retry answers not_supported naming the abandon command', async () => {
@@ -27,7 +40,14 @@ describe('a failed delegated task offers only what it accepts (issue 25 item 5)'
     expect(card.answers).toEqual(['abandon']);
     expect(answerCommands(card.answers!, card.id)).toEqual([`nexus abandon ${card.id}`]);
     await expect(s.call('inboxRetry', { id: card.id })).rejects.toThrow(/not_supported|cannot be answered with retry: use `nexus abandon ID`/);
-    await s.call('inboxAbandon', { id: card.id });
+    // `nexus inbox` hints at the one answer it takes; `nexus retry` is refused with the command that answers.
+    const listed = await nexus('inbox');
+    expect(listed.out).toContain(`nexus abandon ${card.id}`);
+    expect(listed.out).not.toContain('nexus retry');
+    const retried = await nexus('retry', card.id);
+    expect(retried.code).toBe(1);
+    expect(retried.err).toMatch(/use `nexus abandon ID`/);
+    expect((await nexus('abandon', card.id)).code).toBe(0);
     expect(await s.call<InboxItem[]>('inboxList')).toEqual([]);
   });
 });
@@ -45,7 +65,10 @@ describe('under mode ask, one question is one card (issue 25 item 6)', () => {
     const [listed] = await s.call<InboxItem[]>('inboxList');
     expect(listed).toMatchObject({ id: card.id, tool: 'ask', answers: ['approve', 'deny', 'answer'] });
     await expect(s.call('inboxAnswer', { id: card.id, text: '  ' })).rejects.toThrow(/needs text/);
-    await s.call('inboxAnswer', { id: card.id, text: 'Blue.' });
+    const hint = await nexus('inbox');
+    expect(hint.out).toContain('asks: Which colour?');
+    expect(hint.out).toContain(`nexus approve ${card.id} | nexus deny ${card.id} | nexus answer ${card.id} TEXT`);
+    expect((await nexus('answer', card.id, 'Blue.')).code).toBe(0);
     const ended = await s.ended(run.id);
     expect(ended.status).toBe('succeeded');
     expect(last(s.requests('asker')[1]!).split('\n')[0]).toBe('Blue.');

@@ -7,6 +7,8 @@ import type { ScriptedRequest } from '../../../test/support/scripted-model.js';
 import { last, queue, scenario, type Scenario } from '../../../test/support/scenarios.js';
 import { saveAgent } from '../../kernel/agents.js';
 import { SettingsSetView } from '../../../shared/api/orchestration.js';
+import { main } from '../../cli/main.js';
+import { startSocketDoor } from '../../doors/socket.js';
 
 let s: Scenario | null = null;
 afterEach(async () => {
@@ -22,6 +24,19 @@ describe('an allowlist naming an agent that does not exist', () => {
     expect(r.warnings).toEqual([{ key: 'orchestration.allowlist', message: expect.stringMatching(/^no agent named "Nobody" exists yet/) }]);
     const clean = SettingsSetView.parse(await s.call('settingsSet', { key: 'orchestration.allowlist', value: ['A'] }));
     expect(clean.warnings).toBeUndefined();
+    // `nexus settings set` through the real control socket says the kernel's warning, for Nobody only.
+    const door = await startSocketDoor(s.nexus);
+    try {
+      let err = '';
+      const code = await main(['settings', 'set', 'orchestration.allowlist', 'A,Nobody', '--data-dir', s.dataDir], {
+        out: () => {},
+        err: (t) => void (err += `${t}\n`),
+      });
+      expect(code).toBe(0);
+      expect(err.trim().split('\n')).toEqual([expect.stringMatching(/^nexus: warning: no agent named "Nobody" exists yet/)]);
+    } finally {
+      await door.close();
+    }
   });
 });
 
