@@ -7,12 +7,11 @@ import type { Db } from '../store/db.js';
 import { tx } from '../store/db.js';
 import { resolveInboxItem } from '../store/queries/inbox.js';
 import { listRunningRunIds } from '../store/queries/runs.js';
-import { getAgent } from '../store/queries/agents.js';
 import { ApiFailure } from '../../shared/errors.js';
 import type { HopCode, HopVerdict, Settings } from '../../shared/types.js';
 import { gateHop } from './hop-gate.js';
 import { RecentChains } from './recent-chains.js';
-import { readSetting, readSettings, writeSetting, writeStopAll } from './settings.js';
+import { readSetting, readSettings, settingWarnings, writeSetting, writeStopAll, type SettingWarning } from './settings.js';
 import {
   importEntitlement,
   loadEntitlementKey,
@@ -176,20 +175,11 @@ export class Governance {
     return readSettings(this.db);
   }
 
-  /**
-   * Every door (CLI, window, API) sets through here, so the warning is said on every path: an allowlisted name
-   * that is no active agent is stored (the agent may be added later) but allows nobody yet.
-   */
-  setSetting(key: string, value: unknown): Settings & { warnings?: Array<{ key: string; message: string }> } {
+  /** Every door (CLI, window, API) sets through here, so a setting's warnings are said on every path. */
+  setSetting(key: string, value: unknown): Settings & { warnings?: SettingWarning[] } {
     const s = writeSetting(this.db, key, value, this.now());
     this.kernel.emit({ type: 'settings_changed' });
-    if (key !== 'orchestration.allowlist') return s;
-    const warnings = s['orchestration.allowlist']
-      .filter((name) => getAgent(this.db, name)?.status !== 'active')
-      .map((name) => ({
-        key,
-        message: `no agent named ${JSON.stringify(name)} exists yet; it is allowlisted anyway and takes effect once such an agent is added.`,
-      }));
+    const warnings = settingWarnings(this.db, key, s);
     return warnings.length ? { ...s, warnings } : s;
   }
 
