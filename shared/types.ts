@@ -124,6 +124,8 @@ export interface AgentProfile {
 }
 
 export type InboxKind = 'autonomy' | 'orchestration' | 'attention' | 'question';
+/** An answer a card may take (the list and who takes which: shared/inbox/answers.ts). */
+export type InboxAnswer = 'approve' | 'deny' | 'retry' | 'abandon' | 'answer';
 
 // One inbox card (InboxItem) is its wire schema's type: shared/api/kernel.ts.
 
@@ -143,8 +145,12 @@ export interface EffectProfile {
   client?: { name: string; session_id: string; folder: string; tool_name: string };
 }
 
-/** `canceled`: the hold ended with nobody's answer (its run was stopped); `refused` is a person's answer or expiry. */
-export type HopVerdict = 'allowed' | 'awaiting_approval' | 'approved' | 'refused' | 'denied' | 'canceled';
+/**
+ * The five verdict words of seed 003, and only those. A hop that did not proceed for a cause other than a
+ * person's answer or one of the six denials keeps one of the five and says its cause in `code` (HOP_CAUSE_CODES).
+ */
+export const HOP_VERDICTS = ['allowed', 'awaiting_approval', 'approved', 'refused', 'denied'] as const;
+export type HopVerdict = (typeof HOP_VERDICTS)[number];
 
 export const ORCHESTRATION_CODES = [
   'orchestration_stopped',
@@ -155,6 +161,14 @@ export const ORCHESTRATION_CODES = [
   'chain_agents_exceeded',
 ] as const;
 export type OrchestrationCode = (typeof ORCHESTRATION_CODES)[number];
+/**
+ * Why a held hop was `refused` when no person refused it: its run was stopped before anyone answered, its
+ * delegated task was closed (a restart canceled it), or nobody answered within 24 hours.
+ */
+export const HOP_CAUSE_CODES = ['run_stopped', 'task_canceled', 'approval_expired'] as const;
+export type HopCauseCode = (typeof HOP_CAUSE_CODES)[number];
+/** A hop's `code`: one of the six denials (verdict `denied`) or a refusal's cause (verdict `refused`). */
+export type HopCode = OrchestrationCode | HopCauseCode;
 
 export interface ChainHopView {
   hop: number;
@@ -162,7 +176,7 @@ export interface ChainHopView {
   action: string;
   target: string;
   verdict: HopVerdict;
-  code?: OrchestrationCode;
+  code?: HopCode;
   request_id?: string;
   at: string;
 }

@@ -1,4 +1,5 @@
 // `nexus inbox` (paged) and the answers to its cards: approve, deny, answer, retry, abandon.
+import { answerCommands, answersOf } from '../../shared/inbox/answers.js';
 import type { CliCommand, CliIo } from './io.js';
 import { expectValue, oneLine, parse, printJson, table, timeLeft, usageError, withKernel, type Values } from './common.js';
 import { moreLine, pageArgs } from './paging.js';
@@ -41,9 +42,12 @@ export const inboxCommand: CliCommand = async (argv, io) => {
       io.out(
         r.value
           .map((i, n) => {
+            // The hint names only the answers this card accepts (shared/inbox/answers.ts, the window's buttons too).
+            const asks = i.kind === 'question' || (i.kind === 'autonomy' && i.tool === 'ask');
+            const text = i.kind === 'autonomy' ? (asks ? i.target : '') : (i.message ?? '');
             const said =
-              (i.kind === 'attention' || i.kind === 'question') && i.message
-                ? `\n    ${i.kind === 'question' ? 'asks' : 'says'}: ${oneLine(i.message, 300)}\n    ${i.kind === 'question' ? `nexus answer ${i.id} TEXT` : `nexus retry ${i.id} | nexus abandon ${i.id}`}`
+              text && (asks || i.kind === 'attention')
+                ? `\n    ${asks ? 'asks' : 'says'}: ${oneLine(text, 300)}\n    ${answerCommands(i.answers ?? answersOf(i), i.id).join(' | ')}`
                 : '';
             return `${lines[n]}${said}`;
           })

@@ -9,6 +9,7 @@ import { moreLine, pageArgs } from './paging.js';
 import type { MethodInput, MethodOutput } from '../../shared/api/index.js';
 import { isSettableKey } from '../../shared/orchestration/settings.js';
 import { errorMessage } from '../../shared/errors.js';
+import { SettingsSetView } from '../../shared/api/orchestration.js';
 
 // The API's own types, by method (shared/api): a field the kernel renames or drops fails the type check here.
 type SettingsView = Record<string, unknown>;
@@ -52,14 +53,9 @@ export const settingsCommand: CliCommand = async (argv, io) => {
     if (!answer) return 1;
     // Read by the key the person typed (checked above to be a setting).
     const r: { value: SettingsView } = answer;
-    // An allowlisted name that is no agent yet is stored (it may be added later), with a warning.
-    if (sub === 'set' && key === 'orchestration.allowlist') {
-      const agents = await expectValue(io, api.agentsList({}));
-      const known = new Set((agents?.value ?? []).filter((a) => a.status === 'active').map((a) => a.name));
-      for (const name of (r.value[key] as string[]) ?? [])
-        if (agents && !known.has(name))
-          io.err(`nexus: warning: no agent named ${JSON.stringify(name)} exists yet; it is allowlisted anyway and takes effect once such an agent is added.`);
-    }
+    // An allowlisted name that is no agent yet is stored (it may be added later): the kernel says so, once.
+    const said = SettingsSetView.safeParse(answer.value);
+    for (const w of (said.success && said.data.warnings) || []) io.err(`nexus: warning: ${w.message}`);
     if (sub === 'get' && key) {
       if (!(key in r.value)) return usageError(io, SETTINGS_USAGE, `unknown setting ${JSON.stringify(key)}`);
       if (p.values.json) printJson(io, r.value[key]);
@@ -203,7 +199,8 @@ export const chainsCommand: CliCommand = async (argv, io) => {
             h.agent,
             h.action,
             oneLine(h.target, 50),
-            h.verdict === 'denied' && h.code ? `denied: ${h.code}` : h.verdict.replace('_', ' '),
+            // A denial's reason and a refusal's cause (run_stopped, approval_expired) both print beside the word.
+            h.code ? `${h.verdict}: ${h.code}` : h.verdict.replace('_', ' '),
           ]),
         ),
       );

@@ -222,19 +222,19 @@ export class Delegation {
       if (this.waiters.has(t.id)) continue;
       const row = this.gov.kernel.getRow(t.delegator_row_id);
       if (row && (row.state === 'running' || row.state === 'ready' || row.state === 'needs_approval')) continue;
-      // A recipient waiting on a person's answer to a hold keeps waiting: the hold survives the restart and its
-      // answer (or its 24 h expiry) continues that run.
-      this.cancelTask(t.id, 'NEXUS stopped while it was delegated; the delegating call was interrupted', { keepWaitingRun: true });
+      // Nobody waits on the task any more: its holds close with it (approving one later would set the recipient
+      // to work nobody waits for), then its run stops.
+      this.cancelTask(t.id, 'NEXUS stopped while it was delegated; the delegating call was interrupted', { closeHolds: true });
       n++;
     }
     return n;
   }
 
-  private cancelTask(id: string, why: string, opts: { keepWaitingRun?: boolean } = {}): void {
+  private cancelTask(id: string, why: string, opts: { closeHolds?: boolean } = {}): void {
     const t = getTask(this.gov.db, id);
     if (!t || t.status !== 'open') return;
     this.finish(id, 'canceled', null, toolError(`Task ${id} was canceled: ${why}.`, 'canceled', { task_id: id }));
-    if (t.run_id && opts.keepWaitingRun && pendingHoldsOfRun(this.gov.db, t.run_id).length) return;
+    if (t.run_id && opts.closeHolds) this.gov.closeHoldsOfTask(t.run_id, `task ${id} was canceled (${why})`);
     if (t.run_id) {
       const r = this.gov.kernel.getRun(t.run_id);
       if (r?.status === 'running') this.gov.kernel.stopRun(t.run_id, { reason: why });

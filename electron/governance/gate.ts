@@ -8,7 +8,7 @@
 // timer. Those are the caller's, once the decision is durable (hop-gate.ts). Any error it throws refuses the call.
 import type { Db } from '../store/db.js';
 import type { HopGateCall, HopGateDecision } from '../kernel/types.js';
-import type { ChainHopView } from '../../shared/types.js';
+import type { ChainHopView, HopCode } from '../../shared/types.js';
 import { decideHop, denialResult, type Denial } from '../../shared/orchestration/gate.js';
 import { handoffRecipient, hopFacts } from '../../shared/orchestration/chain.js';
 import { heldResult, refusedResult } from '../../shared/orchestration/holds.js';
@@ -16,7 +16,7 @@ import { readSettings } from './settings.js';
 import { gateEntitlement } from './entitlements.js';
 import { nextHop, placeOf, touch } from './chain-store.js';
 import { getAgent } from '../store/queries/agents.js';
-import { cancelHold, consumeHold, fingerprint, insertHold, liveHold, newRequestId, type Hold } from './hold-store.js';
+import { cancelHold, consumeHold, expiredUnanswered, fingerprint, insertHold, liveHold, newRequestId, type Hold } from './hold-store.js';
 
 export interface GateDeps {
   db: Db;
@@ -27,7 +27,7 @@ export interface GateDeps {
 }
 
 /** One hop as Recent chains lists it (the time is stamped when it is listed). */
-export type HopRecord = Omit<ChainHopView, 'at'> & { chain_id: string; code?: Denial['code'] };
+export type HopRecord = Omit<ChainHopView, 'at'> & { chain_id: string; code?: HopCode };
 
 /** What the gate decided about one call: a plain value, nothing done yet that anyone can see. */
 export interface GateOutcome {
@@ -78,7 +78,13 @@ export function evaluateHop(d: GateDeps, call: HopGateCall): GateOutcome {
     canceled: null,
     ...more,
   });
-  const refused = (h: Hold) => outcome(refusedResultOf(where, h), { verdict: 'refused', request_id: h.request_id });
+  // An expired hold stays refused (one of the five words) but says so: nobody refused it.
+  const refused = (h: Hold) =>
+    outcome(refusedResultOf(where, h), {
+      verdict: 'refused',
+      request_id: h.request_id,
+      ...(expiredUnanswered(h) ? { code: 'approval_expired' as const } : {}),
+    });
   if (!decision.allowed) {
     const result = denialResult(decision.denial satisfies Denial);
     return outcome({ proceed: false, result }, { verdict: 'denied', code: decision.denial.code, request_id: existing?.request_id });
@@ -129,7 +135,7 @@ export function evaluateHop(d: GateDeps, call: HopGateCall): GateOutcome {
 }
 
 function refusedResultOf(where: { hop: number; agent: string; action: string; target: string; chain_id: string }, h: Hold): HopGateDecision {
-  return { proceed: false, result: refusedResult({ ...where, request_id: h.request_id, reason: h.reason }) };
+  return { proceed: false, result: refusedResult({ ...where, request_id: h.request_id, reason: h.reason, expired: expiredUnanswered(h) }) };
 }
 
 /** A hand-off that proceeds touches its recipient now, so two hand-offs in one fan cannot both slip under the cap. */

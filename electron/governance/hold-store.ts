@@ -3,7 +3,7 @@
 import { hash, randomBytes } from 'node:crypto';
 import { stmt, type Db } from '../store/db.js';
 import { hopFingerprintText } from '../../shared/orchestration/canonical.js';
-import { PARK_DURATION_MS } from '../../shared/types.js';
+import { APPROVAL_EXPIRED_TEXT, PARK_DURATION_MS } from '../../shared/types.js';
 
 export type HoldStatus = 'pending' | 'approved' | 'refused' | 'consumed' | 'canceled';
 
@@ -94,11 +94,22 @@ export function expireHold(db: Db, request_id: string, reason: string, now: numb
   );
 }
 
+/** A refusal nobody gave: the hold's 24 h ran out (expireHold records no answerer and the expiry sentence). */
+export const expiredUnanswered = (h: Pick<Hold, 'status' | 'answered_by' | 'reason'>): boolean =>
+  h.status === 'refused' && h.answered_by === null && h.reason === APPROVAL_EXPIRED_TEXT;
+
 /** When a hold expires unanswered: the same clock as a parked row. */
 export const holdExpiresAt = (h: Pick<Hold, 'created_at'>): number => h.created_at + PARK_DURATION_MS;
 
-export function cancelHold(db: Db, request_id: string, now: number): boolean {
-  return stmt(db, "UPDATE hop_holds SET status = 'canceled', answered_at = ? WHERE request_id = ? AND status = 'pending'").run(now, request_id).changes === 1;
+/** pending → canceled; `why` (kept as its reason) says why it closed when nobody answered it. */
+export function cancelHold(db: Db, request_id: string, now: number, why: string | null = null): boolean {
+  return (
+    stmt(db, "UPDATE hop_holds SET status = 'canceled', reason = COALESCE(?, reason), answered_at = ? WHERE request_id = ? AND status = 'pending'").run(
+      why,
+      now,
+      request_id,
+    ).changes === 1
+  );
 }
 
 export function pendingHolds(db: Db): Hold[] {

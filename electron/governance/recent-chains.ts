@@ -3,7 +3,7 @@
 // one recorded hop. Refusals and denials are recorded exactly like admissions. A waiting hop switches to the
 // person's answer the moment it is given (`setVerdict`), not when the agent retries. Clear forgets; it stops
 // nothing and changes no limit. It records whether orchestration is on or off.
-import type { ChainHopView, ChainView, HopVerdict, OrchestrationCode } from '../../shared/types.js';
+import type { ChainHopView, ChainView, HopCode, HopVerdict } from '../../shared/types.js';
 
 export const DEFAULT_RECENT_CHAINS_LIMIT = 50;
 /**
@@ -16,6 +16,8 @@ export const DEFAULT_PENDING_LIMIT = 1000;
 interface Entry {
   chain_id: string;
   hops: Map<number, ChainHopView>;
+  /** The agents in the order they first acted: a hop's agent, or an agent that answered without a tool call. */
+  actors: string[];
   last_active: number;
 }
 
@@ -42,9 +44,10 @@ export class RecentChains {
       // Not composed yet: remembered apart, bounded apart, never listed.
       let e = this.pending.get(chain_id);
       if (e) this.pending.delete(chain_id);
-      else e = { chain_id, hops: new Map(), last_active: 0 };
+      else e = { chain_id, hops: new Map(), actors: [], last_active: 0 };
       e.last_active = this.now();
       e.hops.set(hop.hop, view);
+      acted(e, hop.agent);
       this.pending.set(chain_id, e);
       while (this.pending.size > this.pendingLimit) this.pending.delete(this.pending.keys().next().value!);
       return;
@@ -52,12 +55,29 @@ export class RecentChains {
     // A hop numbered 2 or more means the chain composed: it is listed, with its hop 1 if still remembered.
     const e = this.touch(chain_id);
     e.hops.set(hop.hop, view);
+    acted(e, hop.agent);
     this.evict();
     this.onChange();
   }
 
+  /**
+   * An agent of the chain acted without a hop (it answered in words, no tool call): it is one of the chain's
+   * agents all the same. Nothing is listed for a chain not remembered; a listed chain becomes the most active.
+   */
+  noteActed(chain_id: string, agent: string): void {
+    const pending = this.pending.get(chain_id);
+    if (pending) {
+      acted(pending, agent);
+      return;
+    }
+    const e = this.chains.get(chain_id);
+    if (!e || e.actors.includes(agent)) return;
+    acted(this.touch(chain_id), agent);
+    this.onChange();
+  }
+
   /** A person answered (or the gate re-decided) a recorded hop: its verdict switches now. */
-  setVerdict(chain_id: string, hop: number, verdict: HopVerdict, code?: OrchestrationCode): boolean {
+  setVerdict(chain_id: string, hop: number, verdict: HopVerdict, code?: HopCode): boolean {
     const e = this.chains.get(chain_id);
     const h = e?.hops.get(hop);
     if (!e || !h) return false;
@@ -75,9 +95,7 @@ export class RecentChains {
     const out: ChainView[] = [];
     for (const e of [...this.chains.values()].reverse()) {
       const hops = [...e.hops.values()].sort((a, b) => a.hop - b.hop);
-      const agents: string[] = [];
-      for (const h of hops) if (!agents.includes(h.agent)) agents.push(h.agent);
-      out.push({ chain_id: e.chain_id, agents, hops, last_active_at: new Date(e.last_active).toISOString() });
+      out.push({ chain_id: e.chain_id, agents: [...e.actors], hops, last_active_at: new Date(e.last_active).toISOString() });
     }
     return out;
   }
@@ -101,7 +119,7 @@ export class RecentChains {
     let e = this.chains.get(chain_id);
     if (e) this.chains.delete(chain_id);
     else {
-      e = this.pending.get(chain_id) ?? { chain_id, hops: new Map(), last_active: 0 };
+      e = this.pending.get(chain_id) ?? { chain_id, hops: new Map(), actors: [], last_active: 0 };
       this.pending.delete(chain_id);
     }
     e.last_active = this.now();
@@ -113,4 +131,8 @@ export class RecentChains {
   private evict(): void {
     while (this.chains.size > this.limit) this.chains.delete(this.chains.keys().next().value!);
   }
+}
+
+function acted(e: Entry, agent: string): void {
+  if (!e.actors.includes(agent)) e.actors.push(agent);
 }

@@ -8,10 +8,10 @@ import { tx } from '../store/db.js';
 import { resolveInboxItem } from '../store/queries/inbox.js';
 import { listRunningRunIds } from '../store/queries/runs.js';
 import { ApiFailure } from '../../shared/errors.js';
-import type { HopVerdict, OrchestrationCode, Settings } from '../../shared/types.js';
+import type { HopCode, HopVerdict, Settings } from '../../shared/types.js';
 import { gateHop } from './hop-gate.js';
 import { RecentChains } from './recent-chains.js';
-import { readSetting, readSettings, writeSetting, writeStopAll } from './settings.js';
+import { readSetting, readSettings, settingWarnings, writeSetting, writeStopAll, type SettingWarning } from './settings.js';
 import {
   importEntitlement,
   loadEntitlementKey,
@@ -101,7 +101,14 @@ export class Governance {
    * is told.
    */
   expire(h: Hold): boolean {
-    if (!this.endHold(h, () => expireHold(this.db, h.request_id, APPROVAL_EXPIRED_TEXT, this.now()), { card: 'expired', verdict: 'refused' })) return false;
+    if (
+      !this.endHold(h, () => expireHold(this.db, h.request_id, APPROVAL_EXPIRED_TEXT, this.now()), {
+        card: 'expired',
+        verdict: 'refused',
+        code: 'approval_expired',
+      })
+    )
+      return false;
     const task = openTaskOfRun(this.db, h.run_id);
     try {
       this.onHoldExpired(h);
@@ -142,7 +149,8 @@ export class Governance {
     if (!hold) throw new ApiFailure('not_found', `No orchestration hold ${JSON.stringify(request_id)}.`);
     const answered = () => answerHold(this.db, { request_id, approve, by, reason: reason?.trim() || null, now: this.now() });
     if (!this.endHold(hold, answered, { card: approve ? 'approved' : 'denied', by, verdict: approve ? 'approved' : 'refused' })) {
-      throw new ApiFailure('conflict', `Orchestration hold ${request_id} is no longer waiting (it is ${hold.status}).`);
+      const why = this.closedBecause(request_id);
+      throw new ApiFailure('conflict', `Orchestration hold ${request_id} is no longer waiting (it is ${hold.status}${why ? `: ${why}` : ''}).`);
     }
     const text = approve
       ? `A person APPROVED held hop ${hold.hop} (request ${request_id}): your ${hold.tool} call on ${JSON.stringify(hold.target)}. Retry that identical call now (same tool, same input); the approval covers exactly one use.`
@@ -168,10 +176,12 @@ export class Governance {
     return readSettings(this.db);
   }
 
-  setSetting(key: string, value: unknown): Settings {
+  /** Every door (CLI, window, API) sets through here, so a setting's warnings are said on every path. */
+  setSetting(key: string, value: unknown): Settings & { warnings?: SettingWarning[] } {
     const s = writeSetting(this.db, key, value, this.now());
     this.kernel.emit({ type: 'settings_changed' });
-    return s;
+    const warnings = settingWarnings(this.db, key, s);
+    return warnings.length ? { ...s, warnings } : s;
   }
 
   stopAllInEffect(): boolean {
@@ -213,9 +223,33 @@ export class Governance {
   /** A run was force-stopped: its pending holds are canceled (nothing asks about a stopped run). */
   cancelHoldsOfRun(run_id: string): void {
     for (const h of pendingHoldsOfRun(this.db, run_id)) {
-      // Nobody refused it: it ended because its run was stopped.
-      this.endHold(h, () => cancelHold(this.db, h.request_id, this.now()), { card: 'canceled', verdict: 'canceled' });
+      // Nobody refused it: it ended because its run was stopped. Still one of the five words; the code says why.
+      this.endHold(h, () => cancelHold(this.db, h.request_id, this.now()), { card: 'canceled', verdict: 'refused', code: 'run_stopped' });
     }
+  }
+
+  /**
+   * A delegated task was closed while its recipient waited on a hold (a restart interrupted the delegating
+   * call): nobody waits for that work any more, so its holds close with it and cannot be approved later.
+   */
+  closeHoldsOfTask(run_id: string, why: string): number {
+    let n = 0;
+    for (const h of pendingHoldsOfRun(this.db, run_id)) {
+      const closed = this.endHold(h, () => cancelHold(this.db, h.request_id, this.now(), why), {
+        card: 'canceled',
+        by: 'task_canceled',
+        verdict: 'refused',
+        code: 'task_canceled',
+      });
+      if (closed) n++;
+    }
+    return n;
+  }
+
+  /** Why a hold that is no longer pending cannot be answered, when it closed for a stated cause. */
+  closedBecause(request_id: string): string | null {
+    const h = getHold(this.db, request_id);
+    return h?.status === 'canceled' && h.reason ? `it was closed with its task: ${h.reason}` : null;
   }
 
   /**
@@ -223,7 +257,7 @@ export class Governance {
    * transaction, then, once committed, its timer stops, the windows and Recent chains learn of it.
    * False when `end` found the hold no longer pending (someone else ended it first).
    */
-  private endHold(h: Hold, end: () => boolean, o: { card: string; by?: string; verdict: HopVerdict; code?: OrchestrationCode }): boolean {
+  private endHold(h: Hold, end: () => boolean, o: { card: string; by?: string; verdict: HopVerdict; code?: HopCode }): boolean {
     const closed = tx(this.db, () => end() && { card: resolveInboxItem(this.db, { id: h.request_id, status: o.card, by: o.by ?? null, now: this.now() }) });
     if (!closed) return false;
     this.holdTimers.disarm(h.request_id);

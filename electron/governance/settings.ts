@@ -6,6 +6,7 @@ import { DEFAULT_SETTINGS, type Settings } from '../../shared/types.js';
 import type { SettableKey } from '../../shared/orchestration/settings.js';
 import { coerceStored, validateSetting } from '../../shared/orchestration/setting-values.js';
 import { ApiFailure } from '../../shared/errors.js';
+import { getAgent } from '../store/queries/agents.js';
 
 const KEYS = Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[];
 
@@ -61,4 +62,23 @@ function put(db: Db, key: keyof Settings, value: unknown, now: number): void {
     'INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at',
   ).run(key, JSON.stringify(value), now);
   wroteWatched(db);
+}
+
+export interface SettingWarning {
+  key: string;
+  message: string;
+}
+
+/**
+ * What a stored value will not do yet: an allowlisted name that is no active agent is kept (the agent may be
+ * added later) but allows nobody until then.
+ */
+export function settingWarnings(db: Db, key: string, s: Settings): SettingWarning[] {
+  if (key !== 'orchestration.allowlist') return [];
+  return s['orchestration.allowlist']
+    .filter((name) => getAgent(db, name)?.status !== 'active')
+    .map((name) => ({
+      key,
+      message: `no agent named ${JSON.stringify(name)} exists yet; it is allowlisted anyway and takes effect once such an agent is added.`,
+    }));
 }

@@ -32,6 +32,7 @@ export async function createGovernance(ports: GovernancePorts): Promise<Governan
       return gov.answer(item.id, true, o.by);
     },
     deny: (item, o) => gov.answer(item.id, false, o.by, o.reason),
+    closedBecause: (item) => gov.closedBecause(item.id),
   });
   kernel.registerTool(delegation.delegateTool);
   kernel.registerTool(new MessageAgent(gov, delegation).tool);
@@ -58,14 +59,16 @@ export async function createGovernance(ports: GovernancePorts): Promise<Governan
 
   // Without turns (a NEXUS built without them) delegation answers "not available" (Governance.turns()).
   if (ports.turns) {
+    // An answer in words is acting too: Recent chains lists the agent even when it called no tool (seed 003).
+    ports.turns.addFinalizer((run) => {
+      if (run.chain_id && run.agent) gov.recent.noteActed(run.chain_id, run.agent);
+      return Promise.resolve(undefined);
+    });
     ports.turns.addFinalizer(delegation.finalizer);
-    // A failed delegated task's attention card: Abandon dismisses it; Retry is not offered (the delegator
-    // already has the failure; delegating again is the agent's move).
+    // A failed delegated task's attention card: Abandon dismisses it. It takes no Retry (shared/inbox/answers.ts:
+    // the delegator already has the failure; delegating again is the agent's move), so none is handled here.
     ports.turns.hooks.registerAttentionSource('delegation', {
       abandon: (item, o) => ({ state: kernel.inbox.resolve(item.id, 'abandoned', o.by) ? 'abandoned' : item.status }),
-      retry: () => {
-        throw new ApiFailure('not_supported', 'A failed delegated task cannot be retried from its card; the delegating agent can delegate it again.');
-      },
     });
   }
 

@@ -2,6 +2,7 @@
 // registers `orchestration` (holds, id = request_id), AGENTS `attention` (retry/abandon) and `question`
 // (answer). Every card lives in the one `inbox` table, so `nexus inbox` and the window list them together.
 import type { InboxKind } from '../../shared/types.js';
+import { answerCommands, answersOf, type InboxAnswer } from '../../shared/inbox/answers.js';
 import { getInboxItem, insertInboxItem, listPendingInbox, resolveInboxItem, type InboxEntry, type InsertInboxItem } from '../store/queries/inbox.js';
 import { KernelError, notFound, conflict } from './errors.js';
 import type { Db } from '../store/db.js';
@@ -20,7 +21,7 @@ export interface InboxHost {
   emitInbox(change?: InboxChange): void;
 }
 
-export type InboxAction = 'approve' | 'deny' | 'retry' | 'abandon' | 'answer';
+export type InboxAction = InboxAnswer;
 export interface InboxActOptions {
   by: string;
   trust_session?: boolean;
@@ -35,6 +36,8 @@ export interface InboxKindHandler {
   retry?(item: InboxEntry, opts: InboxActOptions): InboxOutcome;
   abandon?(item: InboxEntry, opts: InboxActOptions): InboxOutcome;
   answer?(item: InboxEntry, opts: InboxActOptions): InboxOutcome;
+  /** Why a card that is no longer pending closed, when its kind knows a cause worth saying (not an answer). */
+  closedBecause?(item: InboxEntry): string | null;
 }
 
 export class InboxKinds {
@@ -87,29 +90,31 @@ export class InboxKinds {
     return listPendingInbox(this.kernel.db);
   }
 
-  /** The answers a card kind takes, as the commands that give them (the window offers the same as buttons). */
-  private howToAnswer(kind: string): string {
-    const actions = Object.keys(this.handlers.get(kind) ?? {}) as InboxAction[];
-    const command: Record<InboxAction, string> = {
-      approve: '`nexus approve ID`',
-      deny: '`nexus deny ID`',
-      retry: '`nexus retry ID`',
-      abandon: '`nexus abandon ID`',
-      answer: '`nexus answer ID TEXT`',
-    };
-    return actions.length ? `use ${actions.map((a) => command[a]).join(' or ')}` : 'nothing answers it';
+  /** The answers a card takes (shared/inbox/answers.ts, the one list), as the commands that give them. */
+  private howToAnswer(item: InboxEntry): string {
+    const commands = answerCommands(answersOf(item)).map((c) => `\`${c}\``);
+    return commands.length ? `use ${commands.join(' or ')}` : 'nothing answers it';
+  }
+
+  /** Let another module carry out more answers of a kind the kernel registered (AGENTS: answering an `ask` card). */
+  extend(kind: InboxKind, more: InboxKindHandler): void {
+    this.handlers.set(kind, { ...this.handlers.get(kind), ...more });
   }
 
   /** A person's answer to a card, routed to the card kind's handler. */
   async act(id: string, action: InboxAction, opts: InboxActOptions): Promise<{ id: string; state: string }> {
     const item = getInboxItem(this.kernel.db, id);
     if (!item) throw notFound('inbox item', id);
-    if (item.status !== 'pending') throw conflict(`Inbox item ${id} is no longer pending (it is ${item.status}).`);
-    const fn = this.handlers.get(item.kind)?.[action];
+    if (item.status !== 'pending') {
+      const why = this.handlers.get(item.kind)?.closedBecause?.(item);
+      throw conflict(`Inbox item ${id} is no longer pending (it is ${item.status}${why ? `: ${why}` : ''}).`);
+    }
+    // A card takes only the answers its case lists: the same list the window's buttons and the CLI's hints show.
+    const fn = answersOf(item).includes(action) ? this.handlers.get(item.kind)?.[action] : undefined;
     if (!fn)
       throw new KernelError(
         'not_supported',
-        `${/^[aeiou]/.test(item.kind) ? 'An' : 'A'} ${item.kind} card cannot be answered with ${action}: ${this.howToAnswer(item.kind)}.`,
+        `${/^[aeiou]/.test(item.kind) ? 'An' : 'A'} ${item.kind} card cannot be answered with ${action}: ${this.howToAnswer(item)}.`,
       );
     const out = await fn(item, opts);
     return { id, state: out.state };

@@ -36,6 +36,8 @@ export interface KernelState {
   readonly inFlight: Map<string, { run_id: string; done: Promise<void> }>;
   /** Rows this process knows are running or parked (cleared when they end): waitRow skips the read. */
   readonly live: Set<string>;
+  /** Stop-hook rows of this process whose bash exit 2 is an answer (SubmitRowOptions.stop_hook). */
+  readonly stopHookRows: Set<string>;
   readonly seqs: Map<string, number>;
   /** Tool completions waiting for the next group commit (row-endings.ts). */
   pendingEnds: Array<{ row: Row; to: RowState; patch: RowPatch }>;
@@ -62,6 +64,7 @@ export function createKernelState(base: Pick<KernelState, 'db' | 'clock' | 'even
     parkTimers: new Map(),
     inFlight: new Map(),
     live: new Set(),
+    stopHookRows: new Set(),
     seqs: new Map(),
     pendingEnds: [],
     runAborts: new Map(),

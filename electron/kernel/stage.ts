@@ -66,6 +66,7 @@ export function submitRows(k: KernelState, run_id: string, calls: readonly Submi
         on_failure: c.on_failure,
         now: k.clock.now(),
       };
+      if (c.opts.stop_hook) k.stopHookRows.add(rec.id);
       return cross(k, run, insertedRow(rec, insertRow(k.db, rec, nextSeq(k, run_id))), c.raw, after, c.opts.park_ms);
     }),
   );

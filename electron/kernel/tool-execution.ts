@@ -26,7 +26,7 @@ export function executeRow(k: KernelState, run: Run, row: Row): void {
         state = 'failed';
         error = { code: 'unknown_tool', detail: text };
       } else {
-        result = checkResult(await tool.run(row.input, toolContext(k, run, row, signal)));
+        result = stopHookAnswer(k, row, checkResult(await tool.run(row.input, toolContext(k, run, row, signal))));
         if (result.isError) {
           const sc = result.structuredContent ?? {};
           state = sc.timed_out === true ? 'timed_out' : 'failed';
@@ -46,10 +46,18 @@ export function executeRow(k: KernelState, run: Run, row: Row): void {
       error = { code: 'tool_error', detail: errorMessage(e) };
     }
     k.inFlight.delete(row.id);
+    k.stopHookRows.delete(row.id);
     if (k.phase === 'closed') return;
     queueEnd(k, row, state, { result, error });
   })();
   k.inFlight.set(row.id, { run_id: run.id, done });
+}
+
+/** A stop hook's bash that exited 2 asked for more work: that is its answer, recorded as such (not a failure). */
+function stopHookAnswer(k: KernelState, row: Row, result: ToolResult): ToolResult {
+  const sc = result.structuredContent;
+  if (!result.isError || !k.stopHookRows.has(row.id) || sc?.exit_code !== 2 || sc.timed_out === true) return result;
+  return { ...result, isError: false, structuredContent: { ...sc, decision: 'continue' } };
 }
 
 /**

@@ -61,4 +61,9 @@ export interface SubmitRowOptions {
   on_failure?: OnFailure;
   /** How long a card for this row may wait (ms; at most PARK_DURATION_MS): a connected client's hook waits only so long. */
   park_ms?: number;
+  /**
+   * A stop hook's row (DESIGN §4): a bash exit 2 is the hook asking for more work, its answer, not a failure,
+   * so the row is recorded as succeeded with `decision: "continue"` rather than `failed tool_error`.
+   */
+  stop_hook?: boolean;
 }

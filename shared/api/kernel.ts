@@ -1,5 +1,6 @@
 // Runs, rows, the inbox and agents. Owned by the kernel work (electron/kernel, electron/store).
 import { z } from 'zod';
+import { INBOX_ANSWERS } from '../inbox/answers.js';
 import { method } from './contract.js';
 import { Id, Mode, Name, Origin, PAGE_MAX, PageInput, RowState, RunStatus, ToolResult, RuleWarning, pageOf } from './common.js';
 import { isNetworkRule, NETWORK_RULE_HINT } from '../net/host.js';
@@ -89,6 +90,8 @@ export const InboxItem = z.object({
   effect: EffectProfileView.optional(),
   message: z.string().optional(),
   trustable: z.boolean().optional(),
+  /** The answers this card accepts: only these are offered, and only these are carried out. */
+  answers: z.array(z.enum(INBOX_ANSWERS)).optional(),
 });
 /** One inbox card (DESIGN §5 `inbox --json`; more fields are welcome): the type is the schema's. */
 export type InboxItem = z.infer<typeof InboxItem>;

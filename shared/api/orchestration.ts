@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { method } from './contract.js';
 import { Id, OrchestrationCode, PAGE_MAX } from './common.js';
 import { SETTABLE_KEYS } from '../orchestration/settings.js';
+import { HOP_CAUSE_CODES, HOP_VERDICTS } from '../types.js';
 
 export const SettingsView = z.object({
   'orchestration.enabled': z.boolean(),
@@ -15,6 +16,8 @@ export const SettingsView = z.object({
   'delegation.maxRefusals': z.number().int(),
   'clients.idleMinutes': z.number().int(),
 });
+/** What a settings change answers: every setting, and what was stored but does not act yet. */
+export const SettingsSetView = SettingsView.extend({ warnings: z.array(z.object({ key: z.string(), message: z.string() })).optional() });
 /** The keys a person may set: the one list is shared/orchestration/settings.ts (its validation lives there). */
 export const SettingKey = z.enum(SETTABLE_KEYS);
 export const EntitlementView = z.object({
@@ -43,8 +46,8 @@ export const ChainHop = z.object({
   agent: z.string(),
   action: z.string(),
   target: z.string(),
-  verdict: z.enum(['allowed', 'awaiting_approval', 'approved', 'refused', 'denied', 'canceled']),
-  code: OrchestrationCode.optional(),
+  verdict: z.enum(HOP_VERDICTS),
+  code: z.union([OrchestrationCode, z.enum(HOP_CAUSE_CODES)]).optional(),
   request_id: z.string().optional(),
   at: z.string(),
 });
@@ -96,7 +99,11 @@ export const TaskListItem = z.object({
 
 export const orchestrationMethods = {
   settingsGet: method(z.object({}).default({}), SettingsView, 'All settings, read fresh from the store.'),
-  settingsSet: method(z.object({ key: SettingKey, value: z.unknown() }), SettingsView, 'Change one setting (validated per key).'),
+  settingsSet: method(
+    z.object({ key: SettingKey, value: z.unknown() }),
+    SettingsSetView,
+    'Change one setting (validated per key); `warnings` says what was stored but will not act yet (an allowlisted name that is no agent).',
+  ),
   stopAll: method(
     z.object({}).default({}),
     z.object({ stopped_runs: z.number().int() }),

@@ -77,4 +77,9 @@ export function refusedSentence(f: HoldFacts & { reason?: string | null }): stri
   return `Refused: a person refused hop ${f.hop} of chain ${f.chain_id} (agent "${f.agent}" wanted ${f.action} on ${quoteTarget(f.target)}); it was not executed. Report this refusal instead of retrying.${why}`;
 }
 
+/** An expired hold: nobody refused it, so it must not read like a person's refusal. */
+export function expiredSentence(f: HoldFacts): string {
+  return `Expired: nobody answered held hop ${f.hop} of chain ${f.chain_id} (agent "${f.agent}" wanted ${f.action} on ${quoteTarget(f.target)}) within 24 hours; it was not executed and no person refused it. Report that the approval expired instead of retrying.`;
+}
+
 const quoteTarget = (t: string): string => (t ? JSON.stringify(t.length > 120 ? `${t.slice(0, 117)}...` : t) : 'nothing in particular');

@@ -171,15 +171,15 @@ describe('item 2, 3, 5: a held delegation', () => {
     expect(await s.json('trust')).toEqual([]);
   });
 
-  it('item 3: stopping the held run cancels its hold; Recent chains says canceled, not refused; the task is canceled', async () => {
+  it('item 3: stopping the held run cancels its hold; Recent chains says refused with code run_stopped (nobody refused it); the task is canceled', async () => {
     const midRun = (await runOf(s, 'mid'))!;
     expect((await s.nexus('runs', 'stop', midRun.id)).code).toBe(0);
     const chains = await s.until('the hop to switch', async () => {
       const c = await s.json<Array<{ hops: Array<{ hop: number; verdict: string }> }>>('chains');
       return c[0]?.hops[1]?.verdict !== 'awaiting_approval' ? c : null;
     });
-    expect(chains[0].hops[1]).toMatchObject({ hop: 2, verdict: 'canceled' });
-    expect((await s.nexus('chains')).out).toMatch(/echo held\s+canceled/);
+    expect(chains[0].hops[1]).toMatchObject({ hop: 2, verdict: 'refused', code: 'run_stopped' });
+    expect((await s.nexus('chains')).out).toMatch(/echo held\s+refused: run_stopped/);
     expect(await cardsOf(s, 'orchestration')).toEqual([]);
     await s.until('the task to close', async () => (await s.json<Array<{ state: string }>>('tasks'))[0].state === 'canceled');
   });

@@ -63,7 +63,7 @@ describe('an unanswered hold expires after 24 h (seed 003 "nothing is left open 
     await s.until('mid to end', () => s!.runsOf('mid')[0]!.status !== 'running');
     expect(s.runsOf('mid')[0]!.final_answer).toBe('mid: my hop expired');
     const chains = await s.call<Array<{ hops: Array<{ hop: number; verdict: string }> }>>('chainsList');
-    expect(chains[0]!.hops[1]).toMatchObject({ hop: 2, verdict: 'refused' });
+    expect(chains[0]!.hops[1]).toMatchObject({ hop: 2, verdict: 'refused', code: 'approval_expired' });
   });
 
   it('answered in time, the timer is disarmed: nothing expires later', async () => {

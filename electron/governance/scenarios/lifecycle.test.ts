@@ -130,8 +130,9 @@ describe('depth and breadth free up once the run in progress finishes', () => {
     await s.ended(second.id);
     expect(last(s.requests('leaf')[3]).split('\n')[0]).toBe('extra done');
     const chains = await s.call<ChainView[]>('chainsList');
+    // extra answered in words only: it acted, so it is one of the chain's agents (seed 003).
     expect(chains.map((c) => c.agents)).toEqual([
-      ['mid', 'leaf'],
+      ['mid', 'leaf', 'extra'],
       ['lead', 'mid', 'leaf'],
     ]);
   });

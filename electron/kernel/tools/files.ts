@@ -18,18 +18,31 @@ const fail = (text: string): ToolResult => ({ content: [{ type: 'text', text }],
 type Obj = Record<string, unknown>;
 const obj = (input: unknown): Obj => (input && typeof input === 'object' && !Array.isArray(input) ? (input as Obj) : {});
 
-/** Wrap a tool body: confinement and fs errors become error results. */
-async function guarded(fn: () => ToolResult): Promise<ToolResult> {
+const PLAIN: Readonly<Record<string, string>> = {
+  ENOENT: 'does not exist',
+  ENOTDIR: 'goes through something that is not a folder',
+  EISDIR: 'is a directory',
+  EACCES: 'cannot be opened: permission denied',
+  EPERM: 'cannot be opened: permission denied',
+};
+
+/**
+ * Wrap a tool body: confinement and fs errors become error results, in one plain sentence that names the path
+ * as the call gave it. Node's own message ("ENOENT: no such file or directory, open '/abs/…'") repeats the
+ * code and names the absolute workspace path, so it is never passed on.
+ */
+async function guarded(input: unknown, workspace: string, fn: () => ToolResult): Promise<ToolResult> {
   try {
     return fn();
   } catch (e) {
     if (e instanceof ConfinementError || e instanceof FileToolError) return fail(e.message);
-    const err = e as NodeJS.ErrnoException;
-    // Node's message repeats the code and ends with the absolute path: keep only what the call went wrong with.
-    const what = String(err.message ?? e)
-      .replace(/^[A-Z0-9_]+: /, '')
-      .replace(/, \w+ '.*$/s, '');
-    return fail(err.code ? `${err.code}: ${what}` : what);
+    const err = e instanceof Error ? (e as NodeJS.ErrnoException) : null;
+    if (err?.path !== undefined && err.path === workspace)
+      return fail("This run's workspace folder does not exist any more (it was moved or removed); nothing in it can be used.");
+    const p = obj(input).path;
+    const shown = typeof p === 'string' && p ? p : 'The path';
+    const plain = (err?.code && PLAIN[err.code]) || `could not be used (${err?.code ?? 'an unexpected error'})`;
+    return fail(`${shown} ${plain}.`);
   }
 }
 
@@ -76,7 +89,7 @@ export const readTool: ExecutorTool = {
   inputSchema: { type: 'object', properties: { path: { type: 'string' }, offset: { type: 'number' }, limit: { type: 'number' } }, required: ['path'] },
   target: pathTarget,
   run: (input, ctx) =>
-    guarded(() => {
+    guarded(input, ctx.workspace, () => {
       const i = obj(input);
       return withConfined(ctx.workspace, i.path, 'read', (f) => (f.isDir ? fail(`${f.shown} is a directory (use list).`) : ok(excerpt(readContent(f.fd), i))));
     }),
@@ -111,7 +124,7 @@ export const writeTool: ExecutorTool = {
     }
   },
   run: (input, ctx) =>
-    guarded(() => {
+    guarded(input, ctx.workspace, () => {
       const i = obj(input);
       if (typeof i.content !== 'string') return fail('write needs "content" (text).');
       const content = i.content;
@@ -142,7 +155,7 @@ export const editTool: ExecutorTool = {
     }
   },
   run: (input, ctx) =>
-    guarded(() => {
+    guarded(input, ctx.workspace, () => {
       const i = obj(input);
       try {
         return withConfined(ctx.workspace, i.path, 'write', (f) => {
@@ -164,7 +177,7 @@ export const listTool: ExecutorTool = {
   inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
   target: (input, ws) => (obj(input).path === undefined ? '.' : pathTarget(input, ws)),
   run: (input, ctx) =>
-    guarded(() => {
+    guarded(input, ctx.workspace, () => {
       const p = obj(input).path ?? '.';
       return withConfined(ctx.workspace, p, 'list', (f) => {
         const entries = listEntries(f)

@@ -5,6 +5,7 @@
 // A stop cancels both rows and withdraws the card.
 import type { Kernel } from '../kernel.js';
 import { newId } from '../ids.js';
+import { KernelError } from '../errors.js';
 import type { ExecutorTool } from '../types.js';
 import { resultText } from '../results.js';
 import { notForModels } from './internal-tools.js';
@@ -17,6 +18,8 @@ const questionOf = (input: unknown): string => {
 
 export class Questions {
   private waiting = new Map<string, (answer: string) => void>();
+  /** Answers given on the `ask` call's own autonomy card (approve and answer in one step), by that row's id. */
+  private answeredFirst = new Map<string, { text: string; by: string }>();
 
   constructor(
     private readonly kernel: Kernel,
@@ -35,6 +38,23 @@ export class Questions {
         const w = this.waiting.get(item.id);
         this.waiting.delete(item.id);
         w?.(text);
+        return { state: 'answered' };
+      },
+    });
+    // Under mode ask the `ask` call parks first (an autonomy card): answering it there approves the call and
+    // answers its question in one step, so no second card asks the same thing.
+    kernel.inbox.extend('autonomy', {
+      answer: (item, o) => {
+        const text = (o.text ?? '').trim();
+        if (!text) throw new KernelError('invalid_input', 'An answer needs text: `nexus answer ID TEXT`.');
+        const row_id = item.row_id ?? item.id;
+        this.answeredFirst.set(row_id, { text, by: o.by });
+        try {
+          kernel.approve(row_id, { by: o.by });
+        } catch (e) {
+          this.answeredFirst.delete(row_id);
+          throw e;
+        }
         return { state: 'answered' };
       },
     });
@@ -75,6 +95,15 @@ export class Questions {
       const id = newId('q');
       const k = this.kernel;
       insertQuestion(k.db, { id, run_id: ctx.run.id, row_id: ctx.row.id, question: q, now: k.clock.now() });
+      const first = typeof asked_by === 'string' ? this.answeredFirst.get(asked_by) : undefined;
+      if (first && typeof asked_by === 'string') {
+        // Answered already, on the call's own card: recorded as asked and answered, no question card.
+        this.answeredFirst.delete(asked_by);
+        answerQuestion(k.db, { id, answer: first.text, now: k.clock.now() });
+        this.event(ctx.run.id, 'question_asked', { question_id: id, row_id: ctx.row.id, asked_by, question: q });
+        this.event(ctx.run.id, 'question_answered', { question_id: id, by: first.by, on: 'autonomy_card' });
+        return Promise.resolve({ content: [{ type: 'text', text: first.text }], structuredContent: { question_id: id, answered: true } });
+      }
       return new Promise((resolve) => {
         const onAbort = () => {
           this.waiting.delete(id);

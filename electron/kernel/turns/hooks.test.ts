@@ -48,10 +48,12 @@ describe('lifecycle hooks', () => {
     expect(h.model.requests).toHaveLength(2);
     expect(h.model.requests[1]!.userText).toContain('add the tests first');
     const hooks = h.nexus.kernel.listRows(run.id);
-    expect(hooks.map((r) => [r.origin, r.tool, r.state])).toEqual([
-      ['kernel', 'bash', 'failed'],
-      ['kernel', 'bash', 'succeeded'],
+    // Exit 2 is the hook's answer (continue), not a failure: the row is recorded as succeeded, decision continue.
+    expect(hooks.map((r) => [r.origin, r.tool, r.state, r.error?.code ?? null])).toEqual([
+      ['kernel', 'bash', 'succeeded', null],
+      ['kernel', 'bash', 'succeeded', null],
     ]);
+    expect(hooks[0]!.result?.structuredContent).toMatchObject({ exit_code: 2, decision: 'continue' });
     expect(types(run.id).filter((t) => t === 'stop_hook_continue')).toHaveLength(1);
   });
 

@@ -81,7 +81,13 @@ export class HookRunner {
       let outcome: HookOutcome;
       let rowId: string | null = null;
       try {
-        const row = this.kernel.submitRow(run.id, { tool: concreteWireName(this.kernel, run, spec.tool), input, origin: 'kernel', round: null });
+        const row = this.kernel.submitRow(run.id, {
+          tool: concreteWireName(this.kernel, run, spec.tool),
+          input,
+          origin: 'kernel',
+          round: null,
+          ...(event === 'stop' ? { stop_hook: true } : {}),
+        });
         rowId = row.id;
         this.event(run.id, 'hook_started', { event, tool: spec.tool, row_id: row.id, attempt });
         const ended = await this.waitWithTimeout(row.id, spec.tool === 'bash' ? undefined : spec.timeout_s);

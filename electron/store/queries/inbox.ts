@@ -1,5 +1,6 @@
 // The inbox: one card per thing waiting on a person. Autonomy cards (parked rows) use the row id as their
 // id; other kinds (orchestration holds, attention items, questions) are added by their modules.
+import { answersOf } from '../../../shared/inbox/answers.js';
 import { stmt, type Db } from '../db.js';
 import type { InboxKind } from '../../../shared/types.js';
 import type { InboxItem } from '../../../shared/api/kernel.js';
@@ -51,6 +52,7 @@ const toItem = (r: InboxRecord): InboxEntry => {
   if (data.effect !== undefined) item.effect = data.effect as InboxItem['effect'];
   if (typeof data.message === 'string') item.message = data.message;
   if (typeof data.trustable === 'boolean') item.trustable = data.trustable;
+  item.answers = [...answersOf(item)];
   return item;
 };
 

@@ -7,7 +7,7 @@ import { useNav } from '../../stores/nav.js';
 import { useInbox } from '../../stores/inbox.js';
 import { ago, useNow } from '../../components/time.js';
 import { shortId } from '../inbox/cards.js';
-import { denialWords } from '../settings/chain-text.js';
+import { hopCodeWords, refusedByPerson } from '../settings/chain-text.js';
 
 const VERDICT_WORDS: Record<ChainView['hops'][number]['verdict'], string> = {
   allowed: 'allowed',
@@ -15,7 +15,6 @@ const VERDICT_WORDS: Record<ChainView['hops'][number]['verdict'], string> = {
   approved: 'approved by you',
   refused: 'refused by you',
   denied: 'denied by the gate',
-  canceled: 'canceled (its run was stopped)',
 };
 
 function Hop({ chain, hop }: { chain: ChainView; hop: ChainView['hops'][number] }) {
@@ -25,7 +24,7 @@ function Hop({ chain, hop }: { chain: ChainView; hop: ChainView['hops'][number] 
     runs.find((r) => r.chain_id === chain.chain_id && r.agent === hop.agent) ??
     (hop.agent === chain.agents[0] ? runs.find((r) => r.agent === hop.agent && !r.chain_id) : undefined);
   const held = hop.request_id && hop.verdict === 'awaiting_approval';
-  const words = denialWords(hop.code);
+  const words = hopCodeWords(hop.code);
   return (
     <li className={`hop-node verdict-${hop.verdict}`} data-hop={hop.hop}>
       <span className="hop-arrow" aria-hidden="true">
@@ -36,7 +35,7 @@ function Hop({ chain, hop }: { chain: ChainView; hop: ChainView['hops'][number] 
           <span className="hop-no">hop {hop.hop}</span> <strong>{hop.agent}</strong> <code>{hop.action}</code>
           {hop.target ? <span className="hop-target"> {hop.target}</span> : null}
         </div>
-        <div className={`verdict-pill ${hop.verdict}`}>{VERDICT_WORDS[hop.verdict]}</div>
+        <div className={`verdict-pill ${hop.verdict}`}>{hop.verdict === 'refused' && !refusedByPerson(hop) ? 'refused' : VERDICT_WORDS[hop.verdict]}</div>
         {words ? (
           <div className="denial-words">
             {words} <code className="code-chip">{hop.code}</code>

@@ -237,7 +237,9 @@ export function CardDetail({ item, reason, setReason, now, onApprove }: Props) {
           </button>
         </footer>
       ) : null}
-      {item.kind === 'question' ? (
+      {actions.includes('answer') ? (
+        // A question card, or (under mode ask) the `ask` call's own card: answering it there approves the call
+        // and answers the question in one step, so no second card follows.
         <form
           className="card-actions column"
           onSubmit={(e) => {
@@ -248,13 +250,13 @@ export function CardDetail({ item, reason, setReason, now, onApprove }: Props) {
           <textarea
             className="input"
             rows={4}
-            aria-label="Your answer"
+            aria-label={item.kind === 'question' ? 'Your answer' : 'Your answer to its question (approves the call)'}
             value={reply}
             onChange={(e) => setReply(e.target.value)}
             placeholder="Type your answer…"
           />
-          <button type="submit" className="btn primary" disabled={busy || !reply.trim()}>
-            Send answer
+          <button type="submit" className={`btn ${item.kind === 'question' ? 'primary' : ''}`} disabled={busy || !reply.trim()}>
+            {item.kind === 'question' ? 'Send answer' : 'Approve and answer'}
           </button>
         </form>
       ) : null}

@@ -1,4 +1,5 @@
 // What a card says, as plain functions (unit-tested): which of the two asks, and what the call would do.
+import { answersOf, type InboxAnswer } from '../../../../shared/inbox/answers.js';
 import type { InboxItem } from '../../stores/inbox.js';
 
 export const KIND_LABEL: Record<InboxItem['kind'], string> = {
@@ -78,18 +79,12 @@ export function diffLines(diff: string): DiffLine[] {
   return out;
 }
 
-/** Which answers a card offers: only the ones its kind's handler carries out (no button that always fails). */
-export function actionsOf(item: Pick<InboxItem, 'kind' | 'tool'>): Array<'approve' | 'deny' | 'retry' | 'abandon' | 'answer'> {
-  switch (item.kind) {
-    case 'autonomy':
-    case 'orchestration':
-      return ['approve', 'deny'];
-    case 'question':
-      return ['answer'];
-    case 'attention':
-      // A failed delegated task is not retried from its card (the delegating agent decides); a hook is.
-      return item.tool === 'delegate_task' ? ['abandon'] : ['retry', 'abandon'];
-  }
+/**
+ * Which answers a card offers: the ones it accepts (the kernel sends them; shared/inbox/answers.ts is the one
+ * list, also behind the CLI's hints and the docs), so no button always fails.
+ */
+export function actionsOf(item: Pick<InboxItem, 'kind' | 'tool' | 'answers'>): InboxAnswer[] {
+  return item.answers ? [...item.answers] : [...answersOf(item)];
 }
 
 /** The run link's words: whose run, and when it started ("builder · started 10:42"). */

@@ -2,7 +2,7 @@
 import { useOrchestration, type ChainView } from '../../stores/orchestration.js';
 import { ago, useNow } from '../../components/time.js';
 import { shortId } from '../inbox/cards.js';
-import { denialWords } from './chain-text.js';
+import { hopCodeWords } from './chain-text.js';
 
 const VERDICT_LABEL: Record<ChainView['hops'][number]['verdict'], string> = {
   allowed: 'allowed',
@@ -10,7 +10,6 @@ const VERDICT_LABEL: Record<ChainView['hops'][number]['verdict'], string> = {
   approved: 'approved',
   refused: 'refused',
   denied: 'denied',
-  canceled: 'canceled (its run was stopped)',
 };
 
 function Chain({ chain, now }: { chain: ChainView; now: number }) {
@@ -58,7 +57,7 @@ function Chain({ chain, now }: { chain: ChainView; now: number }) {
               <td>
                 <span className={`verdict-pill ${h.verdict}`}>{VERDICT_LABEL[h.verdict]}</span>
                 {h.code ? <code className="code-chip">{h.code}</code> : null}
-                {denialWords(h.code) ? <span className="denial-words">{denialWords(h.code)}</span> : null}
+                {hopCodeWords(h.code) ? <span className="denial-words">{hopCodeWords(h.code)}</span> : null}
               </td>
             </tr>
           ))}
