@@ -11,12 +11,10 @@ import { run, type ClientWorld, type Run } from './clients.js';
 const require_ = createRequire(import.meta.url);
 const BASE_PATH = ['/usr/local/bin', '/usr/bin', '/bin', dirname(process.execPath)].join(':');
 
+/** A package's folder (found on the resolution paths: some packages' `exports` hide their package.json). */
 const pkgDir = (name: string): string | null => {
-  try {
-    return dirname(require_.resolve(`${name}/package.json`));
-  } catch {
-    return null;
-  }
+  for (const p of require_.resolve.paths(name) ?? []) if (existsSync(join(p, name, 'package.json'))) return join(p, name);
+  return null;
 };
 
 export const geminiCommand = (): string[] | null => {
@@ -81,7 +79,12 @@ function seedPlugin(at: string, plugin: string): void {
   mkdirSync(nm, { recursive: true });
   if (!existsSync(join(nm, 'plugin'))) cpSync(plugin, join(nm, 'plugin'), { recursive: true, dereference: true });
   const version = (require_(join(plugin, 'package.json')) as { version: string }).version;
-  if (!existsSync(join(at, 'package.json'))) writeFileSync(join(at, 'package.json'), JSON.stringify({ dependencies: { '@opencode-ai/plugin': version } }));
+  // OpenCode installs only when node_modules is missing or package.json names a dependency its package-lock.json
+  // does not (its Npm.install): both files say the plugin package is there.
+  const deps = { '@opencode-ai/plugin': version };
+  if (!existsSync(join(at, 'package.json'))) writeFileSync(join(at, 'package.json'), JSON.stringify({ dependencies: deps }));
+  if (!existsSync(join(at, 'package-lock.json')))
+    writeFileSync(join(at, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies: deps } } }));
 }
 
 export function opencode(w: ClientWorld, modelUrl: string, prompt = 'do it'): Promise<Run> {
@@ -99,6 +102,9 @@ export function opencode(w: ClientWorld, modelUrl: string, prompt = 'do it'): Pr
       OPENCODE_DISABLE_MODELS_FETCH: '1',
       OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
       OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+      // Any package install it still tried would fail here, not reach the npm registry.
+      NPM_CONFIG_REGISTRY: 'http://127.0.0.1:9/',
+      BUN_CONFIG_REGISTRY: 'http://127.0.0.1:9/',
     },
     timeoutMs: 120_000,
   });
