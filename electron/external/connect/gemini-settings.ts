@@ -40,7 +40,10 @@ export function planGeminiSettings(text: string | null, file: string, action: 'c
   if (action === 'connect') {
     const hooks: Json = isObj(base.hooks) ? { ...base.hooks } : {};
     const entry = { type: 'command', name: 'nexus', command: hookCommand('gemini', spec), timeout: spec.timeoutS * 1000 };
-    for (const ev of EVENTS) hooks[ev] = [...(Array.isArray(hooks[ev]) ? (hooks[ev] as unknown[]) : []), { matcher: '*', hooks: [entry] }];
+    for (const ev of EVENTS) {
+      const prev: unknown = hooks[ev];
+      hooks[ev] = [...(Array.isArray(prev) ? prev : []), { matcher: '*', hooks: [entry] }];
+    }
     base.hooks = hooks;
   }
   return `${JSON.stringify(base, null, 2)}\n`;

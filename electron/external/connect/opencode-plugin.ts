@@ -73,9 +73,10 @@ export const NexusApproval = async ({ directory }) => ({
 export function opencodeHookCommands(text: string | null): string[] {
   if (!text || !text.includes(HOOK_MARK)) return [];
   const m = /^const HOOK = (\[.*\]);$/m.exec(text);
-  if (!m) return [];
+  const list = m?.[1];
+  if (!list) return [];
   try {
-    const argv: unknown = JSON.parse(m[1]!);
+    const argv: unknown = JSON.parse(list);
     return Array.isArray(argv) && argv.every((a) => typeof a === 'string') ? [argv.map(shQuote).join(' ')] : [];
   } catch {
     return [];

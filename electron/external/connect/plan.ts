@@ -51,11 +51,12 @@ export function settingsFile(t: Pick<ConnectTarget, 'client' | 'scope' | 'projec
       );
     return join(codexHome(env), 'config.toml');
   }
-  if (t.scope === 'project' && (!t.project || !isAbsolute(t.project))) throw new Error('--project needs an absolute folder.');
-  if (t.client === 'gemini') return join(t.scope === 'project' ? t.project! : home(env), '.gemini', 'settings.json');
+  const project = t.scope === 'project' ? t.project : undefined;
+  if (t.scope === 'project' && (!project || !isAbsolute(project))) throw new Error('--project needs an absolute folder.');
+  if (t.client === 'gemini') return join(project ?? home(env), '.gemini', 'settings.json');
   if (t.client === 'opencode')
-    return t.scope === 'project'
-      ? join(t.project!, '.opencode', 'plugin', OPENCODE_PLUGIN_FILE)
+    return project
+      ? join(project, '.opencode', 'plugin', OPENCODE_PLUGIN_FILE)
       : join(env.XDG_CONFIG_HOME || join(home(env), '.config'), 'opencode', 'plugin', OPENCODE_PLUGIN_FILE);
   if (t.scope === 'project') {
     if (!t.project || !isAbsolute(t.project)) throw new Error('--project needs an absolute folder.');
