@@ -124,22 +124,28 @@ for (const s of SETUPS) {
       expect(readFileSync(join(w.project, 'patched.txt'), 'utf8')).toBe('line one\nline two\n');
     }, 120_000);
 
-    it.runIf(s.client === 'gemini')('an MCP call (mcp_everything_echo) parks as mcp__everything__echo; Approve: Gemini ran it', async () => {
-      await k.agent(s.client, w.project, []);
-      const echo: ClientCall = { name: 'mcp_everything_echo', input: { message: 'ping from the model' } };
-      const m = await model((req) => (req.toolResults.length ? { text: 'done' } : req.toolNames.includes('mcp_everything_echo') ? { call: echo } : { text: 'ok' }));
-      const file = s.file(w);
-      const settings = JSON.parse(readFileSync(file, 'utf8'));
-      writeFileSync(file, JSON.stringify({ ...settings, mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
-      const running = s.go(w, m, ['--allowed-mcp-server-names', 'everything']);
-      const card = await k.card(60_000);
-      expect(card.tool).toBe('mcp__everything__echo');
-      expect(JSON.stringify(card.effect)).toContain('ping from the model');
-      await k.call('inboxApprove', { id: card.id });
-      const r = await running;
-      expect(r.code, r.stderr + r.stdout).toBe(0);
-      expect(lastResult(m)).toContain('Echo: ping from the model');
-    }, 120_000);
+    it.runIf(s.client === 'gemini')(
+      'an MCP call (mcp_everything_echo) parks as mcp__everything__echo; Approve: Gemini ran it',
+      async () => {
+        await k.agent(s.client, w.project, []);
+        const echo: ClientCall = { name: 'mcp_everything_echo', input: { message: 'ping from the model' } };
+        const m = await model((req) =>
+          req.toolResults.length ? { text: 'done' } : req.toolNames.includes('mcp_everything_echo') ? { call: echo } : { text: 'ok' },
+        );
+        const file = s.file(w);
+        const settings = JSON.parse(readFileSync(file, 'utf8'));
+        writeFileSync(file, JSON.stringify({ ...settings, mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
+        const running = s.go(w, m, ['--allowed-mcp-server-names', 'everything']);
+        const card = await k.card(60_000);
+        expect(card.tool).toBe('mcp__everything__echo');
+        expect(JSON.stringify(card.effect)).toContain('ping from the model');
+        await k.call('inboxApprove', { id: card.id });
+        const r = await running;
+        expect(r.code, r.stderr + r.stdout).toBe(0);
+        expect(lastResult(m)).toContain('Echo: ping from the model');
+      },
+      120_000,
+    );
 
     it('Stop all denies the next call with its sentence until Resume', async () => {
       await k.agent(s.client, w.project, [{ tool: 'bash', verdict: 'allow' }]);
@@ -154,16 +160,20 @@ for (const s of SETUPS) {
       expect(existsSync(join(w.project, 'resumed.txt'))).toBe(true);
     }, 180_000);
 
-    it.runIf(s.client === 'gemini')('session end: when Gemini exits its run has ended (succeeded)', async () => {
-      await k.agent(s.client, w.project, [{ tool: 'bash', verdict: 'allow' }]);
-      const m = await model(s.shell('echo ended > ended.txt'));
-      const r = await s.go(w, m);
-      expect(r.code, r.stderr + r.stdout).toBe(0);
-      type Listed = { id: string; status: string; client?: { name: string } };
-      const newest = async () => (await k.call<Listed[]>('runsList'))[0]!;
-      for (let i = 0; i < 100 && (await newest()).status !== 'succeeded'; i++) await new Promise((res) => setTimeout(res, 50));
-      expect(await newest()).toMatchObject({ status: 'succeeded', client: { name: 'gemini' } });
-    }, 120_000);
+    it.runIf(s.client === 'gemini')(
+      'session end: when Gemini exits its run has ended (succeeded)',
+      async () => {
+        await k.agent(s.client, w.project, [{ tool: 'bash', verdict: 'allow' }]);
+        const m = await model(s.shell('echo ended > ended.txt'));
+        const r = await s.go(w, m);
+        expect(r.code, r.stderr + r.stdout).toBe(0);
+        type Listed = { id: string; status: string; client?: { name: string } };
+        const newest = async () => (await k.call<Listed[]>('runsList'))[0]!;
+        for (let i = 0; i < 100 && (await newest()).status !== 'succeeded'; i++) await new Promise((res) => setTimeout(res, 50));
+        expect(await newest()).toMatchObject({ status: 'succeeded', client: { name: 'gemini' } });
+      },
+      120_000,
+    );
 
     it("connect and disconnect leave the person's other settings intact", async () => {
       await model(s.shell('true'));

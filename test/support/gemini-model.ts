@@ -34,7 +34,11 @@ export async function startGeminiModel(script: ClientScript): Promise<ClientMode
       return;
     }
     const usageMetadata = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 };
-    const reply = (parts: Part[]) => ({ candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata, modelVersion: m[1] });
+    const reply = (parts: Part[]) => ({
+      candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+      usageMetadata,
+      modelVersion: m[1],
+    });
     if (m[2] === 'generateContent') {
       // The router (and any other one-shot helper call): a routing choice in JSON, no tool call.
       res.writeHead(200, { 'content-type': 'application/json' });

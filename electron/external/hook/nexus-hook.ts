@@ -73,8 +73,7 @@ async function main(): Promise<void> {
   }
   if (event.hook_event_name === 'SessionEnd') return reportSessionEnd(args.dataDir, args.client, event).then(() => finish(null));
   const hookEvent = event.hook_event_name === 'PermissionRequest' ? 'PermissionRequest' : 'PreToolUse';
-  const say = (a: HookAnswer) =>
-    finish(args.client === 'gemini' || args.client === 'opencode' ? renderTopLevel(a) : renderAnswer(args.client, hookEvent, a));
+  const say = (a: HookAnswer) => finish(args.client === 'gemini' || args.client === 'opencode' ? renderTopLevel(a) : renderAnswer(args.client, hookEvent, a));
   // The client kills this process at its timeout and then lets the call through: answer first (5 s before, or
   // a tenth of a short timeout). NEXUS expires the card itself earlier still (15 s, or a quarter), so the card
   // closes and the answer is NEXUS's own "nobody approved this in time".
