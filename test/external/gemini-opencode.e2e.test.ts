@@ -175,6 +175,20 @@ for (const s of SETUPS) {
       120_000,
     );
 
+    it("the expiry answer (deny) arrives before the client's own timeout, and the card closes", async () => {
+      await k.agent(s.client, w.project, []);
+      const m = await model(s.shell('echo late > late.txt'));
+      // --timeout 10: Gemini kills its hook at 10000 ms and then RUNS the call; NEXUS expires the card at 7.5 s
+      // and the hook answers deny before that. (OpenCode has no timeout: the hook's own 10 s bounds the wait.)
+      connect('10');
+      const running = s.go(w, m);
+      await k.card(60_000);
+      await running;
+      expect(existsSync(join(w.project, 'late.txt'))).toBe(false);
+      expect(lastResult(m)).toContain('Nobody approved this call in time');
+      expect(await k.call<unknown[]>('inboxList')).toEqual([]);
+    }, 120_000);
+
     it("connect and disconnect leave the person's other settings intact", async () => {
       await model(s.shell('true'));
       const file = s.file(w);
