@@ -28,13 +28,13 @@ import { spawn } from 'node:child_process';
 const HOOK = ${JSON.stringify(argv)};
 const HOOK_ENV = ${JSON.stringify(env)};
 
-function ask(event, directory) {
+function ask(event) {
   return new Promise((resolve) => {
     let out = '';
     let err = '';
     let child;
     try {
-      child = spawn(HOOK[0], HOOK.slice(1), { env: { ...process.env, ...HOOK_ENV, NEXUS_OPENCODE_PROJECT: directory }, stdio: ['pipe', 'pipe', 'pipe'] });
+      child = spawn(HOOK[0], HOOK.slice(1), { env: { ...process.env, ...HOOK_ENV }, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (e) {
       return resolve({ decision: 'deny', reason: 'NEXUS could not be asked (' + String(e) + '), so this call did not run.' });
     }
@@ -62,7 +62,7 @@ export const NexusApproval = async ({ directory }) => ({
       tool_input: output.args ?? {},
       tool_use_id: String(input.callID ?? ''),
     };
-    const a = await ask(event, directory);
+    const a = await ask(event);
     if (a.decision !== 'allow') throw new Error(a.reason);
   },
 });

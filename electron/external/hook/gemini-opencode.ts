@@ -24,6 +24,6 @@ export const renderTopLevel = (a: HookAnswer): string =>
 export function projectDir(client: HookClient, env: NodeJS.ProcessEnv): string | undefined {
   if (client === 'claude-code') return env.CLAUDE_PROJECT_DIR || undefined;
   if (client === 'gemini') return env.GEMINI_PROJECT_DIR || undefined;
-  if (client === 'opencode') return env.NEXUS_OPENCODE_PROJECT || undefined;
+  // OpenCode: the plugin sends its project `directory` as the event's cwd, which NEXUS takes as the project.
   return undefined;
 }
