@@ -120,7 +120,7 @@ export interface AgentProfile {
   /** Variables of the kernel's environment passed to the agent's commands (besides PATH, HOME, LANG, ...). */
   env_passthrough?: string[];
   /** A connected client (Claude Code, Codex) for one project: its calls come through the client's tool hook. */
-  external?: { client: 'claude-code' | 'codex'; project: string };
+  external?: { client: 'claude-code' | 'codex' | 'gemini' | 'opencode'; project: string };
 }
 
 export type InboxKind = 'autonomy' | 'orchestration' | 'attention' | 'question';

@@ -12,7 +12,9 @@ const USAGE = `usage: nexus connect claude-code [--user | --project DIR] [--time
        nexus connect codex [--timeout SECONDS] [--when-down deny|ask] [--codex PATH] [--dry-run]
        nexus disconnect claude-code [--user | --project DIR] [--dry-run]
        nexus disconnect codex [--dry-run]
-Installs NEXUS as the client's PreToolUse hook: every tool call the client makes crosses NEXUS's approval stage
+       nexus connect gemini|opencode [--user | --project DIR] [--timeout SECONDS] [--when-down deny|ask] [--dry-run]
+       nexus disconnect gemini|opencode [--user | --project DIR] [--dry-run]
+Installs NEXUS as the client's tool hook (Gemini CLI: BeforeTool; OpenCode: a plugin): every tool call the client makes crosses NEXUS's approval stage
 (rules, cards in the inbox, Stop all) and is recorded. --timeout is how long the client waits for a person
 (default 900 s; NEXUS answers "not approved in time" just before). --when-down: what the hook answers when
 NEXUS is not running (default deny).`;
@@ -32,7 +34,8 @@ function command(action: 'connect' | 'disconnect'): CliCommand {
     if ('exit' in p) return p.exit;
     const { values, positionals } = p;
     const client = positionals[0];
-    if (client !== 'claude-code' && client !== 'codex') return usageError(io, USAGE, `${action} needs a client: claude-code or codex`);
+    const known = (['claude-code', 'codex', 'gemini', 'opencode'] as const).find((c) => c === client);
+    if (!known) return usageError(io, USAGE, `${action} needs a client: claude-code, codex, gemini or opencode`);
     if (positionals.length > 1) return usageError(io, USAGE, `unexpected argument ${JSON.stringify(positionals[1])}`);
     if (values.user && values.project) return usageError(io, USAGE, '--user and --project are exclusive');
     const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
@@ -43,7 +46,7 @@ function command(action: 'connect' | 'disconnect'): CliCommand {
     const raw = resolveDataDir(values['data-dir'] as string | undefined);
     const dataDir = existsSync(raw) ? realpathSync(raw) : resolve(raw);
     const target = {
-      client: client as 'claude-code' | 'codex',
+      client: known,
       scope: values.project ? ('project' as const) : ('user' as const),
       project: values.project ? resolve(values.project as string) : undefined,
       dataDir,

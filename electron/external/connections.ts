@@ -31,6 +31,8 @@ export function connectionHandlers(nexus: ConnectionPorts): Pick<Handlers, 'conn
     connectionsList: () => [
       status({ client: 'claude-code', scope: 'user', dataDir: nexus.dataDir, env: nexus.env }),
       status({ client: 'codex', scope: 'user', dataDir: nexus.dataDir, env: nexus.env }),
+      status({ client: 'gemini', scope: 'user', dataDir: nexus.dataDir, env: nexus.env }),
+      status({ client: 'opencode', scope: 'user', dataDir: nexus.dataDir, env: nexus.env }),
     ],
     connectionsPlan: (t: Target) => failing(() => plan(target(t), t.action)),
     connectionsApply: (t: Target) => failing(() => apply(target(t), t.action)),

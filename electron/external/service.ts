@@ -15,6 +15,7 @@ import { insertRunEvent } from '../store/queries/events.js';
 import { STOP_ALL_REASON } from '../governance/service.js';
 import type { ExternalAnswer, HookEvent } from '../../shared/api/external.js';
 import { mapToolCall, type ClientName } from './tool-map.js';
+import { clientCall } from './client-calls.js';
 import { Refusal, agentFor, createSessionRun, findSessionRun, realFolder, sessionKey } from './session-runs.js';
 import { answerFor, expiredSentence, HOOK_GONE, STOP_ALL_SENTENCE } from './answers.js';
 
@@ -68,7 +69,8 @@ export class ExternalService {
         return { decision: 'deny', reason: STOP_ALL_SENTENCE, by: 'stop_all', agent: run?.agent ?? null, run_id: run?.id ?? null, row_ids: [] };
       }
       run = this.sessionRun(req, key);
-      const mapped = mapToolCall(ev.tool_name, ev.tool_input);
+      const call = clientCall(req.client, ev.tool_name, ev.tool_input);
+      const mapped = mapToolCall(call.name, call.input);
       if (!mapped.ok) throw new Refusal(`NEXUS refused this call: ${mapped.reason}`, 'nexus');
       const waitMs = req.wait_ms ?? DEFAULT_WAIT_MS;
       // A card waits as long as the hook does: its deadline (row, card, event) is the client's, not 24 h.

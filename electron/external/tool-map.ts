@@ -12,8 +12,8 @@
 // on its own, and the hook allows the patch only if every file is allowed.
 // Pure: no I/O. The kernel's alias table (shared/rules/tool-names.ts) does the renames for Bash/Read/Write/Edit.
 
-export type ClientName = 'claude-code' | 'codex';
-export const CLIENTS: readonly ClientName[] = ['claude-code', 'codex'];
+export type ClientName = 'claude-code' | 'codex' | 'gemini' | 'opencode';
+export const CLIENTS: readonly ClientName[] = ['claude-code', 'codex', 'gemini', 'opencode'];
 
 export interface MappedCall {
   /** The wire name the row records (resolved by the kernel's aliases before the rules match). */

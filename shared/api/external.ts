@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { method } from './contract.js';
 import { RunStatus } from './common.js';
 
-export const ClientName = z.enum(['claude-code', 'codex']);
+export const ClientName = z.enum(['claude-code', 'codex', 'gemini', 'opencode']);
 
 /** What a client's hook received on stdin (fields NEXUS reads; the rest is ignored), plus where it came from. */
 export const HookEvent = z.object({

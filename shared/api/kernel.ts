@@ -162,7 +162,7 @@ export const AgentProfileInput = z.object({
   tools: z.array(z.string().min(1)).optional(),
   workspace: z.string().optional(),
   /** A connected client for one project (its runs start when the client calls a tool). */
-  external: z.object({ client: z.enum(['claude-code', 'codex']), project: z.string().min(1).max(4096) }).optional(),
+  external: z.object({ client: z.enum(['claude-code', 'codex', 'gemini', 'opencode']), project: z.string().min(1).max(4096) }).optional(),
   mcpServers: z.record(z.string(), mcpServer(SecretValue)).optional(),
   /** false turns the OS sandbox off for this agent: its commands see and may change everything the user may. */
   sandbox: z.boolean().optional(),

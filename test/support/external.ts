@@ -24,7 +24,7 @@ export interface Kernel {
   dataDir: string;
   call<T = unknown>(method: string, input?: unknown): Promise<T>;
   /** Save the agent NEXUS will use for this client and project, with these rules. */
-  agent(client: 'claude-code' | 'codex', project: string, rules: ApprovalRule[], mode?: 'ask' | 'rules' | 'bypass'): Promise<string>;
+  agent(client: 'claude-code' | 'codex' | 'gemini' | 'opencode', project: string, rules: ApprovalRule[], mode?: 'ask' | 'rules' | 'bypass'): Promise<string>;
   /** Resolves with the first pending card (polls the inbox). */
   card(timeoutMs?: number): Promise<{ id: string; effect: Record<string, unknown>; tool: string; target: string; agent: string | null }>;
   stop(): Promise<void>;

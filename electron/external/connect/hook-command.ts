@@ -18,7 +18,7 @@ export const HOOK_MARK = 'nexus-hook.mjs';
 /** POSIX shell quoting: both clients run a command hook through a shell. */
 export const shQuote = (s: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
-export function hookCommand(client: 'claude-code' | 'codex', spec: HookSpec): string {
+export function hookCommand(client: 'claude-code' | 'codex' | 'gemini' | 'opencode', spec: HookSpec): string {
   const electron = 'ELECTRON_RUN_AS_NODE=1 ';
   const prefix = spec.node.startsWith(electron) ? electron : '';
   const args = [spec.node.slice(prefix.length), spec.script, '--client', client, '--data-dir', spec.dataDir, '--timeout-s', String(spec.timeoutS)];

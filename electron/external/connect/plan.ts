@@ -1,6 +1,6 @@
 // Connect and disconnect, for the CLI (`nexus connect …`) and the window (Settings ▸ Connections): which file,
 // what it will look like (shown before anything is written), and the write itself (atomic; the file's mode kept).
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
@@ -8,8 +8,10 @@ import { DEFAULT_TIMEOUT_S, dataDirOf, type HookSpec } from './hook-command.js';
 import { claudeHookCommands, planClaudeSettings } from './claude-settings.js';
 import { codexHookCommands, parseCodexConfig, planCodexConfig, trustKeys, withoutBlock } from './codex-config.js';
 import { codexHookHashes, findCodex } from './codex-trust.js';
+import { geminiHookCommands, planGeminiSettings } from './gemini-settings.js';
+import { OPENCODE_PLUGIN_FILE, opencodeHookCommands, opencodePlugin } from './opencode-plugin.js';
 
-export type Client = 'claude-code' | 'codex';
+export type Client = 'claude-code' | 'codex' | 'gemini' | 'opencode';
 export type Scope = 'user' | 'project';
 
 export interface ConnectTarget {
@@ -49,6 +51,13 @@ export function settingsFile(t: Pick<ConnectTarget, 'client' | 'scope' | 'projec
       );
     return join(codexHome(env), 'config.toml');
   }
+  const project = t.scope === 'project' ? t.project : undefined;
+  if (t.scope === 'project' && (!project || !isAbsolute(project))) throw new Error('--project needs an absolute folder.');
+  if (t.client === 'gemini') return join(project ?? home(env), '.gemini', 'settings.json');
+  if (t.client === 'opencode')
+    return project
+      ? join(project, '.opencode', 'plugin', OPENCODE_PLUGIN_FILE)
+      : join(env.XDG_CONFIG_HOME || join(home(env), '.config'), 'opencode', 'plugin', OPENCODE_PLUGIN_FILE);
   if (t.scope === 'project') {
     if (!t.project || !isAbsolute(t.project)) throw new Error('--project needs an absolute folder.');
     if (!existsSync(t.project) || !statSync(t.project).isDirectory()) throw new Error(`--project ${t.project} is not a folder.`);
@@ -102,6 +111,18 @@ export function plan(t: ConnectTarget, action: 'connect' | 'disconnect', trust: 
       notes.push(
         `Claude Code will ask NEXUS before every tool call (PreToolUse; PermissionRequest where it fires), waiting up to ${spec.timeoutS} s for a person.`,
       );
+  } else if (t.client === 'gemini') {
+    after = planGeminiSettings(before, file, action, spec);
+    if (action === 'connect')
+      notes.push(
+        `Gemini CLI will ask NEXUS before every tool call (BeforeTool), waiting up to ${spec.timeoutS} s for a person (its hook timeout is ${spec.timeoutS * 1000} ms; NEXUS answers before it, because Gemini runs a call whose hook timed out).`,
+      );
+  } else if (t.client === 'opencode') {
+    after = action === 'connect' ? opencodePlugin(spec) : '';
+    if (action === 'connect')
+      notes.push(
+        `OpenCode will load this plugin, which asks NEXUS before every tool call (tool.execute.before) and blocks it unless NEXUS allows it, waiting up to ${spec.timeoutS} s for a person.`,
+      );
   } else {
     after = planCodexConfig(before, file, action, spec, trust);
     if (action === 'connect' && !Object.keys(trust).length) {
@@ -111,7 +132,7 @@ export function plan(t: ConnectTarget, action: 'connect' | 'disconnect', trust: 
       );
     }
   }
-  if (action === 'connect') notes.push(sessionEndNote(t.client));
+  if (action === 'connect' && t.client !== 'opencode') notes.push(sessionEndNote(t.client));
   if (action === 'connect' && spec.whenDown === 'deny')
     notes.push("When NEXUS is not running, every tool call is denied with a sentence saying so (--when-down ask hands it to the client's own prompt instead).");
   const b = before ?? '';
@@ -140,7 +161,9 @@ function writeAtomic(file: string, text: string): void {
 /** Write the plan; for Codex, then ask Codex for the hooks' hashes and record their trust. */
 export async function apply(t: ConnectTarget, action: 'connect' | 'disconnect'): Promise<Plan> {
   const p = plan(t, action);
-  if (p.changed) writeAtomic(p.file, p.after);
+  // OpenCode's plugin is NEXUS's own file: disconnect removes it.
+  if (t.client === 'opencode' && action === 'disconnect') rmSync(p.file, { force: true });
+  else if (p.changed) writeAtomic(p.file, p.after);
   if (t.client !== 'codex' || action !== 'connect') return p;
   const codex = findCodex(t.codexBin, t.env ?? process.env, join(dirname(hookScript(t.env ?? process.env)), '..', '..'));
   if (!codex) {
@@ -174,7 +197,14 @@ export interface ConnectionStatus {
 export function status(t: Pick<ConnectTarget, 'client' | 'scope' | 'project' | 'env' | 'dataDir'>): ConnectionStatus {
   const file = settingsFile(t);
   const text = read(file);
-  const cmds = t.client === 'claude-code' ? claudeHookCommands(text) : codexHookCommands(text);
+  const cmds =
+    t.client === 'claude-code'
+      ? claudeHookCommands(text)
+      : t.client === 'gemini'
+        ? geminiHookCommands(text)
+        : t.client === 'opencode'
+          ? opencodeHookCommands(text)
+          : codexHookCommands(text);
   const dirs = cmds.map(dataDirOf);
   const here = dirs.includes(t.dataDir);
   const note = cmds.length && !here ? `connected to another NEXUS data dir (${dirs.filter(Boolean).join(', ')})` : undefined;
@@ -182,5 +212,5 @@ export function status(t: Pick<ConnectTarget, 'client' | 'scope' | 'project' | '
 }
 
 /** The SessionEnd hook connect installs beside the tool hooks. */
-const sessionEndNote = (client: 'claude-code' | 'codex') =>
-  `${client === 'codex' ? 'Codex' : 'Claude Code'} will tell NEXUS when a session ends (SessionEnd), so its run ends; a session with no call for clients.idleMinutes (30 by default) ends too.`;
+const sessionEndNote = (client: Client) =>
+  `${client === 'codex' ? 'Codex' : client === 'gemini' ? 'Gemini CLI' : 'Claude Code'} will tell NEXUS when a session ends (SessionEnd), so its run ends; a session with no call for clients.idleMinutes (30 by default) ends too.`;

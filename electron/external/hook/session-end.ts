@@ -2,7 +2,11 @@
 // this hook's output, so it prints nothing, and NEXUS not running (or refusing) changes nothing for the client.
 import { askKernel } from './ask-kernel.js';
 
-export async function reportSessionEnd(dataDir: string, client: 'claude-code' | 'codex', event: Record<string, unknown>): Promise<void> {
+export async function reportSessionEnd(
+  dataDir: string,
+  client: 'claude-code' | 'codex' | 'gemini' | 'opencode',
+  event: Record<string, unknown>,
+): Promise<void> {
   if (typeof event.session_id !== 'string' || !event.session_id) return;
   await askKernel(dataDir, 'externalSessionEnd', {
     client,

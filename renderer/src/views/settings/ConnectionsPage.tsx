@@ -1,4 +1,4 @@
-// Settings ▸ Agents ▸ Connections: Claude Code and Codex ask NEXUS before every tool call once connected. Each
+// Settings ▸ Agents ▸ Connections: Claude Code, Codex, Gemini CLI and OpenCode ask NEXUS before every tool call once connected. Each
 // change is shown as a diff of the client's settings file first; nothing is written until the person confirms.
 import { useCallback, useEffect, useState } from 'react';
 import { call } from '../../api/client.js';
@@ -8,7 +8,7 @@ import { errorMessage } from '../../../../shared/errors.js';
 type Connection = OutputOf<Methods['connectionsList']>[number];
 type Plan = OutputOf<Methods['connectionsPlan']>;
 
-const LABEL: Record<Connection['client'], string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
+const LABEL: Record<Connection['client'], string> = { 'claude-code': 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI', opencode: 'OpenCode' };
 
 function PlanPreview({ plan, busy, onApply, onCancel }: { plan: Plan; busy: boolean; onApply(): void; onCancel(): void }) {
   return (
