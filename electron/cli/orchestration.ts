@@ -9,7 +9,6 @@ import { moreLine, pageArgs } from './paging.js';
 import type { MethodInput, MethodOutput } from '../../shared/api/index.js';
 import { isSettableKey } from '../../shared/orchestration/settings.js';
 import { errorMessage } from '../../shared/errors.js';
-import { SettingsSetView } from '../../shared/api/orchestration.js';
 
 // The API's own types, by method (shared/api): a field the kernel renames or drops fails the type check here.
 type SettingsView = Record<string, unknown>;
@@ -54,8 +53,8 @@ export const settingsCommand: CliCommand = async (argv, io) => {
     // Read by the key the person typed (checked above to be a setting).
     const r: { value: SettingsView } = answer;
     // An allowlisted name that is no agent yet is stored (it may be added later): the kernel says so, once.
-    const said = SettingsSetView.safeParse(answer.value);
-    for (const w of (said.success && said.data.warnings) || []) io.err(`nexus: warning: ${w.message}`);
+    // (Read without zod: a client command loads no npm package.)
+    for (const message of warningsOf(answer.value)) io.err(`nexus: warning: ${message}`);
     if (sub === 'get' && key) {
       if (!(key in r.value)) return usageError(io, SETTINGS_USAGE, `unknown setting ${JSON.stringify(key)}`);
       if (p.values.json) printJson(io, r.value[key]);
@@ -67,6 +66,12 @@ export const settingsCommand: CliCommand = async (argv, io) => {
     return 0;
   });
 };
+
+/** The sentences of settingsSet's `warnings` (settingsGet has none). */
+function warningsOf(value: unknown): string[] {
+  if (typeof value !== 'object' || value === null || !('warnings' in value) || !Array.isArray(value.warnings)) return [];
+  return value.warnings.flatMap((w: unknown) => (typeof w === 'object' && w !== null && 'message' in w && typeof w.message === 'string' ? [w.message] : []));
+}
 
 // ── stop-all / resume ──────────────────────────────────────────────────────────────────────────────────────
 const STOP_USAGE = 'usage: nexus stop-all [--data-dir DIR] [--json]';
