@@ -57,7 +57,10 @@ export function startAcpRun(kernel: Kernel, o: { agent: string; prompt: string }
       const session = await conn.agent.request('session/new', { cwd: run.workspace, mcpServers: [] });
       sessionId = session.sessionId;
       const res = await conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: o.prompt }] });
-      return end(res.stopReason === 'cancelled' ? 'canceled' : res.stopReason === 'end_turn' ? 'succeeded' : 'failed', res.stopReason === 'end_turn' ? undefined : `The ACP agent stopped: ${res.stopReason}`);
+      return end(
+        res.stopReason === 'cancelled' ? 'canceled' : res.stopReason === 'end_turn' ? 'succeeded' : 'failed',
+        res.stopReason === 'end_turn' ? undefined : `The ACP agent stopped: ${res.stopReason}`,
+      );
     } catch (e) {
       const tail = proc.stderrTail().trim().split('\n').slice(-3).join(' | ');
       return end('failed', `The ACP agent failed: ${message(e)}${tail ? ` (its stderr: ${tail})` : ''}`);

@@ -4,7 +4,7 @@
 // Anything that goes wrong answers "reject": nothing fails open. The agent's fs/* and terminal/* requests are
 // rows of NEXUS's own `read`, `write` and `bash` tools: confined to the workspace, its bash in the sandbox.
 import { z } from 'zod';
-import { client, methods, type ClientApp, type PermissionOption, type RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import { client, methods, RequestError, type ClientApp, type PermissionOption, type RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import type { Kernel } from '../../kernel/kernel.js';
 import type { Row } from '../../kernel/types.js';
 import { ReportedCall, judgedCall, reportedTool } from './tool-calls.js';
@@ -66,6 +66,9 @@ export function permissionAnswer(row: Row | null, options: PermissionOption[]): 
   return chosen ? { outcome: { outcome: 'selected', optionId: chosen.optionId } } : { outcome: { outcome: 'cancelled' } };
 }
 
+/** A refusal the agent (and its model) reads: the SDK would turn a plain Error into "Internal error". */
+export const refused = (text: string) => new RequestError(-32000, text);
+
 const ReadParams = z.object({ path: z.string().min(1), line: z.number().int().positive().nullish(), limit: z.number().int().nonnegative().nullish() });
 const WriteParams = z.object({ path: z.string().min(1), content: z.string() });
 
@@ -93,13 +96,13 @@ export function nexusClient(s: SessionState): ClientApp {
     .onRequest(methods.client.fs.readTextFile, async ({ params }) => {
       const p = ReadParams.parse(params);
       const row = await ownCall(s, 'read', { path: p.path, ...(p.line ? { offset: p.line } : {}), ...(p.limit != null ? { limit: p.limit } : {}) });
-      if (row.state !== 'succeeded') throw new Error(`NEXUS refused to read ${p.path}: ${row.error?.detail ?? row.state}`);
+      if (row.state !== 'succeeded') throw refused(`NEXUS refused to read ${p.path}: ${row.error?.detail ?? row.state}`);
       return { content: textOf(row) };
     })
     .onRequest(methods.client.fs.writeTextFile, async ({ params }) => {
       const p = WriteParams.parse(params);
       const row = await ownCall(s, 'write', { path: p.path, content: p.content });
-      if (row.state !== 'succeeded') throw new Error(`NEXUS refused to write ${p.path}: ${row.error?.detail ?? row.state}`);
+      if (row.state !== 'succeeded') throw refused(`NEXUS refused to write ${p.path}: ${row.error?.detail ?? row.state}`);
       return {};
     })
     .onRequest(methods.client.terminal.create, ({ params }) => terminals.create(params))

@@ -4,9 +4,11 @@
 import { z } from 'zod';
 import type { CreateTerminalRequest, TerminalOutputResponse, WaitForTerminalExitResponse } from '@agentclientprotocol/sdk';
 import type { Row } from '../../kernel/types.js';
-import { ownCall, type SessionState } from './client-handlers.js';
+import { ownCall, refused, type SessionState } from './client-handlers.js';
 
-const BashResult = z.object({ exit_code: z.number().nullish(), signal: z.string().nullish(), stdout: z.string().optional(), stderr: z.string().optional() }).loose();
+const BashResult = z
+  .object({ exit_code: z.number().nullish(), signal: z.string().nullish(), stdout: z.string().optional(), stderr: z.string().optional() })
+  .loose();
 
 export class Terminals {
   private next = 0;
@@ -28,7 +30,7 @@ export class Terminals {
 
   private get(id: string) {
     const t = this.rows.get(id);
-    if (!t) throw new Error(`no terminal ${id}`);
+    if (!t) throw refused(`NEXUS has no terminal ${id}.`);
     return t;
   }
 

@@ -1,0 +1,124 @@
+// An ACP agent NEXUS runs itself (the scripted agent in test/support/acp-agent.mjs, a real process speaking ACP
+// over stdio through the SDK), inside the agent's bubblewrap sandbox: its permission request parks a card;
+// approve → it runs the command; deny → it reads the rejection; its own read of the data dir fails; its
+// fs/write_text_file is NEXUS's confined write; Stop all kills its process group.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { harness, type Harness } from '../../../test/support/kernel.js';
+import { dispatch } from '../../api/dispatch.js';
+import { saveAgent } from '../../kernel/agents.js';
+import { sandboxAvailability } from '../../sandbox/index.js';
+import { listProcesses } from '../../store/queries/processes.js';
+import type { ApprovalRule } from '../../../shared/types.js';
+import { startAcpRun } from './acp-run.js';
+
+const FIXTURE = resolve(import.meta.dirname, '../../../test/support/acp-agent.mjs');
+const sandboxed = sandboxAvailability().kind !== null;
+let h: Harness;
+let dir: string;
+
+// Outside /tmp on purpose: the sandbox's private /tmp would hide a data dir there anyway; this one is hidden only
+// because NEXUS hides its data dir.
+beforeEach(async () => {
+  dir = mkdtempSync('/var/tmp/nexus-acp-');
+  h = await harness({ dir: join(dir, 'data'), modules: { governance: true } });
+});
+afterEach(async () => {
+  await h.cleanup();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const profile = (rules: ApprovalRule[] = []) => ({
+  name: 'scripted',
+  mode: 'ask' as const,
+  approval_rules: rules,
+  model: { provider: 'anthropic' as const, baseURL: 'http://127.0.0.1:9', model: 'acp' },
+  acp: { command: process.execPath, args: [FIXTURE] },
+});
+const save = (rules: ApprovalRule[] = []) => saveAgent(h.nexus.kernel, profile(rules));
+const prompt = (o: Record<string, unknown>) => JSON.stringify({ peek: h.nexus.kernel.dataDir, command: 'echo ran > ran.txt; cat ran.txt', ...o });
+const until = async (f: () => boolean, ms = 15_000) => {
+  for (const t0 = Date.now(); !f() && Date.now() - t0 < ms;) await new Promise((r) => setTimeout(r, 20));
+  expect(f()).toBe(true);
+};
+const cards = () => h.nexus.kernel.inbox.pending();
+const answer = (run: { final_answer: string | null }) => JSON.parse(run.final_answer ?? '{}') as Record<string, string | null>;
+
+describe.skipIf(!sandboxed)('an ACP agent NEXUS runs in its sandbox', () => {
+  it('parks its permission request; approved, it runs the command and its own read of the data dir fails', async () => {
+    save();
+    const { run, done } = startAcpRun(h.nexus.kernel, { agent: 'scripted', prompt: prompt({}) });
+    await until(() => cards().length === 1);
+    const card = cards()[0]!;
+    expect(card).toMatchObject({ kind: 'autonomy', run_id: run.id });
+    const row = h.nexus.kernel.getRow(card.id)!;
+    expect(row).toMatchObject({ tool: 'bash', state: 'needs_approval', input: { command: 'echo ran > ran.txt; cat ran.txt' } });
+    h.nexus.kernel.approve(card.id, { by: 'person:test' });
+    const ended = await done;
+    expect(ended.status).toBe('succeeded');
+    const out = answer(ended);
+    expect(out.permission).toBe('allow');
+    expect(out.ran).toBe('ran');
+    expect(existsSync(join(h.nexus.kernel.dataDir, 'nexus.db'))).toBe(true);
+    expect(out.peek).toBe('refused: ENOENT');
+    expect(readFileSync(join(run.workspace, 'ran.txt'), 'utf8')).toBe('ran\n');
+    expect(h.nexus.kernel.getRow(card.id)).toMatchObject({ state: 'succeeded', granted_by: 'person' });
+    expect(listProcesses(h.nexus.kernel.db)).toEqual([]);
+  }, 30_000);
+
+  it('the same agent unsandboxed ("sandbox": false) reads the data dir: the refusal above is the sandbox', async () => {
+    saveAgent(h.nexus.kernel, { ...profile([{ tool: 'bash', verdict: 'allow' }]), sandbox: false });
+    const out = answer(await startAcpRun(h.nexus.kernel, { agent: 'scripted', prompt: prompt({ command: 'true' }) }).done);
+    expect(out.peek).toMatch(/^read [1-9]\d* entries; [1-9]\d* bytes of nexus.db$/);
+  }, 30_000);
+
+  it('denied, the agent reads the rejection and runs nothing', async () => {
+    save();
+    const { run, done } = startAcpRun(h.nexus.kernel, { agent: 'scripted', prompt: prompt({}) });
+    await until(() => cards().length === 1);
+    h.nexus.kernel.deny(cards()[0]!.id, { by: 'person:test', reason: 'not now' });
+    const out = answer(await done);
+    expect(out.permission).toBe('reject');
+    expect(out.ran).toBeNull();
+    expect(existsSync(join(run.workspace, 'ran.txt'))).toBe(false);
+  }, 30_000);
+
+  it('a rule decides without a card; fs/write_text_file is NEXUS confined write (inside written, outside refused)', async () => {
+    const ws = join(dir, 'ws');
+    const outside = join(dir, 'outside.txt');
+    saveAgent(h.nexus.kernel, {
+      ...profile([
+        { tool: 'bash', verdict: 'allow' },
+        { tool: 'write', verdict: 'allow' },
+      ]),
+      workspace: ws,
+    });
+    const writes = [
+      { path: join(ws, 'note.txt'), content: 'hello' },
+      { path: outside, content: 'x' },
+    ];
+    const { run, done } = startAcpRun(h.nexus.kernel, { agent: 'scripted', prompt: prompt({ command: 'true', writes }) });
+    const out = JSON.parse((await done).final_answer ?? '{}') as { permission: string; wrote: string[] };
+    expect(out.permission).toBe('allow');
+    expect(readFileSync(join(ws, 'note.txt'), 'utf8')).toBe('hello');
+    // Outside the workspace NEXUS's write refuses (the agent reads the error); nothing is written there.
+    expect(out.wrote[0]).toBe('ok');
+    expect(out.wrote[1]).toMatch(/^refused: .*outside the workspace/);
+    expect(existsSync(outside)).toBe(false);
+    expect(h.nexus.kernel.listRows(run.id).map((r) => [r.tool, r.granted_by])).toContainEqual(['bash', 'rule']);
+  }, 30_000);
+
+  it('Stop all cancels the session and kills its process group', async () => {
+    save();
+    const { done } = startAcpRun(h.nexus.kernel, { agent: 'scripted', prompt: prompt({}) });
+    await until(() => cards().length === 1);
+    const [proc] = listProcesses(h.nexus.kernel.db);
+    expect(proc).toBeDefined();
+    expect(await dispatch(h.nexus.handlers, 'stopAll', {}, { door: 'internal' })).toMatchObject({ ok: true });
+    const ended = await done;
+    expect(ended.status).toBe('canceled');
+    expect(() => process.kill(proc!.pgid, 0)).toThrow();
+    expect(listProcesses(h.nexus.kernel.db)).toEqual([]);
+  }, 30_000);
+});
