@@ -23,6 +23,19 @@ export interface AgentProcess {
   stderrTail(): string;
 }
 
+/** The agent's stdout as a web stream of bytes (Node's toWeb is typed `any` chunks; a pipe gives Buffers). */
+function bytes(r: Readable): ReadableStream<Uint8Array> {
+  const reader = Readable.toWeb(r).getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(c) {
+      const { done, value } = await reader.read();
+      if (done) c.close();
+      else if (value instanceof Uint8Array) c.enqueue(value);
+    },
+    cancel: (why) => reader.cancel(why),
+  });
+}
+
 export async function startAgentProcess(
   cfg: AcpAgentConfig,
   policy: SandboxPolicy,
@@ -73,7 +86,7 @@ export async function startAgentProcess(
     child,
     launch,
     input: Writable.toWeb(child.stdin),
-    output: Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+    output: bytes(child.stdout),
     kill,
     exited,
     stderrTail: () => tail,

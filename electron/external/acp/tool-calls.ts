@@ -21,7 +21,11 @@ export type ReportedCall = z.infer<typeof ReportedCall>;
 
 const KIND_TOOL: Record<string, string> = { execute: 'bash', read: 'read', edit: 'edit', delete: 'edit', move: 'edit', fetch: 'fetch', search: 'search' };
 
-const record = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? { ...(v as Record<string, unknown>) } : {});
+const Obj = z.record(z.string(), z.unknown());
+const record = (v: unknown): Record<string, unknown> => {
+  const r = Obj.safeParse(v);
+  return r.success ? { ...r.data } : {};
+};
 
 /** NEXUS's name and the input rules read for one reported call. */
 export function judgedCall(c: ReportedCall): { name: string; input: Record<string, unknown> } {
