@@ -22,7 +22,7 @@ let dir: string;
 // because NEXUS hides its data dir.
 beforeEach(async () => {
   dir = mkdtempSync('/var/tmp/nexus-acp-');
-  h = await harness({ dir: join(dir, 'data'), modules: { governance: true } });
+  h = await harness({ dir: join(dir, 'data'), modules: { governance: true, turns: true, external: true } });
 });
 afterEach(async () => {
   await h.cleanup();
@@ -107,6 +107,17 @@ describe.skipIf(!sandboxed)('an ACP agent NEXUS runs in its sandbox', () => {
     expect(out.wrote[1]).toMatch(/^refused: .*outside the workspace/);
     expect(existsSync(outside)).toBe(false);
     expect(h.nexus.kernel.listRows(run.id).map((r) => [r.tool, r.granted_by])).toContainEqual(['bash', 'rule']);
+  }, 30_000);
+
+  it('runsStart (`nexus run`, the window) starts it like any agent, and the run shows in Runs', async () => {
+    save([{ tool: 'bash', verdict: 'allow' }]);
+    const r = await dispatch(h.nexus.handlers, 'runsStart', { agent: 'scripted', prompt: prompt({ command: 'true' }) }, { door: 'internal' });
+    if (!r.ok) throw new Error(r.error.message);
+    const id = (r.value as { id: string }).id;
+    await until(() => h.nexus.kernel.getRun(id)?.status === 'succeeded');
+    expect(answer(h.nexus.kernel.getRun(id)!).permission).toBe('allow');
+    const list = await dispatch(h.nexus.handlers, 'runsList', {}, { door: 'internal' });
+    expect(JSON.stringify(list)).toContain(id);
   }, 30_000);
 
   it('Stop all cancels the session and kills its process group', async () => {

@@ -5,7 +5,7 @@
 // group at once (it does not wait for the agent to agree).
 import { ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import type { Kernel } from '../../kernel/kernel.js';
-import { createAgentRun, getAgentProfile } from '../../kernel/agents.js';
+import { createAgentRun, getAgentProfile, type ApprovalRequest } from '../../kernel/agents.js';
 import { KernelError } from '../../kernel/errors.js';
 import type { Run } from '../../kernel/types.js';
 import { policyFor } from '../../sandbox/index.js';
@@ -22,11 +22,31 @@ export interface AcpRun {
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-export function startAcpRun(kernel: Kernel, o: { agent: string; prompt: string }): AcpRun {
+export interface AcpRunOptions {
+  agent: string;
+  prompt: string;
+  /** A stricter mode or extra deny/ask rules for this run (never looser than the profile). */
+  request?: ApprovalRequest;
+  parent?: { run_id: string; row_id: string } | null;
+  chain_id?: string | null;
+}
+
+/** Every ACP agent process this NEXUS started and that still runs: killed when NEXUS closes. */
+const live = new Set<() => Promise<void>>();
+export const killAllAcpAgents = (): Promise<unknown> => Promise.all([...live].map((kill) => kill()));
+
+export function startAcpRun(kernel: Kernel, o: AcpRunOptions): AcpRun {
   const profile = getAgentProfile(kernel, o.agent);
   const acp = profile.acp;
   if (!acp) throw new KernelError('invalid_input', `Agent ${o.agent} is not an ACP agent (its profile has no "acp").`);
-  const run = createAgentRun(kernel, { agent: o.agent, prompt: o.prompt, created_by: `${ACP_RUN_PREFIX}${o.agent}` });
+  const run = createAgentRun(kernel, {
+    agent: o.agent,
+    prompt: o.prompt,
+    ...(o.request ? { request: o.request } : {}),
+    parent: o.parent ?? null,
+    chain_id: o.chain_id ?? null,
+    created_by: `${ACP_RUN_PREFIX}${o.agent}`,
+  });
   const signal = kernel.runSignal(run.id);
   const s: SessionState = { kernel, agent: o.agent, run_id: run.id, signal, answer: [] };
   const end = (status: 'succeeded' | 'failed' | 'canceled', error?: string): Run => {
@@ -45,6 +65,7 @@ export function startAcpRun(kernel: Kernel, o: { agent: string; prompt: string }
       void proc.kill();
     };
     signal.addEventListener('abort', stop, { once: true });
+    live.add(proc.kill);
     // A process that dies ends the connection: pending requests reject instead of waiting for ever.
     void proc.exited.then(() => conn.close(new Error('the ACP agent exited')));
     try {
@@ -68,6 +89,7 @@ export function startAcpRun(kernel: Kernel, o: { agent: string; prompt: string }
       signal.removeEventListener('abort', stop);
       conn.close();
       await proc.kill();
+      live.delete(proc.kill);
     }
   })().catch((e: unknown) => end('failed', message(e)));
   return { run, done };
