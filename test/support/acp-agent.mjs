@@ -1,8 +1,8 @@
 // A small scripted ACP agent (the SDK's agent side over stdio), for the tests and the docs' example. Its prompt
-// is JSON: { "peek": PATH?, "command": "...", "writes": [{ "path", "content" }]? }. It
+// is JSON: { "peek": PATH?, "command": "...", "writes": [{ "path", "content" }]?, "terminal": "..."? }. It
 //   1. tries to read PATH itself (NEXUS's data dir: inside NEXUS's sandbox it must fail),
 //   2. reports a tool call `execute` for `command`, asks permission, and runs it itself only when allowed,
-//   3. optionally writes files through the client (fs/write_text_file),
+//   3. optionally writes files through the client (fs/write_text_file) and runs `terminal` in a client terminal,
 // then answers one line of JSON saying what happened.
 import { execSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -19,7 +19,7 @@ const app = agent({ name: 'scripted-acp-agent' })
   .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
     const block = params.prompt.find((b) => b.type === 'text');
     const script = JSON.parse(block?.text ?? '{}');
-    const out = { peek: null, permission: null, ran: null, wrote: null };
+    const out = { peek: null, permission: null, ran: null, wrote: null, terminal: null };
     if (script.peek) {
       try {
         out.peek = `read ${readdirSync(script.peek).length} entries; ${readFileSync(`${script.peek}/nexus.db`).length} bytes of nexus.db`;
@@ -47,6 +47,17 @@ const app = agent({ name: 'scripted-acp-agent' })
         out.wrote.push('ok');
       } catch (e) {
         out.wrote.push(`refused: ${e.message}`);
+      }
+    }
+    if (script.terminal) {
+      try {
+        const t = await client.request(methods.client.terminal.create, { sessionId: params.sessionId, command: script.terminal });
+        const exit = await client.request(methods.client.terminal.waitForExit, { sessionId: params.sessionId, terminalId: t.terminalId });
+        const got = await client.request(methods.client.terminal.output, { sessionId: params.sessionId, terminalId: t.terminalId });
+        await client.request(methods.client.terminal.release, { sessionId: params.sessionId, terminalId: t.terminalId });
+        out.terminal = { exit: exit.exitCode, output: got.output };
+      } catch (e) {
+        out.terminal = `refused: ${e.message}`;
       }
     }
     await client.notify(methods.client.session.update, {

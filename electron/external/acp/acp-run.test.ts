@@ -109,6 +109,19 @@ describe.skipIf(!sandboxed)('an ACP agent NEXUS runs in its sandbox', () => {
     expect(h.nexus.kernel.listRows(run.id).map((r) => [r.tool, r.granted_by])).toContainEqual(['bash', 'rule']);
   }, 30_000);
 
+  it('its terminal/create is a row of NEXUS bash, in the sandbox and the workspace', async () => {
+    save([{ tool: 'bash', verdict: 'allow' }]);
+    const { run, done } = startAcpRun(h.nexus.kernel, {
+      agent: 'scripted',
+      prompt: prompt({ command: 'true', terminal: `pwd; ls ${h.nexus.kernel.dataDir} | wc -l; exit 3` }),
+    });
+    const out = JSON.parse((await done).final_answer ?? '{}') as { terminal: { exit: number; output: string } };
+    expect(out.terminal).toEqual({ exit: 3, output: `${run.workspace}\n0\n` });
+    const bash = h.nexus.kernel.listRows(run.id).filter((r) => r.wire_tool === 'bash');
+    expect(bash).toHaveLength(1);
+    expect(bash[0]).toMatchObject({ granted_by: 'rule', state: 'failed' });
+  }, 30_000);
+
   it('runsStart (`nexus run`, the window) starts it like any agent, and the run shows in Runs', async () => {
     save([{ tool: 'bash', verdict: 'allow' }]);
     const r = await dispatch(h.nexus.handlers, 'runsStart', { agent: 'scripted', prompt: prompt({ command: 'true' }) }, { door: 'internal' });
