@@ -24,6 +24,11 @@ describe('docs/acp-agents.md', () => {
     expect(r.success).toBe(true);
     expect(AgentProfileInput.safeParse({ ...JSON.parse(agentFile()), acp: { command: 'x', shell: true } }).success).toBe(false);
   });
+  it('every agent file on the page is a valid profile', () => {
+    const files = fences(page).filter((f) => f.lang === 'json');
+    expect(files.length).toBe(2);
+    for (const f of files) expect(AgentProfileInput.safeParse(JSON.parse(f.body)).success, f.body).toBe(true);
+  });
   it('the kind table is what NEXUS judges', () => {
     for (const row of bodyRows(section('How calls are named'))) {
       const kinds = [...row[0].matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!);
