@@ -12,6 +12,7 @@ import { sandboxAvailability } from '../../sandbox/index.js';
 import { listProcesses } from '../../store/queries/processes.js';
 import type { ApprovalRule } from '../../../shared/types.js';
 import { startAcpRun } from './acp-run.js';
+import { permissionAnswer } from './client-handlers.js';
 
 const FIXTURE = resolve(import.meta.dirname, '../../../test/support/acp-agent.mjs');
 const sandboxed = sandboxAvailability().kind !== null;
@@ -45,6 +46,18 @@ const until = async (f: () => boolean, ms = 15_000) => {
 const cards = () => h.nexus.kernel.inbox.pending();
 const answer = (run: { final_answer: string | null }) => JSON.parse(run.final_answer ?? '{}') as Record<string, string | null>;
 
+describe('the answer to a permission request', () => {
+  const opts = (...kinds: string[]) => kinds.map((kind) => ({ optionId: kind, name: kind, kind: kind as 'allow_once' }));
+  it('allowed: allow once, never always; refused, missing or undecided: reject (or cancelled when none is offered)', () => {
+    const granted = { state: 'succeeded' } as Parameters<typeof permissionAnswer>[0];
+    const denied = { state: 'failed' } as Parameters<typeof permissionAnswer>[0];
+    expect(permissionAnswer(granted, opts('allow_always', 'allow_once', 'reject_once'))).toEqual({ outcome: { outcome: 'selected', optionId: 'allow_once' } });
+    expect(permissionAnswer(granted, opts('allow_always', 'reject_always'))).toEqual({ outcome: { outcome: 'selected', optionId: 'reject_always' } });
+    expect(permissionAnswer(denied, opts('allow_once', 'reject_once'))).toEqual({ outcome: { outcome: 'selected', optionId: 'reject_once' } });
+    expect(permissionAnswer(null, opts('allow_once'))).toEqual({ outcome: { outcome: 'cancelled' } });
+  });
+});
+
 describe.skipIf(!sandboxed)('an ACP agent NEXUS runs in its sandbox', () => {
   it('parks its permission request; approved, it runs the command and its own read of the data dir fails', async () => {
     save();
@@ -71,6 +84,18 @@ describe.skipIf(!sandboxed)('an ACP agent NEXUS runs in its sandbox', () => {
     saveAgent(h.nexus.kernel, { ...profile([{ tool: 'bash', verdict: 'allow' }]), sandbox: false });
     const out = answer(await startAcpRun(h.nexus.kernel, { agent: 'scripted', prompt: prompt({ command: 'true' }) }).done);
     expect(out.peek).toMatch(/^read [1-9]\d* entries; [1-9]\d* bytes of nexus.db$/);
+  }, 30_000);
+
+  it('fails closed: when NEXUS cannot decide (the gate throws), the agent is answered reject and runs nothing', async () => {
+    save([{ tool: 'bash', verdict: 'allow' }]);
+    h.nexus.kernel.setHopGate(() => {
+      throw new Error('boom');
+    });
+    const { run, done } = startAcpRun(h.nexus.kernel, { agent: 'scripted', prompt: prompt({}) });
+    const out = answer(await done);
+    expect(out.permission).toBe('reject');
+    expect(existsSync(join(run.workspace, 'ran.txt'))).toBe(false);
+    expect(h.nexus.kernel.listRows(run.id)[0]).toMatchObject({ state: 'failed', error: { code: 'approval_error' } });
   }, 30_000);
 
   it('denied, the agent reads the rejection and runs nothing', async () => {
