@@ -11,8 +11,9 @@ import { saveAgent } from '../../kernel/agents.js';
 import { sandboxAvailability } from '../../sandbox/index.js';
 import { listProcesses } from '../../store/queries/processes.js';
 import type { ApprovalRule } from '../../../shared/types.js';
-import { startAcpRun } from './acp-run.js';
+import { ORPHANED, startAcpRun } from './acp-run.js';
 import { permissionAnswer } from './client-handlers.js';
+import { endOrphanedAcpRuns } from './starter.js';
 
 const FIXTURE = resolve(import.meta.dirname, '../../../test/support/acp-agent.mjs');
 const sandboxed = sandboxAvailability().kind !== null;
@@ -156,6 +157,29 @@ describe.skipIf(!sandboxed)('an ACP agent NEXUS runs in its sandbox', () => {
     expect(answer(h.nexus.kernel.getRun(id)!).permission).toBe('allow');
     const list = await dispatch(h.nexus.handlers, 'runsList', {}, { door: 'internal' });
     expect(JSON.stringify(list)).toContain(id);
+  }, 30_000);
+
+  it('closing NEXUS kills the agent and ends its run failed, its card closed; nothing is left for the next start', async () => {
+    save();
+    const { run } = startAcpRun(h.nexus.kernel, { agent: 'scripted', prompt: prompt({}) });
+    await until(() => cards().length === 1);
+    const [proc] = listProcesses(h.nexus.kernel.db);
+    await h.nexus.close();
+    expect(() => process.kill(proc!.pgid, 0)).toThrow();
+    h = await harness({ dir: join(dir, 'data'), modules: { governance: true, turns: true, external: true } });
+    await until(() => h.nexus.kernel.getRun(run.id)?.status === 'failed');
+    expect(h.nexus.kernel.getRun(run.id)!.error).toBe(ORPHANED);
+    expect(cards()).toEqual([]);
+    expect(endOrphanedAcpRuns(h.nexus.kernel)).toEqual([]);
+  }, 30_000);
+
+  it('after a crash (no graceful close), the next start ends an ACP run still recorded running', async () => {
+    save();
+    const run = h.nexus.kernel.createRun({ agent: 'scripted', mode: 'ask', created_by: 'acp:scripted' });
+    await h.nexus.close();
+    h = await harness({ dir: join(dir, 'data'), modules: { governance: true, turns: true, external: true } });
+    await until(() => h.nexus.kernel.getRun(run.id)?.status === 'failed');
+    expect(h.nexus.kernel.getRun(run.id)!.error).toBe(ORPHANED);
   }, 30_000);
 
   it('Stop all cancels the session and kills its process group', async () => {

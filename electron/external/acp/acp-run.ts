@@ -33,7 +33,16 @@ export interface AcpRunOptions {
 
 /** Every ACP agent process this NEXUS started and that still runs: killed when NEXUS closes. */
 const live = new Set<() => Promise<void>>();
-export const killAllAcpAgents = (): Promise<unknown> => Promise.all([...live].map((kill) => kill()));
+/** The ACP runs this NEXUS drives (a running one not in it was left by a NEXUS that stopped). */
+export const liveAcpRuns = new Set<string>();
+let closing = false;
+export const killAllAcpAgents = (): Promise<unknown> => {
+  closing = true;
+  return Promise.all([...live].map((kill) => kill()));
+};
+
+export const ORPHANED =
+  "NEXUS stopped while this ACP agent's session ran, and the agent's process ended with it (its sandbox dies with NEXUS). Start a new run to ask it again.";
 
 export function startAcpRun(kernel: Kernel, o: AcpRunOptions): AcpRun {
   const profile = getAgentProfile(kernel, o.agent);
@@ -47,6 +56,8 @@ export function startAcpRun(kernel: Kernel, o: AcpRunOptions): AcpRun {
     chain_id: o.chain_id ?? null,
     created_by: `${ACP_RUN_PREFIX}${o.agent}`,
   });
+  closing = false;
+  liveAcpRuns.add(run.id);
   const signal = kernel.runSignal(run.id);
   const s: SessionState = { kernel, agent: o.agent, run_id: run.id, signal, answer: [] };
   const end = (status: 'succeeded' | 'failed' | 'canceled', error?: string): Run => {
@@ -83,6 +94,7 @@ export function startAcpRun(kernel: Kernel, o: AcpRunOptions): AcpRun {
         res.stopReason === 'end_turn' ? undefined : `The ACP agent stopped: ${res.stopReason}`,
       );
     } catch (e) {
+      if (closing) return end('failed', ORPHANED);
       const tail = proc.stderrTail().trim().split('\n').slice(-3).join(' | ');
       return end('failed', `The ACP agent failed: ${message(e)}${tail ? ` (its stderr: ${tail})` : ''}`);
     } finally {
@@ -91,6 +103,8 @@ export function startAcpRun(kernel: Kernel, o: AcpRunOptions): AcpRun {
       await proc.kill();
       live.delete(proc.kill);
     }
-  })().catch((e: unknown) => end('failed', message(e)));
+  })()
+    .catch((e: unknown) => end('failed', message(e)))
+    .finally(() => liveAcpRuns.delete(run.id));
   return { run, done };
 }
