@@ -30,6 +30,7 @@ import type { Governance } from './governance/service.js';
 import type { Delegation } from './governance/delegation.js';
 import { createDemo, type Demo, type InternalCall } from './demo/setup.js';
 import { createExternal, EXTERNAL_METHODS } from './external/setup.js';
+import { installAcpAgents } from './external/acp/starter.js';
 import type { ExternalService } from './external/service.js';
 import {
   agentsHandlers,
@@ -180,6 +181,8 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
     };
     const demo: Demo | null = want.demo ? createDemo({ call, onClose }) : null;
     const external = want.external ? createExternal({ db, kernel, clock, dataDir, env, stopAll, onClose }) : null;
+    // ACP agents (profile `acp`) start through the turn engine's doors, run by the external module's client.
+    if (turns && want.external) installAcpAgents(turns, kernel, (fn) => onClose(async () => void (await fn())));
 
     const notBuilt = (what: string) => `${what} are not available in this build of NEXUS.`;
     const exists = (agent: string): Promise<boolean> =>

@@ -121,6 +121,15 @@ export interface AgentProfile {
   env_passthrough?: string[];
   /** A connected client (Claude Code, Codex) for one project: its calls come through the client's tool hook. */
   external?: { client: 'claude-code' | 'codex' | 'gemini' | 'opencode'; project: string };
+  /** An agent NEXUS starts itself and speaks the Agent Client Protocol to (Gemini CLI, an adapter), inside its sandbox. */
+  acp?: AcpAgentConfig;
+}
+
+/** How an ACP agent is started: its argv (run inside the agent's OS sandbox, in its workspace) and extra variables. */
+export interface AcpAgentConfig {
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
 }
 
 export type InboxKind = 'autonomy' | 'orchestration' | 'attention' | 'question';

@@ -163,6 +163,14 @@ export const AgentProfileInput = z.object({
   workspace: z.string().optional(),
   /** A connected client for one project (its runs start when the client calls a tool). */
   external: z.object({ client: z.enum(['claude-code', 'codex', 'gemini', 'opencode']), project: z.string().min(1).max(4096) }).optional(),
+  /** An ACP agent NEXUS starts in its sandbox and speaks the Agent Client Protocol to (docs/acp-agents.md). */
+  acp: z
+    .strictObject({
+      command: z.string().min(1).max(4096),
+      args: z.array(z.string().max(4096)).max(64).optional(),
+      env: z.record(EnvName, z.string().max(8192)).optional(),
+    })
+    .optional(),
   mcpServers: z.record(z.string(), mcpServer(SecretValue)).optional(),
   /** false turns the OS sandbox off for this agent: its commands see and may change everything the user may. */
   sandbox: z.boolean().optional(),

@@ -3,7 +3,7 @@
 //
 // The loop is resumable from the stored conversation: what to do next is read from the last live message
 // (assistant with calls -> collect the fan; assistant without -> finish; else -> call the model).
-import { getAgent } from '../../store/queries/agents.js';
+import { getAgent, type AgentRow } from '../../store/queries/agents.js';
 import { insertRunEvent } from '../../store/queries/events.js';
 import type { ModelProvider } from '../../providers/index.js';
 import { RunnerPool } from '../../runners/pool.js';
@@ -26,6 +26,9 @@ import { collectFan, modelRound, type RoundContext } from './rounds.js';
 import { errorMessage } from '../../../shared/errors.js';
 
 export type { Finalizer, FinalizerVerdict } from './finish.js';
+
+/** Starts a run of an agent whose loop is not this engine's (its profile says so), or returns null. */
+export type AgentStarter = (agent: AgentRow, o: StartTurnOptions) => Run | null;
 
 export interface StartTurnOptions {
   agent: string;
@@ -66,6 +69,8 @@ export class TurnEngine {
   /** Aborted when NEXUS closes: in-flight model calls end at once instead of at their timeout. */
   private readonly shutdown = new AbortController();
   private closed = false;
+  /** Who runs an agent NEXUS does not drive itself (an ACP agent: external/acp), or null for NEXUS's own loop. */
+  private starter: AgentStarter | null = null;
   /** What the round, fan, continuation and finish steps get from the engine. */
   private readonly loop: RoundContext;
 
@@ -114,11 +119,18 @@ export class TurnEngine {
     };
   }
 
+  /** EXTERNAL: the starter of agents with their own loop (an ACP agent's profile `acp`). */
+  setStarter(starter: AgentStarter): void {
+    this.starter = starter;
+  }
+
   /** Start a turn: a run-backed run with mode, rules and hooks frozen from the profile (tightened by the request). */
   startTurn(o: StartTurnOptions): Run {
     if (this.closed) throw new KernelError('closed', 'the kernel is closed');
     if (o.run) return this.continueRun(o.run, o.prompt);
     const agent = activeAgent(this.kernel.db, o.agent);
+    const started = this.starter?.(agent, o);
+    if (started) return started;
     // Mode, rules and hooks frozen from the profile, tightened (never loosened) by the request (KERNEL's rule).
     const run = createAgentRun(this.kernel, {
       agent: agent.name,
@@ -145,6 +157,7 @@ export class TurnEngine {
     const run = this.kernel.getRun(run_id);
     if (!run) throw notFound('run', run_id);
     if (!run.agent) throw new KernelError('not_supported', `Run ${run_id} is a person's standalone run; it has no model to continue.`);
+    if (run.created_by?.startsWith('acp:')) throw new KernelError('not_supported', `Run ${run_id} is an ACP agent's session; start a new run to ask it again.`);
     if (typeof text !== 'string' || !text.trim()) throw new KernelError('invalid_input', 'a continuation needs text');
     activeAgent(this.kernel.db, run.agent);
     const queue = this.pendingContinuations.get(run_id) ?? [];
