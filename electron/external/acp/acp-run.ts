@@ -11,6 +11,7 @@ import type { Run } from '../../kernel/types.js';
 import { policyFor } from '../../sandbox/index.js';
 import { startAgentProcess } from './agent-process.js';
 import { nexusClient, type SessionState } from './client-handlers.js';
+import { errorMessage } from '../../../shared/errors.js';
 
 export const ACP_RUN_PREFIX = 'acp:';
 
@@ -19,8 +20,6 @@ export interface AcpRun {
   /** Settles with the ended run (never rejects). */
   done: Promise<Run>;
 }
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export interface AcpRunOptions {
   agent: string;
@@ -96,7 +95,7 @@ export function startAcpRun(kernel: Kernel, o: AcpRunOptions): AcpRun {
     } catch (e) {
       if (closing) return end('failed', ORPHANED);
       const tail = proc.stderrTail().trim().split('\n').slice(-3).join(' | ');
-      return end('failed', `The ACP agent failed: ${message(e)}${tail ? ` (its stderr: ${tail})` : ''}`);
+      return end('failed', `The ACP agent failed: ${errorMessage(e)}${tail ? ` (its stderr: ${tail})` : ''}`);
     } finally {
       signal.removeEventListener('abort', stop);
       conn.close();
@@ -104,7 +103,7 @@ export function startAcpRun(kernel: Kernel, o: AcpRunOptions): AcpRun {
       live.delete(proc.kill);
     }
   })()
-    .catch((e: unknown) => end('failed', message(e)))
+    .catch((e: unknown) => end('failed', errorMessage(e)))
     .finally(() => liveAcpRuns.delete(run.id));
   return { run, done };
 }

@@ -11,6 +11,7 @@ import { ReportedCall, judgedCall, reportedTool } from './tool-calls.js';
 import { qualifiedName } from '../../runners/runner-id.js';
 import { acpRunner } from './tool-calls.js';
 import { Terminals } from './terminals.js';
+import { log } from '../../log.js';
 
 export interface SessionState {
   kernel: Kernel;
@@ -89,7 +90,7 @@ export function nexusClient(s: SessionState): ClientApp {
         const call = ReportedCall.parse(params.toolCall);
         return permissionAnswer(await calls.decided(call), params.options);
       } catch (e) {
-        console.error('nexus: an ACP permission request was rejected because NEXUS could not decide it:', e);
+        log.error('an ACP permission request was rejected because NEXUS could not decide it', e);
         return permissionAnswer(null, params.options);
       }
     })

@@ -5,6 +5,7 @@ import type { AgentStarter, TurnEngine } from '../../kernel/turns/engine.js';
 import type { Kernel } from '../../kernel/kernel.js';
 import { listRuns } from '../../store/queries/runs.js';
 import { ACP_RUN_PREFIX, killAllAcpAgents, liveAcpRuns, ORPHANED, startAcpRun } from './acp-run.js';
+import { log } from '../../log.js';
 
 /** After a restart: an ACP run still `running` has no process behind it any more. It ends failed, its cards close. */
 export function endOrphanedAcpRuns(kernel: Kernel): string[] {
@@ -27,7 +28,7 @@ export function acpStarter(kernel: Kernel): AgentStarter {
       parent: o.parent ?? null,
       chain_id: o.chain?.chain_id ?? o.chain_id ?? null,
     });
-    void started.done.catch((e: unknown) => console.error(`nexus: the ACP run ${started.run.id} failed:`, e));
+    void started.done.catch((e: unknown) => log.error(`the ACP run ${started.run.id} failed`, e));
     return started.run;
   };
 }
