@@ -144,6 +144,8 @@ export interface InboxItem {
   message?: string;
   /** Autonomy cards only: whether the UI may offer "Trust for this session". */
   trustable?: boolean;
+  /** A connected client's call that asks to leave its own sandbox: why, in one sentence. */
+  escape?: string;
 }
 
 export interface EffectProfile {

@@ -61,4 +61,7 @@ export interface SubmitRowOptions {
   on_failure?: OnFailure;
   /** How long a card for this row may wait (ms; at most PARK_DURATION_MS): a connected client's hook waits only so long. */
   park_ms?: number;
+  /** A connected client's call that asks to leave the client's own sandbox (shared/rules/escape.ts): the sentence
+   *  the approver reads. Such a row is never granted by a rule, a mode or trust; it always parks. */
+  escape?: string;
 }

@@ -7,12 +7,22 @@ export interface MethodSpec<I extends z.ZodTypeAny = z.ZodTypeAny, O extends z.Z
   output: O;
   /** One line a person reads in API docs and the CLI's help. */
   doc: string;
+  /** A connected client's hook may call it with the hook credential (ask and read its answer; never decide). */
+  hook?: true;
 }
 
 export const method = <I extends z.ZodTypeAny, O extends z.ZodTypeAny>(input: I, output: O, doc: string): MethodSpec<I, O> => ({
   input,
   output,
   doc,
+});
+
+/** A method a connected client's hook calls: the only ones the hook credential may reach (DESIGN §7.3). */
+export const hookMethod = <I extends z.ZodTypeAny, O extends z.ZodTypeAny>(input: I, output: O, doc: string): MethodSpec<I, O> => ({
+  input,
+  output,
+  doc,
+  hook: true,
 });
 
 /**

@@ -89,6 +89,8 @@ export const InboxItem = z.object({
   effect: EffectProfileView.optional(),
   message: z.string().optional(),
   trustable: z.boolean().optional(),
+  /** A connected client's call that asks to leave its own sandbox: why, in one sentence. Never trusted or made a rule. */
+  escape: z.string().optional(),
 });
 
 /** A host a sandboxed command may reach: a DNS name, `*.` and a DNS name (every subdomain), or an IP address. */

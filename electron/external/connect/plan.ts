@@ -1,6 +1,6 @@
 // Connect and disconnect, for the CLI (`nexus connect …`) and the window (Settings ▸ Connections): which file,
 // what it will look like (shown before anything is written), and the write itself (atomic; the file's mode kept).
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
@@ -8,6 +8,8 @@ import { DEFAULT_TIMEOUT_S, dataDirOf, type HookSpec } from './hook-command.js';
 import { claudeHookCommands, planClaudeSettings } from './claude-settings.js';
 import { codexHookCommands, parseCodexConfig, planCodexConfig, trustKeys, withoutBlock } from './codex-config.js';
 import { codexHookHashes, findCodex } from './codex-trust.js';
+import { claudeWall, type Prior } from './claude-wall.js';
+import { readWallRecord, removeWallRecord, writeWallRecord } from './wall-record.js';
 
 export type Client = 'claude-code' | 'codex';
 export type Scope = 'user' | 'project';
@@ -35,6 +37,8 @@ export interface Plan {
   diff: string;
   changed: boolean;
   notes: string[];
+  /** Claude Code, connect: the wall keys' prior values (what disconnect puts back). */
+  prior?: Prior;
 }
 
 const home = (env: NodeJS.ProcessEnv) => env.HOME || homedir();
@@ -96,12 +100,20 @@ export function plan(t: ConnectTarget, action: 'connect' | 'disconnect', trust: 
   const spec = specFor(t);
   const notes: string[] = [];
   let after: string;
+  let prior: Prior | undefined;
   if (t.client === 'claude-code') {
-    after = planClaudeSettings(before, file, action, spec);
-    if (action === 'connect')
+    const rec = readWallRecord(t.dataDir, t.client, file);
+    const planned = planClaudeSettings(before, file, action, spec, rec);
+    after = planned.after;
+    if (planned.prior) prior = planned.prior;
+    if (action === 'connect') {
       notes.push(
         `Claude Code will ask NEXUS before every tool call (PreToolUse; PermissionRequest where it fires), waiting up to ${spec.timeoutS} s for a person.`,
       );
+      // Its commands run outside NEXUS's sandbox: Claude Code's own sandbox is their wall (DESIGN §7.3).
+      for (const w of claudeWall(spec.dataDir)) notes.push(`${w.path.join('.')} = ${JSON.stringify(w.value)}: ${w.why}.`);
+    } else if (!rec) notes.push('No record of what connect wrote beyond the hook was found, so only the hook entries are taken out.');
+    else notes.push('The sandbox settings connect wrote are given back their earlier values.');
   } else {
     after = planCodexConfig(before, file, action, spec, trust);
     if (action === 'connect' && !Object.keys(trust).length) {
@@ -125,6 +137,7 @@ export function plan(t: ConnectTarget, action: 'connect' | 'disconnect', trust: 
     diff: createTwoFilesPatch(file, file, b, after, 'now', 'after'),
     changed: b !== after,
     notes,
+    ...(prior ? { prior } : {}),
   };
 }
 
@@ -140,8 +153,9 @@ function writeAtomic(file: string, text: string): void {
 /** Write the plan; for Codex, then ask Codex for the hooks' hashes and record their trust. */
 export async function apply(t: ConnectTarget, action: 'connect' | 'disconnect'): Promise<Plan> {
   const p = plan(t, action);
+  if (t.client === 'claude-code') return applyClaude(t, p);
   if (p.changed) writeAtomic(p.file, p.after);
-  if (t.client !== 'codex' || action !== 'connect') return p;
+  if (action !== 'connect') return p;
   const codex = findCodex(t.codexBin, t.env ?? process.env, join(dirname(hookScript(t.env ?? process.env)), '..', '..'));
   if (!codex) {
     p.notes.push(
@@ -160,6 +174,25 @@ export async function apply(t: ConnectTarget, action: 'connect' | 'disconnect'):
     changed: true,
     notes: [...p.notes.slice(1), `Codex trusts the hooks: ${Object.keys(hashes).join(', ')}.`],
   };
+}
+
+/** Claude Code: write the file and keep (or, at disconnect, drop) the record of the wall's prior values. */
+function applyClaude(t: ConnectTarget, p: Plan): Plan {
+  const rec = readWallRecord(t.dataDir, t.client, p.file);
+  const existed = existsSync(p.file);
+  if (p.action === 'disconnect') {
+    // The file did not exist before connect and is as connect left it: it goes, as it came.
+    if (rec && rec.before === null && existed && p.before === rec.after) unlinkSync(p.file);
+    else if (p.changed) writeAtomic(p.file, p.after);
+    removeWallRecord(t.dataDir, t.client, p.file);
+    return p;
+  }
+  if (p.changed) writeAtomic(p.file, p.after);
+  // The original text is kept for a byte-for-byte disconnect only while the file is still as NEXUS left it.
+  const before = rec ? (p.before === rec.after ? rec.before : undefined) : existed ? p.before : null;
+  const prior = p.prior ?? [];
+  writeWallRecord(t.dataDir, t.client, { file: p.file, after: p.after, prior, ...(before !== undefined ? { before } : {}) });
+  return p;
 }
 
 export interface ConnectionStatus {

@@ -50,6 +50,7 @@ const toItem = (r: InboxRecord): InboxEntry => {
   if (data.effect !== undefined) item.effect = data.effect as InboxItem['effect'];
   if (typeof data.message === 'string') item.message = data.message;
   if (typeof data.trustable === 'boolean') item.trustable = data.trustable;
+  if (typeof data.escape === 'string') item.escape = data.escape;
   return item;
 };
 
