@@ -146,6 +146,8 @@ export interface InboxItem {
   trustable?: boolean;
   /** A connected client's call that asks to leave its own sandbox: why, in one sentence. */
   escape?: string;
+  /** A connected client's call: what contains its commands (the client's own sandbox). */
+  containment?: string;
 }
 
 export interface EffectProfile {

@@ -13,9 +13,17 @@ import { buildEffect } from './effect.js';
 import { unsandboxed } from './containment.js';
 import { endParked } from './row-endings.js';
 import { executeRow } from './tool-execution.js';
-import { toolFor } from './client-runs.js';
+import { isClientRun, toolFor } from './client-runs.js';
+import { clientContainment } from '../../shared/containment.js';
 import { assertOpen, disarmPark, emit, emitInbox, emitRow, type After, type KernelState } from './kernel-state.js';
 import type { Row, Run } from './types.js';
+
+/** A connected client's call: what contains its commands (the client's own sandbox, not NEXUS's). */
+function clientMark(run: Run): { containment?: string } {
+  if (!isClientRun(run)) return {};
+  const client = run.created_by?.split(':')[1];
+  return client === 'claude-code' || client === 'codex' ? { containment: clientContainment(client) } : {};
+}
 
 /** The stage held the row: parked in one transaction (inside the caller's); timer and events go to `after`. */
 export function parkRow(k: KernelState, run: Run, row: Row, tool: string, matched: number[], after: After, parkMs?: number, escape?: string): Row {
@@ -41,7 +49,7 @@ export function parkRow(k: KernelState, run: Run, row: Row, tool: string, matche
       target: effect.target,
       addressee,
       expires_at: expires,
-      data: { effect, trustable: run.agent !== null && !escape, origin: row.origin, ...(escape ? { escape } : {}) },
+      data: { effect, trustable: run.agent !== null && !escape, origin: row.origin, ...(escape ? { escape } : {}), ...clientMark(run) },
       now,
     });
     insertRunEvent(k.db, {

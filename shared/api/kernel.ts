@@ -91,6 +91,8 @@ export const InboxItem = z.object({
   trustable: z.boolean().optional(),
   /** A connected client's call that asks to leave its own sandbox: why, in one sentence. Never trusted or made a rule. */
   escape: z.string().optional(),
+  /** A connected client's call: what contains its commands (the client's own sandbox). */
+  containment: z.string().optional(),
 });
 
 /** A host a sandboxed command may reach: a DNS name, `*.` and a DNS name (every subdomain), or an IP address. */

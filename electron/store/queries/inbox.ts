@@ -51,6 +51,7 @@ const toItem = (r: InboxRecord): InboxEntry => {
   if (typeof data.message === 'string') item.message = data.message;
   if (typeof data.trustable === 'boolean') item.trustable = data.trustable;
   if (typeof data.escape === 'string') item.escape = data.escape;
+  if (typeof data.containment === 'string') item.containment = data.containment;
   return item;
 };
 

@@ -7,6 +7,7 @@ import { RuleTester } from './RuleTester.js';
 import { KeyField } from './KeyField.js';
 import { errorId, formErrors, saveFailure, type FormField } from './agent-form.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { containmentOf, NEXUS_SANDBOX } from '../../../../shared/containment.js';
 import type { Mode } from '../../../../shared/types.js';
 
 const MODE_HELP: Record<Mode, string> = {
@@ -202,9 +203,14 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
           />
           {problem('network')}
         </label>
+        {agent?.external ? (
+          <p className="wide" role="note">
+            {containmentOf(agent)}
+          </p>
+        ) : (
         <label className="wide">
           <input type="checkbox" checked={draft.sandbox !== false} onChange={(e) => setDraft({ ...draft, sandbox: e.target.checked ? undefined : false })} /> OS
-          sandbox: its commands write only to its workspace and cannot see NEXUS's data
+          sandbox: its commands {NEXUS_SANDBOX} and cannot see NEXUS's data
           {draft.sandbox === false ? (
             <strong className="unsandboxed" role="note">
               {' '}
@@ -212,6 +218,7 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
             </strong>
           ) : null}
         </label>
+        )}
         {!isNew ? (
           <div className="wide">
             <KeyField agent={agent.name} envVar={draft.model.apiKeyEnv} />

@@ -79,6 +79,7 @@ export function CardDetail({ item, reason, setReason, now, onApprove }: Props) {
         </h2>
         <p className="asker">{askerLine(item)}</p>
         {item.kind === 'orchestration' ? <ChainPathLine item={item} /> : null}
+        {item.containment ? <p role="note">Runs in {item.containment}.</p> : null}
         {item.escape ? (
           <p className="unsandboxed" role="note">
             Escape: {item.escape} Approve only if you would run it yourself; it is never trusted or made a rule.
