@@ -1,6 +1,16 @@
 // One handler table implements the contract once; every door calls `dispatch` (DESIGN §1).
 // Input is validated here with the method's zod schema, so no door has to trust its caller.
-import { apiErrorOf, ErrorDetail, HOOK_METHODS, methods, type ApiError, type MethodName, type Methods, type OutputOf, type Result } from '../../shared/api/index.js';
+import {
+  apiErrorOf,
+  ErrorDetail,
+  HOOK_METHODS,
+  methods,
+  type ApiError,
+  type MethodName,
+  type Methods,
+  type OutputOf,
+  type Result,
+} from '../../shared/api/index.js';
 import { z } from 'zod';
 
 import { ApiFailure } from '../../shared/errors.js';

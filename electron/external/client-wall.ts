@@ -8,12 +8,13 @@ import { claudeWallGap } from './connect/claude-wall.js';
 import type { ClientName } from './tool-map.js';
 
 type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
 
 function readJson(file: string): Json | string {
   if (!existsSync(file)) return {};
   try {
     const v: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : `${file} is not a JSON object`;
+    return isObj(v) ? v : `${file} is not a JSON object`;
   } catch {
     return `${file} could not be read`;
   }

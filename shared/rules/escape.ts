@@ -2,9 +2,11 @@
 // call is never granted by a rule, a mode or session trust: it is always a card, marked as an escape, because
 // the client's sandbox is the only wall between its commands and NEXUS's data dir. Pure: no I/O.
 
+const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
 /** Why this call is an escape, as one sentence the approver reads; null when it stays inside the client's sandbox. */
 export function escapeOf(toolName: string, toolInput: unknown): string | null {
-  const input = toolInput && typeof toolInput === 'object' && !Array.isArray(toolInput) ? (toolInput as Record<string, unknown>) : {};
+  const input = isRecord(toolInput) ? toolInput : {};
   if (input.dangerouslyDisableSandbox === true)
     return `This ${toolName} call asks to run outside the client's sandbox (dangerouslyDisableSandbox), where it could read and answer NEXUS for itself.`;
   const perms = input.sandbox_permissions;

@@ -59,7 +59,13 @@ function call(token: string, method: string, input: unknown = {}): Promise<{ ok:
 const hookToken = () => readCredential(dataDir, HOOK_CREDENTIAL_FILE);
 const event = (tool_name: string, tool_input: unknown) => ({ session_id: 's1', cwd: project, hook_event_name: 'PreToolUse', tool_name, tool_input });
 const agent = (rules: ApprovalRule[], mode: 'ask' | 'rules' | 'bypass') =>
-  saveAgent(nexus.kernel, { name: 'claude-code-proj', mode, approval_rules: rules, model: { provider: 'anthropic', baseURL: 'http://127.0.0.1:9', model: 'x' }, external: { client: 'claude-code', project } });
+  saveAgent(nexus.kernel, {
+    name: 'claude-code-proj',
+    mode,
+    approval_rules: rules,
+    model: { provider: 'anthropic', baseURL: 'http://127.0.0.1:9', model: 'x' },
+    external: { client: 'claude-code', project },
+  });
 const wall = () => {
   mkdirSync(join(project, '.claude'), { recursive: true });
   const spec = { node: '/usr/bin/node', script: '/x/nexus-hook.mjs', dataDir, timeoutS: 900, whenDown: 'deny' as const };
@@ -118,7 +124,11 @@ describe("the client's wall, checked at every hook call", () => {
   it("a call that names the person's credential (in the data dir) is refused", async () => {
     wall();
     agent([{ tool: 'bash', verdict: 'allow' }], 'rules');
-    const r = await call(hookToken(), 'externalToolUse', { client: 'claude-code', event: event('Bash', { command: `cat ${dataDir}/nexus.sock.token` }), wait_ms: 1000 });
+    const r = await call(hookToken(), 'externalToolUse', {
+      client: 'claude-code',
+      event: event('Bash', { command: `cat ${dataDir}/nexus.sock.token` }),
+      wait_ms: 1000,
+    });
     expect(r.value).toMatchObject({ decision: 'deny' });
     expect((r.value as { reason: string }).reason).toMatch(/inside NEXUS's data dir/);
   });
@@ -131,7 +141,21 @@ describe('escapes are always a card', () => {
     ['session trust', [] as ApprovalRule[], 'ask' as const, true],
   ])('dangerouslyDisableSandbox parks under %s, marked, never trustable', async (_what, rules, mode, trust) => {
     agent(rules, mode);
-    if (trust) nexus.kernel.k.trusted.add('claude-code-proj');
+    if (trust) {
+      // The person trusts this session on an ordinary card first.
+      const first = dispatch(
+        nexus.handlers,
+        'externalToolUse',
+        { client: 'claude-code', event: event('Bash', { command: 'ls' }), wait_ms: 5000 },
+        { door: 'internal' },
+      );
+      for (let i = 0; i < 200 && nexus.kernel.pendingCount() === 0; i++) await new Promise((r) => setTimeout(r, 5));
+      const list = await dispatch(nexus.handlers, 'inboxList', {}, { door: 'internal' });
+      const id = (list.ok ? (list.value as { id: string }[]) : [])[0]!.id;
+      expect((await dispatch(nexus.handlers, 'inboxApprove', { id, trust_session: true }, { door: 'socket' })).ok).toBe(true);
+      expect(await first).toMatchObject({ value: { decision: 'allow' } });
+      expect(nexus.kernel.isTrusted('claude-code-proj')).toBe(true);
+    }
     const ac = new AbortController();
     const answer = dispatch(
       nexus.handlers,

@@ -31,24 +31,29 @@ export function claudeWall(dataDir: string): { path: string[]; value: unknown; w
 const get = (o: Json, path: string[]): unknown => path.reduce<unknown>((v, k) => (isObj(v) ? v[k] : undefined), o);
 
 function set(o: Json, path: string[], value: unknown): void {
-  let cur = o;
-  for (const k of path.slice(0, -1)) {
-    cur[k] = isObj(cur[k]) ? { ...(cur[k] as Json) } : {};
-    cur = cur[k] as Json;
+  const [head, ...rest] = path;
+  if (head === undefined) return;
+  if (!rest.length) {
+    o[head] = value;
+    return;
   }
-  cur[path[path.length - 1]!] = value;
+  const next: Json = isObj(o[head]) ? { ...o[head] } : {};
+  o[head] = next;
+  set(next, rest, value);
 }
 
+/** Remove the key; objects left empty by the removal were NEXUS's own, and go too. */
 function unset(o: Json, path: string[]): void {
-  const parents: Json[] = [o];
-  for (const k of path.slice(0, -1)) {
-    const next = parents[parents.length - 1]![k];
-    if (!isObj(next)) return;
-    parents.push(next);
+  const [head, ...rest] = path;
+  if (head === undefined) return;
+  if (!rest.length) {
+    delete o[head];
+    return;
   }
-  delete parents[parents.length - 1]![path[path.length - 1]!];
-  // Objects left empty by the removal were NEXUS's own: drop them, innermost first.
-  for (let i = parents.length - 1; i > 0; i--) if (!Object.keys(parents[i]!).length) delete parents[i - 1]![path[i - 1]!];
+  const next = o[head];
+  if (!isObj(next)) return;
+  unset(next, rest);
+  if (!Object.keys(next).length) delete o[head];
 }
 
 /** What a key held before connect: its value, or absent. */
@@ -83,7 +88,11 @@ export function removeClaudeWall(settings: Json, prior: Prior): Json {
  */
 export function claudeWallGap(sources: Json[], dataDir: string): string | null {
   const last = (path: string[]) => sources.reduce<unknown>((v, s) => (get(s, path) !== undefined ? get(s, path) : v), undefined);
-  const all = (path: string[]) => sources.flatMap((s) => (Array.isArray(get(s, path)) ? (get(s, path) as unknown[]) : []));
+  const all = (path: string[]) =>
+    sources.flatMap((s) => {
+      const v = get(s, path);
+      return Array.isArray(v) ? v : [];
+    });
   if (last(['sandbox', 'enabled']) !== true) return 'its sandbox is off';
   if (last(['sandbox', 'failIfUnavailable']) !== true) return 'its sandbox may fall back to running unsandboxed';
   if (last(['sandbox', 'allowUnsandboxedCommands']) !== false) return 'its commands may ask to run unsandboxed';

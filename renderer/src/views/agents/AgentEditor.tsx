@@ -208,16 +208,16 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
             {containmentOf(agent)}
           </p>
         ) : (
-        <label className="wide">
-          <input type="checkbox" checked={draft.sandbox !== false} onChange={(e) => setDraft({ ...draft, sandbox: e.target.checked ? undefined : false })} /> OS
-          sandbox: its commands {NEXUS_SANDBOX} and cannot see NEXUS's data
-          {draft.sandbox === false ? (
-            <strong className="unsandboxed" role="note">
-              {' '}
-              Unsandboxed: this agent's commands can read and change everything you can.
-            </strong>
-          ) : null}
-        </label>
+          <label className="wide">
+            <input type="checkbox" checked={draft.sandbox !== false} onChange={(e) => setDraft({ ...draft, sandbox: e.target.checked ? undefined : false })} />{' '}
+            OS sandbox: its commands {NEXUS_SANDBOX} and cannot see NEXUS's data
+            {draft.sandbox === false ? (
+              <strong className="unsandboxed" role="note">
+                {' '}
+                Unsandboxed: this agent's commands can read and change everything you can.
+              </strong>
+            ) : null}
+          </label>
         )}
         {!isNew ? (
           <div className="wide">
