@@ -41,6 +41,13 @@ describe("Claude Code's wall", () => {
     expect(JSON.parse(d.after)).toEqual({ ...mine, model: 'opus' });
   });
 
+  it('disconnect keeps list entries the user wrote after connect, and takes back only NEXUS’s', () => {
+    const c = planClaudeSettings('{}', 'f', 'connect', spec);
+    const edited = JSON.stringify({ ...JSON.parse(c.after), permissions: { deny: ['Bash(rm:*)'] } });
+    const d = planClaudeSettings(edited, 'f', 'disconnect', spec, { file: 'f', after: c.after, prior: c.prior! });
+    expect(JSON.parse(d.after)).toEqual({ permissions: { deny: ['Bash(rm:*)'] } });
+  });
+
   it('disconnect of an untouched file gives it back byte for byte', () => {
     const text = '{"permissions":{"deny":["Bash(rm:*)"]},   "x": 1}\n';
     const c = planClaudeSettings(text, 'f', 'connect', spec);

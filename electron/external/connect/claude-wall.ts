@@ -57,7 +57,7 @@ function unset(o: Json, path: string[]): void {
 }
 
 /** What a key held before connect: its value, or absent. */
-export type Prior = { path: string[]; had: boolean; value?: unknown }[];
+export type Prior = { path: string[]; had: boolean; value?: unknown; added?: unknown[] }[];
 
 /** The settings with the wall in (a deep copy): list values are added to the user's, never replace them. */
 export function addClaudeWall(settings: Json, dataDir: string): { settings: Json; prior: Prior } {
@@ -65,8 +65,17 @@ export function addClaudeWall(settings: Json, dataDir: string): { settings: Json
   const prior: Prior = [];
   for (const w of claudeWall(dataDir)) {
     const was = get(out, w.path);
-    prior.push(was === undefined ? { path: w.path, had: false } : { path: w.path, had: true, value: structuredClone(was) });
-    const value = w.merge && Array.isArray(w.value) && Array.isArray(was) ? [...was, ...w.value.filter((v) => !was.includes(v))] : w.value;
+    const p = was === undefined ? { path: w.path, had: false } : { path: w.path, had: true, value: structuredClone(was) };
+    if (w.merge && Array.isArray(w.value)) {
+      // A list is shared with the user: NEXUS adds its entries and, at disconnect, takes back only those.
+      const have = Array.isArray(was) ? was : [];
+      const added = w.value.filter((v) => !have.includes(v));
+      prior.push({ ...p, added });
+      set(out, w.path, [...have, ...added]);
+      continue;
+    }
+    prior.push(p);
+    const value = w.value;
     set(out, w.path, value);
   }
   return { settings: out, prior };
@@ -76,7 +85,12 @@ export function addClaudeWall(settings: Json, dataDir: string): { settings: Json
 export function removeClaudeWall(settings: Json, prior: Prior): Json {
   const out: Json = structuredClone(settings);
   for (const p of [...prior].reverse()) {
-    if (p.had) set(out, p.path, p.value);
+    if (p.added) {
+      const now = get(out, p.path);
+      const kept = Array.isArray(now) ? now.filter((v) => !p.added?.includes(v)) : [];
+      if (kept.length || p.had) set(out, p.path, kept);
+      else unset(out, p.path);
+    } else if (p.had) set(out, p.path, p.value);
     else unset(out, p.path);
   }
   return out;

@@ -13,7 +13,7 @@ export const WallRecord = z.object({
   /** The text connect wrote. */
   after: z.string(),
   /** Each key NEXUS set: whether it was there, and its value. */
-  prior: z.array(z.object({ path: z.array(z.string()), had: z.boolean(), value: z.unknown().optional() })),
+  prior: z.array(z.object({ path: z.array(z.string()), had: z.boolean(), value: z.unknown().optional(), added: z.array(z.unknown()).optional() })),
 });
 export type WallRecord = z.infer<typeof WallRecord>;
 
