@@ -1,6 +1,16 @@
 // One handler table implements the contract once; every door calls `dispatch` (DESIGN §1).
 // Input is validated here with the method's zod schema, so no door has to trust its caller.
-import { apiErrorOf, ErrorDetail, methods, type ApiError, type MethodName, type Methods, type OutputOf, type Result } from '../../shared/api/index.js';
+import {
+  apiErrorOf,
+  ErrorDetail,
+  HOOK_METHODS,
+  methods,
+  type ApiError,
+  type MethodName,
+  type Methods,
+  type OutputOf,
+  type Result,
+} from '../../shared/api/index.js';
 import { z } from 'zod';
 
 import { ApiFailure, errorMessage } from '../../shared/errors.js';
@@ -10,6 +20,9 @@ export { ApiFailure };
 export interface CallContext {
   /** Which door the call came through: the UI's doors may approve, an agent's tools never reach here. */
   door: 'ipc' | 'web' | 'socket' | 'internal';
+  /** Which credential the control socket's caller presented: the person's (every method) or the hook's (only the
+   *  contract's hook methods). The other doors authenticate the person in their own way. */
+  credential?: 'person' | 'hook';
   /** Aborted when the caller's connection closes (a long wait can stop waiting for nobody). */
   signal?: AbortSignal;
 }
@@ -31,10 +44,17 @@ function failureOf(e: ApiFailure): ApiError {
   return details.success ? { code: e.code, message: e.message, details: details.data } : { code: e.code, message: e.message };
 }
 
+/** A method outside the hook's set, asked with the hook credential: refused before its input is read, so nothing changes. */
+export const hookRefusal = (name: string): ApiError => ({
+  code: 'hook_credential',
+  message: `The hook credential can only ask NEXUS about a connected client's tool call; it cannot call ${name}. Decisions, agents, settings, Stop all and Resume need the person's credential (the nexus command, the window or the browser).`,
+});
+
 /** The table is complete (electron/app.ts builds it `satisfies Handlers`); the name comes off the wire, so it is
  *  checked against the contract before it is looked up. */
 export async function dispatch(handlers: Handlers, name: string, rawInput: unknown, ctx: CallContext): Promise<Result<unknown>> {
   if (!Object.hasOwn(methods, name)) return { ok: false, error: { code: 'unknown_method', message: `No method named ${JSON.stringify(name)}.` } };
+  if (ctx.credential === 'hook' && !HOOK_METHODS.has(name)) return { ok: false, error: hookRefusal(name) };
   const spec = methods[name as MethodName];
   const handler = handlers[name as MethodName] as (input: unknown, ctx: CallContext) => unknown;
   const parsed = spec.input.safeParse(rawInput ?? {});

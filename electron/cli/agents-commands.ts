@@ -1,5 +1,6 @@
 // `nexus agents`: add (create or replace), create, replace, list, show, remove, revoke; each save says plainly
 // what the agent's commands may reach (sandboxLine).
+import { containmentOf } from '../../shared/containment.js';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { CliCommand, CliIo } from './io.js';
 import { readJsonArg } from './read-json.js';
@@ -90,15 +91,15 @@ export const agentsCommand: CliCommand = async (argv, io) => {
   });
 };
 
-type SandboxShown = Pick<AgentView, 'sandbox' | 'network' | 'env_passthrough' | 'mcpServers'>;
+type SandboxShown = Pick<AgentView, 'sandbox' | 'network' | 'env_passthrough' | 'mcpServers' | 'external'>;
 /** What the agent's commands may reach: said plainly after every save (the sandbox off above all). */
 export function sandboxLine(a: SandboxShown): string {
-  if (a.sandbox === false) return 'sandbox: OFF: its commands run unsandboxed, with every file and host the user can reach';
+  if (a.sandbox === false || a.external) return containmentOf(a);
   const hosts = a.network?.allow.length ? a.network.allow.join(', ') : 'none (no network)';
   const servers = Object.entries(a.mcpServers ?? {})
     .filter(([, c]) => c.command)
     .map(([n, c]) => `; MCP ${n} network: ${c.network?.allow.length ? c.network.allow.join(', ') : 'none'}`)
     .join('');
   const env = a.env_passthrough?.length ? `; passes ${a.env_passthrough.join(', ')}` : '';
-  return `sandbox: on: writes only its workspace; network: ${hosts}${servers}${env}`;
+  return `${containmentOf(a)}; network: ${hosts}${servers}${env}`;
 }

@@ -72,7 +72,8 @@ async function followInbox(api: NexusApi, io: CliIo, cursor: string | undefined)
 }
 
 /** A card whose agent runs without the OS sandbox says so in the list. */
-const unsandboxedMark = (i: Inbox): string => ((i.effect as { sandboxed?: unknown } | undefined)?.sandboxed === false ? ' (UNSANDBOXED)' : '');
+const unsandboxedMark = (i: Inbox): string =>
+  ((i.effect as { sandboxed?: unknown } | undefined)?.sandboxed === false ? ' (UNSANDBOXED)' : '') + (i.escape ? ` (ESCAPE: ${i.escape})` : '');
 
 const APPROVE_USAGE = `usage: nexus approve ID [--trust-session] [--data-dir DIR] [--json]
   --trust-session: also grant that agent's later autonomy parks until NEXUS quits (never an orchestration hold).`;

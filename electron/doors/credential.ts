@@ -11,8 +11,11 @@ import { chmodSync, readFileSync, renameSync, unlinkSync, writeFileSync } from '
 import { join } from 'node:path';
 
 export const CREDENTIAL_FILE = 'nexus.sock.token';
+/** The hook's credential (DESIGN §7.3): it can only submit a connected client's tool use and read its answer.
+ *  A client's hook reads it; the person's credential above is never handed to a client. */
+export const HOOK_CREDENTIAL_FILE = 'nexus.hook.token';
 
-export const credentialPath = (dataDir: string) => join(dataDir, CREDENTIAL_FILE);
+export const credentialPath = (dataDir: string, file = CREDENTIAL_FILE) => join(dataDir, file);
 
 /** Equal secrets, compared in constant time. Both sides are hashed first, so their lengths leak nothing. */
 export function sameSecret(given: unknown, expected: string): boolean {
@@ -29,9 +32,9 @@ export const newSecret = (): string => randomBytes(32).toString('base64url');
  * Write a new credential for this launch. Created 0600 under a temporary name, then renamed over the old
  * one, so no reader ever sees a half-written or world-readable file.
  */
-export function writeCredential(dataDir: string): string {
+export function writeCredential(dataDir: string, file = CREDENTIAL_FILE): string {
   const secret = newSecret();
-  const path = credentialPath(dataDir);
+  const path = credentialPath(dataDir, file);
   const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
   writeFileSync(tmp, `${secret}\n`, { mode: 0o600, flag: 'wx' });
   try {
@@ -49,12 +52,12 @@ export function writeCredential(dataDir: string): string {
 }
 
 /** The credential of the kernel now serving this data dir; throws (ENOENT, EACCES) when it cannot be read. */
-export const readCredential = (dataDir: string): string => readFileSync(credentialPath(dataDir), 'utf8').trim();
+export const readCredential = (dataDir: string, file = CREDENTIAL_FILE): string => readFileSync(credentialPath(dataDir, file), 'utf8').trim();
 
 /** Remove the credential at close, unless another kernel has since written its own. */
-export function removeCredential(dataDir: string, secret: string): void {
+export function removeCredential(dataDir: string, secret: string, file = CREDENTIAL_FILE): void {
   try {
-    if (sameSecret(readCredential(dataDir), secret)) unlinkSync(credentialPath(dataDir));
+    if (sameSecret(readCredential(dataDir, file), secret)) unlinkSync(credentialPath(dataDir, file));
   } catch {
     /* already gone */
   }

@@ -9,6 +9,10 @@
 // Anything else first, or a wrong token, answers `{ id, ok: false, error: { code: "unauthenticated", message } }`
 // and the connection is closed. Before authentication a line may be at most 4 KiB.
 //
+// A second credential, `nexus.hook.token`, is the connected clients' hook's: a connection that authenticated
+// with it may call only the contract's hook methods (shared/api: hookMethod); everything else, `subscribe` and
+// `webOpen` included, answers `hook_credential` and changes nothing.
+//
 // After authentication, two requests are the socket's own (not API methods):
 // `{ "id", "method": "subscribe" }` answers `{ id, ok: true, value: { subscribed: true } }`, then streams every
 // kernel event as `{ "event": NexusEvent }` on that connection (the CLI's `--wait`);
@@ -22,7 +26,8 @@ import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import { dispatch } from '../api/dispatch.js';
 import { socketPath } from './socket-path.js';
 import type { ApiHost } from './host.js';
-import { CREDENTIAL_FILE, removeCredential, sameSecret, writeCredential } from './credential.js';
+import { CREDENTIAL_FILE, HOOK_CREDENTIAL_FILE, removeCredential, sameSecret, writeCredential } from './credential.js';
+import { hookRefusal } from '../api/dispatch.js';
 import { guarded } from './guard.js';
 import { MAX_MESSAGE_BYTES } from '../../shared/api/doors.js';
 import { errorMessage } from '../../shared/errors.js';
@@ -82,11 +87,13 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts
   }
   // Written before the socket listens, so a client that can connect can also authenticate.
   const secret = writeCredential(nexus.dataDir);
+  const hookSecret = writeCredential(nexus.dataDir, HOOK_CREDENTIAL_FILE);
   const connections = new Set<Socket>();
   const server: Server = createServer((conn) => {
     connections.add(conn);
     let buffer = '';
     let authenticated = false;
+    let credential: 'person' | 'hook' = 'hook';
     let refusedAlready = false;
     let unsubscribe: (() => void) | null = null;
     const gone = new AbortController();
@@ -133,7 +140,8 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts
       const r = req && typeof req === 'object' && !Array.isArray(req) ? (req as { id?: unknown; method?: unknown; input?: unknown }) : {};
       const id = typeof r.id === 'number' || typeof r.id === 'string' ? r.id : null;
       const token = r.input && typeof r.input === 'object' ? (r.input as { token?: unknown }).token : undefined;
-      if (r.method !== 'auth' || !sameSecret(token, secret)) {
+      const person = sameSecret(token, secret);
+      if (r.method !== 'auth' || (!person && !sameSecret(token, hookSecret))) {
         send(refused(id));
         refusedAlready = true;
         buffer = '';
@@ -141,6 +149,7 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts
         return false;
       }
       authenticated = true;
+      credential = person ? 'person' : 'hook';
       send({ id, ok: true, value: { authenticated: true } });
       return true;
     };
@@ -157,6 +166,7 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts
         return send({ id, ok: false, error: { code: 'invalid_request', message: 'A request is { "id", "method", "input" }.' } });
       }
       if (req.method === 'auth') return send({ id, ok: true, value: { authenticated: true } });
+      if (credential === 'hook' && (req.method === 'subscribe' || req.method === 'webOpen')) return send({ id, ok: false, error: hookRefusal(req.method) });
       if (req.method === 'subscribe') {
         if (!unsubscribe) unsubscribe = nexus.onEvent((event) => send({ event }));
         return send({ id, ok: true, value: { subscribed: true } });
@@ -173,7 +183,7 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts
               },
         );
       }
-      const result = await dispatch(nexus.handlers, req.method, req.input, { door: 'socket', signal: gone.signal });
+      const result = await dispatch(nexus.handlers, req.method, req.input, { door: 'socket', credential, signal: gone.signal });
       send({ id, ...result });
     };
     conn.on('close', () => {
@@ -196,6 +206,7 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts
     });
   } catch (e) {
     removeCredential(nexus.dataDir, secret);
+    removeCredential(nexus.dataDir, hookSecret, HOOK_CREDENTIAL_FILE);
     throw e;
   } finally {
     process.umask(oldMask);
@@ -215,6 +226,7 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts
             /* already gone */
           }
           removeCredential(nexus.dataDir, secret);
+          removeCredential(nexus.dataDir, hookSecret, HOOK_CREDENTIAL_FILE);
           resolve();
         });
       })),

@@ -18,6 +18,8 @@ import { mapToolCall, type ClientName } from './tool-map.js';
 import { clientCall } from './client-calls.js';
 import { Refusal, agentFor, createSessionRun, findSessionRun, realFolder, sessionKey } from './session-runs.js';
 import { answerFor, expiredSentence, HOOK_GONE, STOP_ALL_SENTENCE } from './answers.js';
+import { namesDataDir } from './client-wall.js';
+import { escapeOf } from '../../shared/rules/escape.js';
 
 type Answer = z.infer<typeof ExternalAnswer>;
 type Event = z.infer<typeof HookEvent>;
@@ -39,6 +41,10 @@ export interface ExternalServicePorts {
   kernel: Kernel;
   clock: Clock;
   stopAll(): boolean;
+  /** NEXUS's data dir: a client call that names a path in it is refused. */
+  dataDir?: string;
+  /** Why the client's own wall is not in place for this project (client-wall.ts), or null. */
+  wallGap?(client: ClientName, project: string): string | null;
 }
 
 export class ExternalService {
@@ -49,7 +55,8 @@ export class ExternalService {
     this.kernel = ports.kernel;
   }
 
-  async toolUse(req: ToolUseRequest, signal?: AbortSignal): Promise<Answer> {
+  /** `viaHook`: the call came with the hook's credential (the real hook): the client's wall is checked. */
+  async toolUse(req: ToolUseRequest, signal?: AbortSignal, viaHook = false): Promise<Answer> {
     const ev = req.event;
     const key = sessionKey(req.client, ev.session_id);
     if (ev.hook_event_name === 'PermissionRequest' && this.recentlyGranted(req.client, ev)) {
@@ -68,15 +75,22 @@ export class ExternalService {
           });
         return { decision: 'deny', reason: STOP_ALL_SENTENCE, by: 'stop_all', agent: run?.agent ?? null, run_id: run?.id ?? null, row_ids: [] };
       }
+      if (viaHook && this.ports.wallGap) {
+        const gap = this.ports.wallGap(req.client, req.project_dir ?? ev.cwd);
+        if (gap) throw new Refusal(gap, 'nexus');
+      }
+      if (this.ports.dataDir && namesDataDir(ev.tool_input, this.ports.dataDir))
+        throw new Refusal("NEXUS refused this call: it names a path inside NEXUS's data dir, which a client's calls never reach.", 'nexus');
       run = this.sessionRun(req, key);
       const call = clientCall(req.client, ev.tool_name, ev.tool_input);
       const mapped = mapToolCall(call.name, call.input);
       if (!mapped.ok) throw new Refusal(`NEXUS refused this call: ${mapped.reason}`, 'nexus');
+      const escape = escapeOf(ev.tool_name, ev.tool_input) ?? undefined;
       const waitMs = req.wait_ms ?? DEFAULT_WAIT_MS;
       // A card waits as long as the hook does: its deadline (row, card, event) is the client's, not 24 h.
       const rows = this.kernel.submitRows(
         run.id,
-        mapped.calls.map((c) => ({ tool: c.tool, input: c.input, origin: 'model' as const, park_ms: waitMs })),
+        mapped.calls.map((c) => ({ tool: c.tool, input: c.input, origin: 'model' as const, park_ms: waitMs, ...(escape ? { escape } : {}) })),
       );
       const ended = await this.settle(rows, waitMs, signal);
       const answer = answerFor(ended, { waitMs, parked: rows.filter((r) => r.state === 'needs_approval').map((r) => r.id) });

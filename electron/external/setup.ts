@@ -15,6 +15,7 @@ import { externalMethods } from '../../shared/api/external.js';
 import { insertRunEvent } from '../store/queries/events.js';
 import type { ExecutorTool } from '../kernel/types.js';
 import { ExternalService } from './service.js';
+import { clientWallGap } from './client-wall.js';
 import { connectionHandlers } from './connections.js';
 import { clientEndedSession, startIdleSweep } from './session-end.js';
 import { readSetting } from '../governance/settings.js';
@@ -43,7 +44,13 @@ export interface External {
 
 export function createExternal(ports: ExternalPorts): External {
   const { kernel, db } = ports;
-  const service = new ExternalService({ kernel, clock: ports.clock, stopAll: ports.stopAll });
+  const service = new ExternalService({
+    kernel,
+    clock: ports.clock,
+    stopAll: ports.stopAll,
+    dataDir: ports.dataDir,
+    wallGap: (client, project) => clientWallGap(client, project, ports.dataDir, ports.env),
+  });
 
   kernel.setClientExecutor((run, row): ExecutorTool => {
     const own = kernel.tools.find(run.id, row);
@@ -69,7 +76,7 @@ export function createExternal(ports: ExternalPorts): External {
       // Only the control socket carries a client's hook: a window or a web page cannot answer for a client.
       if (ctx.door !== 'socket' && ctx.door !== 'internal')
         throw new ApiFailure('forbidden', 'externalToolUse is answered on the control socket only (the hook of a connected client).');
-      return service.toolUse(input, ctx.signal);
+      return service.toolUse(input, ctx.signal, ctx.credential === 'hook');
     },
     externalSessionEnd: ({ client, event }, ctx) => {
       if (ctx.door !== 'socket' && ctx.door !== 'internal')

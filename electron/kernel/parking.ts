@@ -3,7 +3,7 @@
 import { tx } from '../store/db.js';
 import { getRun, touchRun } from '../store/queries/runs.js';
 import { getRow, transitionRow, patchedRow, type RowPatch } from '../store/queries/rows.js';
-import { insertInboxItem, resolveInboxCardsOfRow } from '../store/queries/inbox.js';
+import { getInboxItem, insertInboxItem, resolveInboxCardsOfRow } from '../store/queries/inbox.js';
 import { insertRunEvent } from '../store/queries/events.js';
 import { getAgent } from '../store/queries/agents.js';
 import { PARK_DURATION_MS } from '../../shared/types.js';
@@ -13,12 +13,20 @@ import { buildEffect } from './effect.js';
 import { unsandboxed } from './containment.js';
 import { endParked } from './row-endings.js';
 import { executeRow } from './tool-execution.js';
-import { toolFor } from './client-runs.js';
+import { isClientRun, toolFor } from './client-runs.js';
+import { clientContainment } from '../../shared/containment.js';
 import { assertOpen, disarmPark, emit, emitInbox, emitRow, type After, type KernelState } from './kernel-state.js';
 import type { Row, Run } from './types.js';
 
+/** A connected client's call: what contains its commands (the client's own sandbox, not NEXUS's). */
+function clientMark(run: Run): { containment?: string } {
+  if (!isClientRun(run)) return {};
+  const client = run.created_by?.split(':')[1];
+  return client === 'claude-code' || client === 'codex' ? { containment: clientContainment(client) } : {};
+}
+
 /** The stage held the row: parked in one transaction (inside the caller's); timer and events go to `after`. */
-export function parkRow(k: KernelState, run: Run, row: Row, tool: string, matched: number[], after: After, parkMs?: number): Row {
+export function parkRow(k: KernelState, run: Run, row: Row, tool: string, matched: number[], after: After, parkMs?: number, escape?: string): Row {
   const effect = buildEffect(run, row, toolFor(k, run, row), tool, matched);
   // The approver must read plainly that this agent's commands would run outside the OS sandbox.
   if (unsandboxed(k, run)) effect.sandboxed = false;
@@ -41,7 +49,7 @@ export function parkRow(k: KernelState, run: Run, row: Row, tool: string, matche
       target: effect.target,
       addressee,
       expires_at: expires,
-      data: { effect, trustable: run.agent !== null, origin: row.origin },
+      data: { effect, trustable: run.agent !== null && !escape, origin: row.origin, ...(escape ? { escape } : {}), ...clientMark(run) },
       now,
     });
     insertRunEvent(k.db, {
@@ -79,6 +87,9 @@ export function approveRow(k: KernelState, row_id: string, opts: { by: string; t
   assertOpen(k);
   const row = parkedRow(k, row_id);
   const run = getRun(k.db, row.run_id)!;
+  // An escape card is answered once: trusting the session would grant its next escapes unasked.
+  if (opts.trust_session && getInboxItem(k.db, row_id)?.data.escape !== undefined)
+    throw conflict(`Row ${row_id} asks to leave its client's sandbox; it can be approved once, never trusted for the session.`);
   const now = k.clock.now();
   let closed: string[] = [];
   const won = tx(k.db, () => {

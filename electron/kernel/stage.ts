@@ -67,7 +67,7 @@ export function submitRows(k: KernelState, run_id: string, calls: readonly Submi
         now: k.clock.now(),
       };
       if (c.opts.stop_hook) k.stopHookRows.add(rec.id);
-      return cross(k, run, insertedRow(rec, insertRow(k.db, rec, nextSeq(k, run_id))), c.raw, after, c.opts.park_ms);
+      return cross(k, run, insertedRow(rec, insertRow(k.db, rec, nextSeq(k, run_id))), c.raw, after, c.opts.park_ms, c.opts.escape);
     }),
   );
   // Committed: the decisions are durable. Now their effects (execution, timers, events).
@@ -83,12 +83,12 @@ function nextSeq(k: KernelState, run_id: string): number {
 }
 
 /** The gate and the stage for one recorded row. Writes now (inside the caller's transaction); effects to `after`. */
-function cross(k: KernelState, run: Run, row: Row, rawInput: unknown, after: After, parkMs?: number): Row {
+function cross(k: KernelState, run: Run, row: Row, rawInput: unknown, after: After, parkMs?: number, escape?: string): Row {
   const mine: After = [];
   try {
     // Only multi-write steps (a custom gate, a park) run in savepoints: if one throws, its partial writes roll
     // back (not the fan's) and the row is refused below. A grant or a denial is one guarded UPDATE.
-    const decided = decide(k, run, row, rawInput, mine, after, parkMs);
+    const decided = decide(k, run, row, rawInput, mine, after, parkMs, escape);
     after.push(...mine);
     return decided;
   } catch (e) {
@@ -108,7 +108,7 @@ function cross(k: KernelState, run: Run, row: Row, rawInput: unknown, after: Aft
 }
 
 /** `committed`: effects of writes already kept whatever this row's decision becomes (the gate's savepoint is released). */
-function decide(k: KernelState, run: Run, row: Row, rawInput: unknown, after: After, committed: After, parkMs?: number): Row {
+function decide(k: KernelState, run: Run, row: Row, rawInput: unknown, after: After, committed: After, parkMs?: number, escape?: string): Row {
   let hopApprovedBy: string | undefined;
   if (row.origin === 'model') {
     const call = { run, row_id: row.id, wire_tool: row.wire_tool, tool: row.tool, runner: row.runner, input: row.input, origin: row.origin };
@@ -148,6 +148,12 @@ function decide(k: KernelState, run: Run, row: Row, rawInput: unknown, after: Af
   }
   const decision = evaluateCall(compiledFor(k, run), run.mode, { tool: row.wire_tool, input: rawInput, origin: row.origin });
   if (!decision || typeof decision.tool !== 'string' || !Array.isArray(decision.matched)) throw new Error('the stage returned no decision');
+  // An escape from a client's own sandbox: a deny rule still refuses it, but nothing grants it (no rule, no
+  // mode, no trust): a person decides on a card that says it is an escape.
+  if (escape && decision.outcome !== 'failed') {
+    const unrunnable = cannotRun(k, run, row);
+    if (!unrunnable) return parkRow(k, run, row, decision.tool, decision.matched, after, parkMs, escape);
+  }
   switch (decision.outcome) {
     case 'granted':
       return grant(k, run, row, decision.granted_by, decision.tool, decision.matched, after, hopApprovedBy);

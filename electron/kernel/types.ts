@@ -66,4 +66,7 @@ export interface SubmitRowOptions {
    * so the row is recorded as succeeded with `decision: "continue"` rather than `failed tool_error`.
    */
   stop_hook?: boolean;
+  /** A connected client's call that asks to leave the client's own sandbox (shared/rules/escape.ts): the sentence
+   *  the approver reads. Such a row is never granted by a rule, a mode or trust; it always parks. */
+  escape?: string;
 }

@@ -7,6 +7,8 @@ export interface MethodSpec<I extends z.ZodTypeAny = z.ZodTypeAny, O extends z.Z
   output: O;
   /** One line a person reads in API docs and the CLI's help. */
   doc: string;
+  /** A connected client's hook may call it with the hook credential (ask and read its answer; never decide). */
+  hook?: true;
 }
 
 export const method = <I extends z.ZodTypeAny, O extends z.ZodTypeAny>(input: I, output: O, doc: string): MethodSpec<I, O> => ({
@@ -22,6 +24,14 @@ export function methodNames<G extends Record<string, MethodSpec>>(group: G): rea
   for (const name in group) if (Object.hasOwn(group, name)) names.push(name);
   return Object.freeze(names);
 }
+
+/** A method a connected client's hook calls: the only ones the hook credential may reach (DESIGN §7.3). */
+export const hookMethod = <I extends z.ZodTypeAny, O extends z.ZodTypeAny>(input: I, output: O, doc: string): MethodSpec<I, O> => ({
+  input,
+  output,
+  doc,
+  hook: true,
+});
 
 /**
  * One problem with one field of the input: `path` is the field's dotted JSON path (`approval_rules.2.verdict`,

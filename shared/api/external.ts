@@ -1,7 +1,7 @@
 // Connected clients (Claude Code, Codex): their tool hook asks the stage through `externalToolUse`; the window's
 // Settings ▸ Connections reads and changes where NEXUS is installed as their hook. Pure: no I/O.
 import { z } from 'zod';
-import { method } from './contract.js';
+import { hookMethod, method } from './contract.js';
 import { RunStatus } from './common.js';
 
 export const ClientName = z.enum(['claude-code', 'codex', 'gemini', 'opencode']);
@@ -71,7 +71,7 @@ export const ConnectionPlan = z.object({
 });
 
 export const externalMethods = {
-  externalToolUse: method(
+  externalToolUse: hookMethod(
     z.object({
       client: ClientName,
       event: HookEvent,
@@ -81,7 +81,7 @@ export const externalMethods = {
     ExternalAnswer,
     "A connected client's tool hook: the call crosses the approval stage; a held call waits for a person.",
   ),
-  externalSessionEnd: method(
+  externalSessionEnd: hookMethod(
     z.object({ client: ClientName, event: SessionEndEvent }),
     z.object({ run_id: z.string().nullable(), status: RunStatus.nullable() }),
     "A connected client's session ended (its SessionEnd hook): the session's run ends, succeeded.",

@@ -15,6 +15,8 @@ export * from './contract.js';
 export const methods = { ...rulesMethods, ...kernelMethods, ...orchestrationMethods, ...demoMethods, ...keysMethods, ...externalMethods, ...modelsMethods };
 export type Methods = typeof methods;
 export type MethodName = keyof Methods;
+/** The methods the hook credential may call, read off the contract's marks (never a list kept elsewhere). */
+export const HOOK_METHODS: ReadonlySet<string> = new Set(Object.entries(methods).flatMap(([name, spec]) => ('hook' in spec && spec.hook ? [name] : [])));
 /** What a method takes and answers, by name (the CLI and the window name their types this way). */
 export type MethodInput<K extends MethodName> = InputOf<Methods[K]>;
 export type MethodOutput<K extends MethodName> = OutputOf<Methods[K]>;

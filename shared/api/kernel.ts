@@ -92,6 +92,10 @@ export const InboxItem = z.object({
   trustable: z.boolean().optional(),
   /** The answers this card accepts: only these are offered, and only these are carried out. */
   answers: z.array(z.enum(INBOX_ANSWERS)).optional(),
+  /** A connected client's call that asks to leave its own sandbox: why, in one sentence. Never trusted or made a rule. */
+  escape: z.string().optional(),
+  /** A connected client's call: what contains its commands (the client's own sandbox). */
+  containment: z.string().optional(),
 });
 /** One inbox card (DESIGN §5 `inbox --json`; more fields are welcome): the type is the schema's. */
 export type InboxItem = z.infer<typeof InboxItem>;

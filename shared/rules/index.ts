@@ -7,3 +7,4 @@ export { lintRules, DEFAULT_KNOWN_TOOLS, SHELL_TOOLS, type RuleWarning } from '.
 export { textAtPath, textOf, walkPath } from './path.js';
 export { globMatch, compileGlob, matchGlob, type CompiledGlob } from './glob.js';
 export { cutUtf8 } from './utf8.js';
+export { escapeOf } from './escape.js';

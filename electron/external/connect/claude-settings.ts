@@ -1,6 +1,8 @@
 // Claude Code's settings.json: NEXUS adds (or removes) its PreToolUse, PermissionRequest and SessionEnd hook entries and
 // leaves every other key as it was. A file that is not a JSON object is refused, never overwritten.
 import { hookCommand, isNexusHook, type HookSpec } from './hook-command.js';
+import { addClaudeWall, removeClaudeWall, type Prior } from './claude-wall.js';
+import type { WallRecord } from './wall-record.js';
 
 // SessionEnd tells NEXUS the session is over, so its run ends (external/session-end.ts).
 const EVENTS = ['PreToolUse', 'PermissionRequest', 'SessionEnd'] as const;
@@ -45,15 +47,27 @@ function withoutNexus(settings: Json): Json {
   return out;
 }
 
-export function planClaudeSettings(text: string | null, file: string, action: 'connect' | 'disconnect', spec: HookSpec): string {
-  const base = withoutNexus(parseClaudeSettings(text, file));
-  if (action === 'connect') {
-    const hooks: Json = isObj(base.hooks) ? { ...base.hooks } : {};
-    const entry = { type: 'command', command: hookCommand('claude-code', spec), timeout: spec.timeoutS };
-    for (const ev of EVENTS) hooks[ev] = [...(Array.isArray(hooks[ev]) ? (hooks[ev] as unknown[]) : []), { matcher: '*', hooks: [entry] }];
-    base.hooks = hooks;
-  }
-  return `${JSON.stringify(base, null, 2)}\n`;
+/**
+ * The file after connect (the hook and Claude Code's own wall, claude-wall.ts) or disconnect (both taken back:
+ * the file as it was when it is untouched since connect, else each wall key back to its prior value).
+ */
+export function planClaudeSettings(
+  text: string | null,
+  file: string,
+  action: 'connect' | 'disconnect',
+  spec: HookSpec,
+  rec: WallRecord | null = null,
+): { after: string; prior: Prior | null } {
+  if (action === 'disconnect' && rec && rec.before !== undefined && text === rec.after) return { after: rec.before ?? '', prior: null };
+  let base = withoutNexus(parseClaudeSettings(text, file));
+  if (rec) base = removeClaudeWall(base, rec.prior);
+  if (action === 'disconnect') return { after: `${JSON.stringify(base, null, 2)}\n`, prior: null };
+  const hooks: Json = isObj(base.hooks) ? { ...base.hooks } : {};
+  const entry = { type: 'command', command: hookCommand('claude-code', spec), timeout: spec.timeoutS };
+  for (const ev of EVENTS) hooks[ev] = [...(Array.isArray(hooks[ev]) ? (hooks[ev] as unknown[]) : []), { matcher: '*', hooks: [entry] }];
+  base.hooks = hooks;
+  const walled = addClaudeWall(base, spec.dataDir);
+  return { after: `${JSON.stringify(walled.settings, null, 2)}\n`, prior: walled.prior };
 }
 
 /** The NEXUS hook commands a settings file holds (any data dir). */

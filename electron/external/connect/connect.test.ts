@@ -36,23 +36,25 @@ describe('Claude Code settings.json', () => {
   const text = JSON.stringify(mine, null, 2) + '\n';
 
   it('connect adds a PreToolUse and a PermissionRequest entry and keeps every other key', () => {
-    const after = JSON.parse(planClaudeSettings(text, 'f', 'connect', spec));
+    const after = JSON.parse(planClaudeSettings(text, 'f', 'connect', spec).after);
     expect(after.model).toBe('opus');
-    expect(after.permissions).toEqual(mine.permissions);
+    expect(after.permissions.allow).toEqual(mine.permissions.allow);
     expect(after.env).toEqual(mine.env);
     expect(after.hooks.Stop).toEqual(mine.hooks.Stop);
     expect(after.hooks.PreToolUse[0]).toEqual(mine.hooks.PreToolUse[0]);
     expect(after.hooks.PreToolUse[1]).toEqual({ matcher: '*', hooks: [{ type: 'command', command: hookCommand('claude-code', spec), timeout: 900 }] });
     expect(after.hooks.PermissionRequest).toHaveLength(1);
   });
-  it('connect twice is one entry; disconnect restores the file exactly', () => {
+  it('connect twice is one entry; disconnect with the record restores the file exactly', () => {
     const once = planClaudeSettings(text, 'f', 'connect', spec);
-    const twice = planClaudeSettings(once, 'f', 'connect', { ...spec, timeoutS: 60 });
-    expect(JSON.parse(twice).hooks.PreToolUse).toHaveLength(2);
-    expect(planClaudeSettings(twice, 'f', 'disconnect', spec)).toBe(text);
+    const rec = { file: 'f', after: once.after, prior: once.prior! };
+    const twice = planClaudeSettings(once.after, 'f', 'connect', { ...spec, timeoutS: 60 }, rec);
+    expect(JSON.parse(twice.after).hooks.PreToolUse).toHaveLength(2);
+    expect(twice.prior).toEqual(once.prior);
+    expect(planClaudeSettings(twice.after, 'f', 'disconnect', spec, { ...rec, after: twice.after }).after).toBe(text);
   });
   it('no file: connect creates one; a file that is not a JSON object is refused', () => {
-    expect(JSON.parse(planClaudeSettings(null, 'f', 'connect', spec)).hooks.PreToolUse).toHaveLength(1);
+    expect(JSON.parse(planClaudeSettings(null, 'f', 'connect', spec).after).hooks.PreToolUse).toHaveLength(1);
     expect(() => planClaudeSettings('{ "model": ', '/x/settings.json', 'connect', spec)).toThrow(/not valid JSON.*will not rewrite/);
     expect(() => planClaudeSettings('[1]', '/x/settings.json', 'connect', spec)).toThrow(/does not hold a JSON object/);
   });

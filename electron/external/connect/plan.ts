@@ -1,6 +1,6 @@
 // Connect and disconnect, for the CLI (`nexus connect …`) and the window (Settings ▸ Connections): which file,
 // what it will look like (shown before anything is written), and the write itself (atomic; the file's mode kept).
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
@@ -10,6 +10,8 @@ import { codexHookCommands, parseCodexConfig, planCodexConfig, trustKeys, withou
 import { codexHookHashes, findCodex } from './codex-trust.js';
 import { geminiHookCommands, planGeminiSettings } from './gemini-settings.js';
 import { OPENCODE_PLUGIN_FILE, opencodeHookCommands, opencodePlugin } from './opencode-plugin.js';
+import { claudeWall, type Prior } from './claude-wall.js';
+import { readWallRecord, removeWallRecord, writeWallRecord } from './wall-record.js';
 
 export type Client = 'claude-code' | 'codex' | 'gemini' | 'opencode';
 export type Scope = 'user' | 'project';
@@ -37,6 +39,8 @@ export interface Plan {
   diff: string;
   changed: boolean;
   notes: string[];
+  /** Claude Code, connect: the wall keys' prior values (what disconnect puts back). */
+  prior?: Prior;
 }
 
 const home = (env: NodeJS.ProcessEnv) => env.HOME || homedir();
@@ -105,12 +109,20 @@ export function plan(t: ConnectTarget, action: 'connect' | 'disconnect', trust: 
   const spec = specFor(t);
   const notes: string[] = [];
   let after: string;
+  let prior: Prior | undefined;
   if (t.client === 'claude-code') {
-    after = planClaudeSettings(before, file, action, spec);
-    if (action === 'connect')
+    const rec = readWallRecord(t.dataDir, t.client, file);
+    const planned = planClaudeSettings(before, file, action, spec, rec);
+    after = planned.after;
+    if (planned.prior) prior = planned.prior;
+    if (action === 'connect') {
       notes.push(
         `Claude Code will ask NEXUS before every tool call (PreToolUse; PermissionRequest where it fires), waiting up to ${spec.timeoutS} s for a person.`,
       );
+      // Its commands run outside NEXUS's sandbox: Claude Code's own sandbox is their wall (DESIGN §7.3).
+      for (const w of claudeWall(spec.dataDir)) notes.push(`${w.path.join('.')} = ${JSON.stringify(w.value)}: ${w.why}.`);
+    } else if (!rec) notes.push('No record of what connect wrote beyond the hook was found, so only the hook entries are taken out.');
+    else notes.push('The sandbox settings connect wrote are given back their earlier values.');
   } else if (t.client === 'gemini') {
     after = planGeminiSettings(before, file, action, spec);
     if (action === 'connect')
@@ -146,6 +158,7 @@ export function plan(t: ConnectTarget, action: 'connect' | 'disconnect', trust: 
     diff: createTwoFilesPatch(file, file, b, after, 'now', 'after'),
     changed: b !== after,
     notes,
+    ...(prior ? { prior } : {}),
   };
 }
 
@@ -161,6 +174,7 @@ function writeAtomic(file: string, text: string): void {
 /** Write the plan; for Codex, then ask Codex for the hooks' hashes and record their trust. */
 export async function apply(t: ConnectTarget, action: 'connect' | 'disconnect'): Promise<Plan> {
   const p = plan(t, action);
+  if (t.client === 'claude-code') return applyClaude(t, p);
   // OpenCode's plugin is NEXUS's own file: disconnect removes it.
   if (t.client === 'opencode' && action === 'disconnect') rmSync(p.file, { force: true });
   else if (p.changed) writeAtomic(p.file, p.after);
@@ -183,6 +197,25 @@ export async function apply(t: ConnectTarget, action: 'connect' | 'disconnect'):
     changed: true,
     notes: [...p.notes.slice(1), `Codex trusts the hooks: ${Object.keys(hashes).join(', ')}.`],
   };
+}
+
+/** Claude Code: write the file and keep (or, at disconnect, drop) the record of the wall's prior values. */
+function applyClaude(t: ConnectTarget, p: Plan): Plan {
+  const rec = readWallRecord(t.dataDir, t.client, p.file);
+  const existed = existsSync(p.file);
+  if (p.action === 'disconnect') {
+    // The file did not exist before connect and is as connect left it: it goes, as it came.
+    if (rec && rec.before === null && existed && p.before === rec.after) unlinkSync(p.file);
+    else if (p.changed) writeAtomic(p.file, p.after);
+    removeWallRecord(t.dataDir, t.client, p.file);
+    return p;
+  }
+  if (p.changed) writeAtomic(p.file, p.after);
+  // The original text is kept for a byte-for-byte disconnect only while the file is still as NEXUS left it.
+  const before = rec ? (p.before === rec.after ? rec.before : undefined) : existed ? p.before : null;
+  const prior = p.prior ?? [];
+  writeWallRecord(t.dataDir, t.client, { file: p.file, after: p.after, prior, ...(before !== undefined ? { before } : {}) });
+  return p;
 }
 
 export interface ConnectionStatus {

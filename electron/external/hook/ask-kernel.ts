@@ -1,7 +1,8 @@
 // One request to the kernel of a data dir over its control socket (electron/doors/socket.ts protocol:
 // newline-delimited JSON, `{ id, method, input }` → `{ id, ok, value | error }`). Node built-ins only.
-// When the data dir holds the socket's per-launch credential (`nexus.sock.token`), it is presented first, as
-// the `nexus` command does; a kernel that has no credential ignores that line's answer.
+// The hook presents the HOOK's credential (`nexus.hook.token`), never the person's: with it the kernel answers
+// only the hook's methods (ask about a tool call, report a session's end), so a client that got hold of it still
+// cannot decide anything. A kernel that has no credential ignores that line's answer.
 import { createConnection } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +19,7 @@ export const hookSocketPath = (dataDir: string, platform: NodeJS.Platform = proc
   return `\\\\.\\pipe\\nexus-${createHash('sha256').update(dataDir.toLowerCase()).digest('hex').slice(0, 24)}`;
 };
 
-const CREDENTIAL_FILE = 'nexus.sock.token';
+const CREDENTIAL_FILE = 'nexus.hook.token';
 
 export function askKernel(dataDir: string, method: string, input: unknown): Promise<KernelReply> {
   return new Promise((resolve) => {

@@ -53,6 +53,8 @@ const toItem = (r: InboxRecord): InboxEntry => {
   if (typeof data.message === 'string') item.message = data.message;
   if (typeof data.trustable === 'boolean') item.trustable = data.trustable;
   item.answers = [...answersOf(item)];
+  if (typeof data.escape === 'string') item.escape = data.escape;
+  if (typeof data.containment === 'string') item.containment = data.containment;
   return item;
 };
 

@@ -7,6 +7,7 @@ import { RuleTester } from './RuleTester.js';
 import { KeyField } from './KeyField.js';
 import { errorId, formErrors, saveFailure, type FormField } from './agent-form.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { containmentOf, NEXUS_SANDBOX } from '../../../../shared/containment.js';
 import type { Mode } from '../../../../shared/types.js';
 import { errorMessage } from '../../../../shared/errors.js';
 
@@ -203,16 +204,22 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
           />
           {problem('network')}
         </label>
-        <label className="wide">
-          <input type="checkbox" checked={draft.sandbox !== false} onChange={(e) => setDraft({ ...draft, sandbox: e.target.checked ? undefined : false })} /> OS
-          sandbox: its commands write only to its workspace and cannot see NEXUS's data
-          {draft.sandbox === false ? (
-            <strong className="unsandboxed" role="note">
-              {' '}
-              Unsandboxed: this agent's commands can read and change everything you can.
-            </strong>
-          ) : null}
-        </label>
+        {agent?.external ? (
+          <p className="wide" role="note">
+            {containmentOf(agent)}
+          </p>
+        ) : (
+          <label className="wide">
+            <input type="checkbox" checked={draft.sandbox !== false} onChange={(e) => setDraft({ ...draft, sandbox: e.target.checked ? undefined : false })} />{' '}
+            OS sandbox: its commands {NEXUS_SANDBOX} and cannot see NEXUS's data
+            {draft.sandbox === false ? (
+              <strong className="unsandboxed" role="note">
+                {' '}
+                Unsandboxed: this agent's commands can read and change everything you can.
+              </strong>
+            ) : null}
+          </label>
+        )}
         {!isNew ? (
           <div className="wide">
             <KeyField agent={agent.name} envVar={draft.model.apiKeyEnv} />

@@ -79,6 +79,12 @@ export function CardDetail({ item, reason, setReason, now, onApprove }: Props) {
         </h2>
         <p className="asker">{askerLine(item)}</p>
         {item.kind === 'orchestration' ? <ChainPathLine item={item} /> : null}
+        {item.containment ? <p role="note">Runs in {item.containment}.</p> : null}
+        {item.escape ? (
+          <p className="unsandboxed" role="note">
+            Escape: {item.escape} Approve only if you would run it yourself; it is never trusted or made a rule.
+          </p>
+        ) : null}
         {effect?.sandboxed === false ? (
           <p className="unsandboxed" role="note">
             Unsandboxed: the sandbox is off for this agent, so this call would run with your full rights.
@@ -187,7 +193,7 @@ export function CardDetail({ item, reason, setReason, now, onApprove }: Props) {
             <button type="button" className="btn primary" disabled={busy} onClick={() => onApprove(item)}>
               Approve{danger.length ? '…' : ''}
             </button>
-            {item.kind === 'autonomy' && item.trustable !== false ? (
+            {item.kind === 'autonomy' && item.trustable !== false && !item.escape ? (
               <button
                 type="button"
                 className="btn"
@@ -198,7 +204,7 @@ export function CardDetail({ item, reason, setReason, now, onApprove }: Props) {
                 Trust for this session
               </button>
             ) : null}
-            {item.kind === 'autonomy' && item.agent ? (
+            {item.kind === 'autonomy' && item.agent && !item.escape ? (
               <button type="button" className="btn ghost" aria-expanded={allowing} onClick={() => setAllowing(!allowing)}>
                 Allow calls like this…
               </button>
