@@ -161,8 +161,8 @@ export function RunDetailView({ run }: { run: RunFull }) {
           ) : null}
           {run.waiting_on?.map((w) => (
             <p key={w.request_id} className="field-warn" role="status">
-              Waiting on orchestration hold <code title={w.request_id}>{shortId(w.request_id)}</code> (hop {w.hop}: {w.agent} wants {w.tool} on {w.target}). Answer it in the Inbox;
-              unanswered, it expires {new Date(w.expires_at).toLocaleString()} and the hop is refused.
+              Waiting on orchestration hold <code title={w.request_id}>{shortId(w.request_id)}</code> (hop {w.hop}: {w.agent} wants {w.tool} on {w.target}).
+              Answer it in the Inbox; unanswered, it expires {new Date(w.expires_at).toLocaleString()} and the hop is refused.
             </p>
           ))}
         </div>
