@@ -10,6 +10,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { useNow } from '../../components/time.js';
 import { FirstRun } from '../demo/FirstRun.js';
 import { useBulkAsk } from './bulk-ask.js';
+import { undoAnswer, useGrace } from '../../stores/answer-grace.js';
 import { ShortcutsDialog } from './ShortcutsDialog.js';
 import { classifyDanger, type DangerFinding } from '../../../../shared/inbox/danger.js';
 import { cardLabel } from '../../stores/inbox-list.js';
@@ -26,6 +27,9 @@ export function InboxView() {
   const [reason, setReason] = useState('');
   const [help, setHelp] = useState(false);
   const closeHelp = useCallback(() => setHelp(false), []);
+  const held = useGrace((g) => g.held);
+  const holding = held.at(-1);
+  const graceSeconds = holding ? Math.max(1, Math.round((holding.until - Date.now()) / 1000)) : 0;
   const [danger, setDanger] = useState<{ item: InboxItem; trust: boolean; findings: DangerFinding[] } | null>(null);
   const selected = items.find((i) => i.id === selectedId) ?? null;
   const filteredView = Object.values(filter).some((v) => v !== undefined && v !== '');
@@ -89,6 +93,7 @@ export function InboxView() {
       if (e.key === 'j' || e.key === 'ArrowDown') s.move(1);
       else if (e.key === 'k' || e.key === 'ArrowUp') s.move(-1);
       else if (e.key === '?') setHelp(true);
+      else if (e.key === 'u' && useGrace.getState().held.length) undoAnswer();
       else if ((e.key === 'a' || e.key === 'd') && bulk) useBulkAsk.getState().ask(e.key === 'a' ? 'approve' : 'deny');
       else if (e.key === 'a' && answerable(item)) requestApprove(item);
       else if (e.key === 'd' && answerable(item)) void s.deny(item.id, reason);
@@ -102,7 +107,14 @@ export function InboxView() {
   }, [reason, requestApprove]);
 
   if (!loaded) return <div className="loading">Loading the inbox…</div>;
-  const toast = lastAnswer ? (
+  const toast = holding ? (
+    <div className="toast held" role="status" key={`held-${holding.id}`}>
+      {holding.text} · sending in {graceSeconds} s{held.length > 1 ? ` (${held.length} held)` : ''}{' '}
+      <button type="button" className="btn small" aria-keyshortcuts="u" onClick={() => undoAnswer(holding.id)}>
+        Undo
+      </button>
+    </div>
+  ) : lastAnswer ? (
     <div className={`toast ${lastAnswer.ok ? '' : 'error'}`} role="status" key={`${lastAnswer.id}-${lastAnswer.text}`}>
       {lastAnswer.text}
     </div>

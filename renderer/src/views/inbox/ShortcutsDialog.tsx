@@ -10,6 +10,7 @@ export const SHORTCUTS: Array<{ keys: string[]; does: string }> = [
   { keys: ['x'], does: 'Select or unselect the card for a bulk answer' },
   { keys: ['r'], does: 'Type a reason for denying' },
   { keys: ['Esc'], does: 'Leave the reason box (back to the card); close a dialog' },
+  { keys: ['u'], does: 'Undo the answer still held (before it is sent)' },
   { keys: ['?'], does: 'This list' },
 ];
 
