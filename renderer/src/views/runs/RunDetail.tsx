@@ -5,6 +5,7 @@ import { call, messageOf } from '../../api/client.js';
 import { ago, useNow } from '../../components/time.js';
 import { readableInput } from '../inbox/cards.js';
 import { TaskEvidence } from './TaskEvidence.js';
+import { RunAgain } from './RunAgain.js';
 import { useInbox } from '../../stores/inbox.js';
 import { useNav } from '../../stores/nav.js';
 import { shortId } from '../inbox/cards.js';
@@ -181,7 +182,9 @@ export function RunDetailView({ run }: { run: RunFull }) {
           >
             Stop run
           </button>
-        ) : null}
+        ) : (
+          <RunAgain run={run} />
+        )}
       </header>
       {stopNote ? <div className="banner error">{stopNote}</div> : null}
       {run.prompt ? (
