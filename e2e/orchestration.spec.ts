@@ -1,6 +1,7 @@
 // Orchestration through the window: a chain of two scripted agents (real HTTP) crossing the real gate.
 import { test, expect, shot, bash, delegate, lastResult } from '../test/support/e2e-fixtures.js';
 import type { Page } from '@playwright/test';
+import { shortId } from '../renderer/src/views/inbox/cards.js';
 
 async function openOrchestration(page: Page) {
   await page.getByRole('link', { name: 'Settings' }).click();
@@ -216,13 +217,16 @@ test('a waiting delegation: Runs shows what it waits on (hold and hop), and Dele
     .filter({ has: page.locator('strong', { hasText: /^mid$/ }) });
   await expect(midItem.locator('.status-pill')).toHaveText('waiting');
   await midItem.click();
-  await expect(page.locator('.run-detail').getByRole('status').filter({ hasText: 'Waiting on orchestration hold' })).toContainText(`${hold.id} (hop 2`);
+  // The hold's short form (the full id in its title), as in Runs and Tasks.
+  const held = page.locator('.run-detail').getByRole('status').filter({ hasText: 'Waiting on orchestration hold' });
+  await expect(held).toContainText(`${shortId(hold.id)} (hop 2`);
+  await expect(held.locator('code')).toHaveAttribute('title', hold.id);
 
   await page.locator('summary', { hasText: 'Delegated tasks' }).click();
   const row = page.getByRole('table').getByRole('row').nth(1);
   await expect(row).toContainText('lead → mid');
   await expect(row).toContainText('waiting');
   await expect(row).toContainText('hop 2');
-  await row.getByRole('button', { name: /Open the run of task/ }).press('Enter');
+  await row.getByRole('button', { name: /open its run/ }).press('Enter');
   await expect(page.locator('.run-detail h1')).toContainText('mid');
 });

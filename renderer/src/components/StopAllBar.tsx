@@ -24,6 +24,8 @@ export function StopAllBar() {
           try {
             await useStatus.getState().resume();
             setProblem(null);
+            // The bar (and this button) leaves: focus goes to the Stop all button that takes its place, not <body>.
+            requestAnimationFrame(() => document.getElementById('stop-all-button')?.focus());
           } catch (e) {
             setProblem(errorMessage(e));
           }

@@ -84,7 +84,7 @@ export function TopBar() {
             <span className="dot" aria-hidden="true" /> Stop all engaged
           </span>
         ) : (
-          <button type="button" className="btn danger" onClick={() => setConfirming(true)}>
+          <button type="button" id="stop-all-button" className="btn danger" onClick={() => setConfirming(true)}>
             Stop all
           </button>
         )}

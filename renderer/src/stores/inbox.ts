@@ -2,9 +2,10 @@
 // the cards checked for a bulk answer, and what is being answered. The kernel pushes each change
 // (applyPushed); the window refetches only at start, on a new filter, and after a lost connection.
 import { create } from 'zustand';
-import { call, CallError } from '../api/client.js';
+import { call } from '../api/client.js';
 import { coalesce } from './refetcher.js';
-import { applyChange, cardLabel, reselect, type InboxFilter, type InboxItem } from './inbox-list.js';
+import { applyChange, reselect, type InboxFilter, type InboxItem } from './inbox-list.js';
+import { makeAnswering } from './inbox-answer.js';
 import { errorMessage } from '../../../shared/errors.js';
 import type { MethodOutput } from '../../../shared/api/index.js';
 
@@ -16,7 +17,7 @@ export type InboxSummary = MethodOutput<'inboxSummary'>;
 /** Cards per page: enough to fill any window several times, small enough to arrive in one quick frame. */
 export const PAGE_SIZE = 200;
 
-interface InboxState {
+export interface InboxState {
   items: InboxItem[];
   hasMore: boolean;
   loaded: boolean;
@@ -105,44 +106,7 @@ export const useInbox = create<InboxState>((set, get) => {
       void refreshSummary();
     }, 300);
   };
-  const answering =
-    (label: string, fn: (id: string, ...a: never[]) => Promise<unknown>) =>
-    async (id: string, ...args: never[]) => {
-      if (get().busy[id]) return;
-      const item = get().items.find((i) => i.id === id);
-      const at = get().items.findIndex((i) => i.id === id);
-      const name = item ? ` · ${cardLabel(item)}` : '';
-      // A failed delegation's card offers Dismiss, not Abandon: the toast says the word on the button.
-      const word = label === 'Abandoned' && item?.tool === 'delegate_task' ? 'Dismissed' : label;
-      const settles = label !== 'Retrying';
-      // The answered card leaves the list at once (the kernel's event confirms it); a refusal puts it back.
-      set((s) => {
-        const items = settles ? s.items.filter((i) => i.id !== id) : s.items;
-        return { busy: { ...s.busy, [id]: true }, items, selectedId: settles ? reselect(s.items, items, s.selectedId) : s.selectedId };
-      });
-      try {
-        await fn(id, ...args);
-        set((s) => ({ lastAnswer: { id, text: `${word}${name}`, ok: true }, answered: s.answered + 1 }));
-      } catch (e) {
-        // A card someone else answered meanwhile ('conflict') stays gone: it is no longer pending.
-        const answeredElsewhere = e instanceof CallError && e.code === 'conflict';
-        set((s) => {
-          const back =
-            item && settles && !answeredElsewhere && !s.items.some((i) => i.id === id)
-              ? [...s.items.slice(0, Math.max(at, 0)), item, ...s.items.slice(Math.max(at, 0))]
-              : s.items;
-          return { items: back, lastAnswer: { id, text: `${errorMessage(e)}${name}`, ok: false }, answered: s.answered + 1 };
-        });
-      } finally {
-        set((s) => {
-          const busy = { ...s.busy };
-          delete busy[id];
-          const checked = { ...s.checked };
-          delete checked[id];
-          return { busy, checked };
-        });
-      }
-    };
+  const answering = makeAnswering(get, set);
   return {
     items: [],
     hasMore: false,

@@ -6,6 +6,7 @@ import { BulkConfirm } from './BulkConfirm.js';
 
 import { shortId } from './cards.js';
 import { FilterChips } from './FilterChips.js';
+import { useBulkAsk } from './bulk-ask.js';
 import { errorMessage } from '../../../../shared/errors.js';
 
 const KINDS: Array<{ value: InboxFilter['kind'] | ''; label: string }> = [
@@ -56,7 +57,9 @@ export function InboxToolbar() {
   const [text, setText] = useState(filter.text ?? '');
   // A text filter removed by its chip empties the box too.
   useEffect(() => setText(filter.text ?? ''), [filter.text]);
-  const [confirm, setConfirm] = useState<'approve' | 'deny' | null>(null);
+  const confirm = useBulkAsk((b) => b.asking);
+  const setConfirm = useBulkAsk((b) => b.ask);
+  useEffect(() => () => useBulkAsk.getState().ask(null), []);
   const [note, setNote] = useState<string | null>(null);
   const ids = Object.keys(checked);
   const named = confirm ? items.filter((i) => checked[i.id]) : [];
@@ -129,10 +132,10 @@ export function InboxToolbar() {
             <span className="muted" data-testid="checked-count">
               {ids.length} selected
             </span>
-            <button type="button" className="btn small primary" onClick={() => setConfirm('approve')}>
+            <button type="button" className="btn small primary" aria-keyshortcuts="a" onClick={() => setConfirm('approve')}>
               Approve {ids.length}
             </button>
-            <button type="button" className="btn small danger-outline" onClick={() => setConfirm('deny')}>
+            <button type="button" className="btn small danger-outline" aria-keyshortcuts="d" onClick={() => setConfirm('deny')}>
               Deny {ids.length}
             </button>
             <button type="button" className="btn small ghost" onClick={() => useInbox.getState().clearChecked()}>

@@ -9,6 +9,9 @@ import { Empty } from '../../components/Empty.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { useNow } from '../../components/time.js';
 import { FirstRun } from '../demo/FirstRun.js';
+import { useBulkAsk } from './bulk-ask.js';
+import { undoAnswer, useGrace } from '../../stores/answer-grace.js';
+import { ShortcutsDialog } from './ShortcutsDialog.js';
 import { classifyDanger, type DangerFinding } from '../../../../shared/inbox/danger.js';
 import { cardLabel } from '../../stores/inbox-list.js';
 import { cardOfHash } from '../../stores/nav.js';
@@ -22,6 +25,11 @@ export function InboxView() {
   const { items, loaded, error, selectedId, lastAnswer, answered, filter } = useInbox();
   const now = useNow();
   const [reason, setReason] = useState('');
+  const [help, setHelp] = useState(false);
+  const closeHelp = useCallback(() => setHelp(false), []);
+  const held = useGrace((g) => g.held);
+  const holding = held.at(-1);
+  const graceSeconds = holding ? Math.max(1, Math.round((holding.until - Date.now()) / 1000)) : 0;
   const [danger, setDanger] = useState<{ item: InboxItem; trust: boolean; findings: DangerFinding[] } | null>(null);
   const selected = items.find((i) => i.id === selectedId) ?? null;
   const filteredView = Object.values(filter).some((v) => v !== undefined && v !== '');
@@ -71,14 +79,26 @@ export function InboxView() {
   }, [loaded, items.length]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && typing(e.target) && e.target instanceof HTMLElement && e.target.closest('.inbox-detail')) {
+        // Esc leaves the reason box: back to the card, whose keys work again.
+        e.preventDefault();
+        document.querySelector<HTMLElement>('.inbox-detail .card-title')?.focus();
+        return;
+      }
       if (e.metaKey || e.ctrlKey || e.altKey || typing(e.target) || document.querySelector('[aria-modal="true"]')) return;
       const s = useInbox.getState();
       const item = s.items.find((i) => i.id === s.selectedId);
+      // With cards checked, a and d answer the selection (after its confirm), never just the focused card.
+      const bulk = Object.keys(s.checked).length > 0;
       if (e.key === 'j' || e.key === 'ArrowDown') s.move(1);
       else if (e.key === 'k' || e.key === 'ArrowUp') s.move(-1);
+      else if (e.key === '?') setHelp(true);
+      else if (e.key === 'u' && useGrace.getState().held.length) undoAnswer();
+      else if ((e.key === 'a' || e.key === 'd') && bulk) useBulkAsk.getState().ask(e.key === 'a' ? 'approve' : 'deny');
       else if (e.key === 'a' && answerable(item)) requestApprove(item);
       else if (e.key === 'd' && answerable(item)) void s.deny(item.id, reason);
       else if (e.key === 'x' && answerable(item)) s.check(item.id, !s.checked[item.id]);
+      else if (e.key === 'r' && answerable(item)) document.querySelector<HTMLElement>('.inbox-detail input[aria-label^="Reason"]')?.focus();
       else return;
       e.preventDefault();
     };
@@ -87,7 +107,14 @@ export function InboxView() {
   }, [reason, requestApprove]);
 
   if (!loaded) return <div className="loading">Loading the inbox…</div>;
-  const toast = lastAnswer ? (
+  const toast = holding ? (
+    <div className="toast held" role="status" key={`held-${holding.id}`}>
+      {holding.text} · sending in {graceSeconds} s{held.length > 1 ? ` (${held.length} held)` : ''}{' '}
+      <button type="button" className="btn small" aria-keyshortcuts="u" onClick={() => undoAnswer(holding.id)}>
+        Undo
+      </button>
+    </div>
+  ) : lastAnswer ? (
     <div className={`toast ${lastAnswer.ok ? '' : 'error'}`} role="status" key={`${lastAnswer.id}-${lastAnswer.text}`}>
       {lastAnswer.text}
     </div>
@@ -115,7 +142,8 @@ export function InboxView() {
             </p>
             <p>
               A parked call waits up to 24 hours. Approve it and the run goes on; deny it and the agent reads your reason. Keys: <kbd>j</kbd>/<kbd>k</kbd> move,{' '}
-              <kbd>a</kbd> approves, <kbd>d</kbd> denies, <kbd>x</kbd> selects for a bulk answer.
+              <kbd>a</kbd> approves, <kbd>d</kbd> denies, <kbd>x</kbd> selects for a bulk answer (then <kbd>a</kbd>/<kbd>d</kbd> answer the selection),{' '}
+              <kbd>?</kbd> lists them all.
             </p>
           </Empty>
           {toast}
@@ -126,8 +154,11 @@ export function InboxView() {
             <div className="queue-head">
               <h1 tabIndex={-1}>Inbox</h1>
               <span className="muted" data-testid="queue-count">
-                {items.length} {useInbox.getState().hasMore ? 'shown' : 'waiting'} · <kbd>j</kbd>/<kbd>k</kbd> <kbd>a</kbd>/<kbd>d</kbd> <kbd>x</kbd>
+                {items.length} {useInbox.getState().hasMore ? 'shown' : 'waiting'} · <kbd>j</kbd>/<kbd>k</kbd> <kbd>a</kbd>/<kbd>d</kbd> <kbd>x</kbd>{' '}
               </span>
+              <button type="button" className="link small" onClick={() => setHelp(true)} aria-keyshortcuts="?">
+                Shortcuts <kbd>?</kbd>
+              </button>
             </div>
             <InboxToolbar />
             {toast}
@@ -147,6 +178,7 @@ export function InboxView() {
           </section>
         </div>
       )}
+      {help ? <ShortcutsDialog onClose={closeHelp} /> : null}
       {danger ? (
         <ConfirmDialog
           title="Approve a call that needs a second look?"

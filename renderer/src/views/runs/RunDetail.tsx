@@ -5,6 +5,7 @@ import { call } from '../../api/client.js';
 import { ago, useNow } from '../../components/time.js';
 import { readableInput } from '../inbox/cards.js';
 import { TaskEvidence } from './TaskEvidence.js';
+import { RunAgain } from './RunAgain.js';
 import { useInbox } from '../../stores/inbox.js';
 import { useNav } from '../../stores/nav.js';
 import { shortId } from '../inbox/cards.js';
@@ -162,8 +163,8 @@ export function RunDetailView({ run }: { run: RunFull }) {
           ) : null}
           {run.waiting_on?.map((w) => (
             <p key={w.request_id} className="field-warn" role="status">
-              Waiting on orchestration hold <code>{w.request_id}</code> (hop {w.hop}: {w.agent} wants {w.tool} on {w.target}). Answer it in the Inbox;
-              unanswered, it expires {new Date(w.expires_at).toLocaleString()} and the hop is refused.
+              Waiting on orchestration hold <code title={w.request_id}>{shortId(w.request_id)}</code> (hop {w.hop}: {w.agent} wants {w.tool} on {w.target}).
+              Answer it in the Inbox; unanswered, it expires {new Date(w.expires_at).toLocaleString()} and the hop is refused.
             </p>
           ))}
         </div>
@@ -182,7 +183,9 @@ export function RunDetailView({ run }: { run: RunFull }) {
           >
             Stop run
           </button>
-        ) : null}
+        ) : (
+          <RunAgain run={run} />
+        )}
       </header>
       {stopNote ? <div className="banner error">{stopNote}</div> : null}
       {run.prompt ? (

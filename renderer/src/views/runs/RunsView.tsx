@@ -8,6 +8,7 @@ import { RunDetailView } from './RunDetail.js';
 import { Empty } from '../../components/Empty.js';
 import { LoadMore } from '../../components/LoadMore.js';
 import { TasksList } from './TasksList.js';
+import { shortId } from '../inbox/cards.js';
 import type { Mode } from '../../../../shared/types.js';
 import { errorMessage } from '../../../../shared/errors.js';
 
@@ -132,7 +133,7 @@ export function RunsView() {
                 <span className="muted small">
                   {ago(r.created_at, now)}
                   {r.pending ? ` · ${r.pending} waiting` : ''}
-                  {r.waiting_on?.length ? ` · on hold ${r.waiting_on[0]!.request_id.slice(0, 8)} (hop ${r.waiting_on[0]!.hop})` : ''}
+                  {r.waiting_on?.length ? ` · on hold ${shortId(r.waiting_on[0]!.request_id)} (hop ${r.waiting_on[0]!.hop})` : ''}
                 </span>
               </button>
             </li>

@@ -6,7 +6,7 @@ import { call, CallError } from '../../api/client.js';
 import { useOrchestration } from '../../stores/orchestration.js';
 import { inlineCode } from '../../components/inline-code.js';
 import { useNow } from '../../components/time.js';
-import { accountText, pillText, refreshOutcome, sourceText, WHERE_TO_GET, type Entitlement } from './entitlement-text.js';
+import { accountText, messageText, pillText, refreshOutcome, sourceText, WHERE_TO_GET, type Entitlement } from './entitlement-text.js';
 import { errorMessage } from '../../../../shared/errors.js';
 
 const Words = ({ text }: { text: string }) => <>{inlineCode(text).map((s, i) => (s.code ? <code key={i}>{s.text}</code> : <span key={i}>{s.text}</span>))}</>;
@@ -51,7 +51,7 @@ export function EntitlementKey({ entitlement }: { entitlement: Entitlement | nul
       {/* Absent: its message repeats where to get it, said just above. */}
       {entitlement?.message && entitlement.status !== 'absent' ? (
         <p className="setting-note">
-          <Words text={entitlement.message} />
+          <Words text={messageText(entitlement)} />
         </p>
       ) : null}
       {accountLine ? <p className={`setting-note ${account?.problem ? 'field-warn' : ''}`}>{accountLine}</p> : null}

@@ -4,6 +4,7 @@ import { OrchestrationPage } from './OrchestrationPage.js';
 import { ModelsPage } from './ModelsPage.js';
 import { ConnectionsPage } from './ConnectionsPage.js';
 import { useStatus } from '../../stores/status.js';
+import { UndoGraceSetting } from './UndoGraceSetting.js';
 
 function About() {
   const { version, dataDir } = useStatus();
@@ -28,6 +29,7 @@ function About() {
           Everything this window does can also be done headless with the <code>nexus</code> command against the same data folder.
         </p>
       </section>
+      <UndoGraceSetting />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountText, pillText, refreshOutcome, sourceText, WHERE_TO_GET, type Entitlement } from './entitlement-text.js';
+import { accountText, localTime, messageText, pillText, refreshOutcome, sourceText, WHERE_TO_GET, type Entitlement } from './entitlement-text.js';
 
 const NOW = Date.UTC(2026, 10, 30, 12);
 const base: Entitlement = {
@@ -73,5 +73,19 @@ describe('the entitlement in words (Settings ▸ Agents ▸ Orchestration)', () 
       ok: false,
       text: 'Refresh failed: The account service at X answered 500.',
     });
+  });
+});
+
+describe('messageText', () => {
+  it('says the expiry in local time, with no raw ISO string left', () => {
+    const iso = '2027-03-04T05:06:07.000Z';
+    const text = messageText({ ...base, entitled: true, status: 'valid', expires_at: iso, message: `Entitled to nexus.orchestration until ${iso}.` });
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+    expect(text).toBe(`Entitled to nexus.orchestration until ${localTime(iso)}.`);
+    expect(localTime(iso)).toMatch(/2027/);
+  });
+  it('leaves a message without a time as it is', () => {
+    expect(messageText(base)).toBe('No entitlement yet.');
+    expect(messageText(null)).toBe('');
   });
 });

@@ -44,3 +44,15 @@ export function refreshOutcome(r: { ok: true; value: Entitlement } | { ok: false
   if (!r.ok) return { ok: false, text: `Refresh failed: ${r.message}` };
   return { ok: true, text: r.value.entitled ? `Refreshed: ${r.value.message}` : `Refreshed, but not entitled: ${r.value.message}` };
 }
+
+/** A moment as a person reads it, in their own zone ("2 Dec 2026, 14:05"), never a raw ISO string. */
+export const localTime = (iso: string): string =>
+  new Date(iso).toLocaleString([], { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
+
+/** The kernel's message (shared with the CLI, which keeps ISO) with its ISO times said in local time. */
+export function messageText(e: Entitlement | null): string {
+  if (!e) return '';
+  return e.message.replace(/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})/g, (iso) =>
+    Number.isNaN(Date.parse(iso)) ? iso : localTime(iso),
+  );
+}
