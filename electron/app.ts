@@ -30,6 +30,8 @@ import type { Governance } from './governance/service.js';
 import type { Delegation } from './governance/delegation.js';
 import { createDemo, type Demo, type InternalCall } from './demo/setup.js';
 import { createExternal, EXTERNAL_METHODS } from './external/setup.js';
+import { createDesk, deskOptionsFromEnv } from './desk/setup.js';
+import type { DeskClient, DeskOptions } from './desk/client.js';
 import type { ExternalService } from './external/service.js';
 import {
   agentsHandlers,
@@ -79,6 +81,8 @@ export interface Nexus {
   governance: Governance | null;
   delegation: Delegation | null;
   external: ExternalService | null;
+  /** This machine's seat at a team desk (docs/desk.md); null without one. */
+  desk: DeskClient | null;
   recovery: RecoveryReport;
   onEvent(listener: (event: NexusEvent) => void): () => void;
   onClose(fn: () => void | Promise<void>): void;
@@ -105,6 +109,8 @@ export interface CreateNexusOptions {
   secretCipher?: SecretCipher;
   /** The desktop app's provider keys, made for the canonical data dir (headless: none; keysStatus says so). */
   keys?: (dataDir: string) => KeysModule;
+  /** Join a team desk (else NEXUS_DESK_URL / NEXUS_MACHINE; neither: no desk). */
+  desk?: DeskOptions | null;
   /** Start-up warnings (loose permissions, secrets moved); default stderr. */
   warn?: (line: string) => void;
 }
@@ -176,6 +182,8 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
       return r.value as OutputOf<Methods[K]>; // the handler's own output, typed by the contract
     };
     const demo: Demo | null = want.demo ? createDemo({ call, onClose }) : null;
+    const desk = createDesk({ db, kernel, governance }, opts.desk !== undefined ? opts.desk : deskOptionsFromEnv(env));
+    if (desk) onClose(() => desk.close());
     const external = want.external ? createExternal({ db, kernel, clock, dataDir, env, stopAll, onClose }) : null;
 
     const notBuilt = (what: string) => `${what} are not available in this build of NEXUS.`;
@@ -212,11 +220,14 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
       governance,
       delegation: gov?.delegation ?? null,
       external: external?.service ?? null,
+      desk,
       recovery: kernel.start(),
       onEvent: (listener) => events.on(listener),
       onClose,
       close,
     };
+    // After recovery: the desk learns what recovery changed from the outbox, like anything else.
+    if (desk) await desk.start();
     return nexus;
   } catch (e) {
     await close();

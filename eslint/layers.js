@@ -22,24 +22,27 @@ export const LAYERS = [
   ['kernel', (p) => p.startsWith('electron/kernel/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners']],
   ['governance', (p) => p.startsWith('electron/governance/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel']],
   ['demo', (p) => p.startsWith('electron/demo/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance']],
-  ['api', (p) => p.startsWith('electron/api/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo']],
+  // The team desk (PostgreSQL): a kernel's seat at it. It drives the kernel and governance through their public
+  // faces; the API and the composition root sit above it.
+  ['desk', (p) => p.startsWith('electron/desk/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance']],
+  ['api', (p) => p.startsWith('electron/api/'), ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'desk']],
   // Connected clients (Claude Code, Codex): a module app.ts constructs, whose handlers are typed by api/.
   [
     'external',
     (p) => p.startsWith('electron/external/'),
-    ['shared', 'data-dir', 'connect', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api'],
+    ['shared', 'data-dir', 'connect', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'desk', 'api'],
   ],
   [
     'app',
     (p) => p === 'electron/app.ts',
-    ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api', 'connect', 'external'],
+    ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'desk', 'api', 'connect', 'external'],
   ],
   ['doors', (p) => p.startsWith('electron/doors/'), ['shared', 'data-dir', 'api']],
   ['cli', (p) => p.startsWith('electron/cli/'), ['shared', 'data-dir', 'connect', 'api', 'doors']],
   [
     'shell',
     (p) => p.startsWith('electron/'),
-    ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'api', 'connect', 'external', 'app', 'doors'],
+    ['shared', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'desk', 'api', 'connect', 'external', 'app', 'doors'],
   ],
   ['renderer', (p) => p.startsWith('renderer/'), ['shared']],
 ];
@@ -57,6 +60,7 @@ export const LAYER_NAMES = {
   kernel: '`electron/kernel/`',
   governance: '`electron/governance/`',
   demo: '`electron/demo/`',
+  desk: '`electron/desk/`',
   api: '`electron/api/`',
   external: '`electron/external/`',
   app: '`electron/app.ts`',

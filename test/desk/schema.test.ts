@@ -41,7 +41,7 @@ describe.skipIf(!pgAvailable)('desk schema', () => {
 
   it('refuses an answer from a person whose teams do not answer that agent, and accepts a team member', async () => {
     const a = as('laptop_a');
-    await a`INSERT INTO desk.machines (name) VALUES ('a')`;
+    await a`INSERT INTO desk.machines (name, instance) VALUES ('a', 'i-a')`;
     await a`INSERT INTO desk.cards (machine, id, kind, run_id, agent, tool, target) VALUES ('a', 'row1', 'autonomy', 'run1', 'ops-bot', 'bash', 'ls')`;
     const carol = as('carol');
     expect(await carol`SELECT id FROM desk.cards`).toHaveLength(0); // not even visible
@@ -60,7 +60,7 @@ describe.skipIf(!pgAvailable)('desk schema', () => {
 
   it('lets a machine write only its own cards and the record, and nobody alter the record', async () => {
     const b = as('laptop_b');
-    await b`INSERT INTO desk.machines (name) VALUES ('b')`;
+    await b`INSERT INTO desk.machines (name, instance) VALUES ('b', 'i-b')`;
     await expect(b`INSERT INTO desk.cards (machine, id, kind, run_id, tool, target) VALUES ('a', 'x', 'autonomy', 'r', 'bash', 'ls')`).rejects.toThrow(
       /row-level security/,
     );

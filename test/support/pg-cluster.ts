@@ -44,6 +44,7 @@ export async function startCluster(): Promise<PgCluster> {
   const port = await freePort();
   let proc: ChildProcess | null = null;
   const start = async () => {
+    if (proc && proc.exitCode === null) return; // already running
     const [pc, pa] = wrap(join(BIN, 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off']);
     proc = spawn(pc, pa, { stdio: 'ignore', cwd: dir });
     const deadline = Date.now() + 20_000;

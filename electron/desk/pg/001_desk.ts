@@ -10,6 +10,8 @@ const migration: PgMigration = {
     CREATE TABLE desk.machines (
       name text PRIMARY KEY CHECK (name ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$'),
       role name NOT NULL DEFAULT current_user,
+      -- The data dir that holds this name: its outbox seqs are the record's keys, so no other may take it.
+      instance text NOT NULL,
       joined_at timestamptz NOT NULL DEFAULT now(),
       last_heard_at timestamptz NOT NULL DEFAULT now(),
       left_at timestamptz

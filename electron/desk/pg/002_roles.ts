@@ -15,6 +15,7 @@ const migration: PgMigration = {
     ${role('nexus_policy')}
     REVOKE ALL ON SCHEMA desk FROM PUBLIC;
     GRANT USAGE ON SCHEMA desk TO nexus_machine, nexus_person, nexus_policy;
+    GRANT SELECT ON desk_migrations TO nexus_machine, nexus_person, nexus_policy;
     -- A person may answer an agent's cards when they are a member of one of that agent's teams.
     CREATE FUNCTION desk.may_answer(agent text) RETURNS boolean LANGUAGE sql STABLE AS $$
       SELECT EXISTS (SELECT 1 FROM desk.agent_teams t WHERE t.agent = $1 AND pg_has_role(current_user, t.team, 'MEMBER'))

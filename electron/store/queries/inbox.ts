@@ -230,3 +230,9 @@ export function inboxWire(i: InboxEntry): InboxItem & { addressee?: string | nul
   const { status, addressee, data, ...item } = i;
   return { ...item, ...(addressee !== undefined ? { addressee } : {}) };
 }
+
+/** Who resolved a card (null while pending, or when the clock or a stop ended it). */
+export function inboxResolvedBy(db: Db, id: string): { status: string; by: string | null } | null {
+  const r = stmt(db, 'SELECT status, resolved_by FROM inbox WHERE id = ?').get(id) as { status: string; resolved_by: string | null } | undefined;
+  return r ? { status: r.status, by: r.resolved_by } : null;
+}
