@@ -226,8 +226,9 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
       onClose,
       close,
     };
-    // After recovery: the desk learns what recovery changed from the outbox, like anything else.
-    if (desk) await desk.start();
+    // After recovery, and after the caller's own set-up of this turn (its tools): an answer caught up at start
+    // runs its row with every tool in place. What recovery changed reaches the desk through the outbox.
+    if (desk) setImmediate(() => void desk.start());
     return nexus;
   } catch (e) {
     await close();

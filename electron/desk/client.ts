@@ -81,7 +81,14 @@ export class DeskClient {
     opts: DeskOptions,
   ) {
     this.opts = DeskOptionsSchema.parse(opts);
-    this.sql = postgres(this.opts.url, { onnotice: () => {}, max: 4, connect_timeout: 5, idle_timeout: 30, connection: { application_name: `nexus ${this.opts.machine}` } });
+    this.sql = postgres(this.opts.url, {
+      onnotice: () => {},
+      fetch_types: false, // no array types are used; and no extra statement races a reconnect
+      max: 4,
+      connect_timeout: 5,
+      idle_timeout: 30,
+      connection: { application_name: `nexus ${this.opts.machine}` },
+    });
     // Joined from the first instant: what happens before the desk answers is kept in the outbox.
     ports.kernel.setDeskOutbox(true);
     if (ports.governance) ports.governance.deskStop = () => this.deskStopAll || this.silent();

@@ -23,3 +23,8 @@ export function outboxRowEnd(k: KernelState, row: Row, state: string, error: str
   if (!k.deskOutbox) return;
   insertOutbox(k.db, { kind: 'row', ref: row.id, data: { row_id: row.id, run_id: row.run_id, tool: row.tool, state, error }, now });
 }
+
+export function outboxRunEnd(k: KernelState, run_id: string, status: string, error: string | null, now: number): void {
+  if (!k.deskOutbox) return;
+  insertOutbox(k.db, { kind: 'run', ref: run_id, data: { run_id, status, error }, now });
+}

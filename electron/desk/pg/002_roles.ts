@@ -3,8 +3,7 @@
 // decides which cards a person reads and answers; no desk role gets UPDATE or DELETE on the record.
 import type { PgMigration } from './types.js';
 
-const role = (name: string) =>
-  `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${name}') THEN CREATE ROLE ${name} NOLOGIN; END IF; END $$;`;
+const role = (name: string) => `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${name}') THEN CREATE ROLE ${name} NOLOGIN; END IF; END $$;`;
 
 const migration: PgMigration = {
   version: 2,

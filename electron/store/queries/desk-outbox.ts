@@ -3,7 +3,7 @@
 import { stmt, type Db } from '../db.js';
 import { parseJson, toJson } from './util.js';
 
-export type OutboxKind = 'card' | 'decision' | 'row' | 'answer';
+export type OutboxKind = 'card' | 'decision' | 'row' | 'run' | 'answer';
 export interface OutboxEntry {
   seq: number;
   kind: OutboxKind;
