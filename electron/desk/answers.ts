@@ -2,6 +2,7 @@
 // applies the first answer it commits while the card is still pending; any later one is recorded as too late,
 // naming the answer that won. Each answer's outcome and the read cursor commit together, so a restart
 // (or a reconnect) resumes exactly after the last answer handled.
+import { z } from 'zod';
 import { tx, type Db } from '../store/db.js';
 import { insertOutbox, readDeskState, writeDeskState } from '../store/queries/desk-outbox.js';
 import { inboxResolvedBy } from '../store/queries/inbox.js';
@@ -14,7 +15,7 @@ export const answerer = (a: Pick<DeskAnswer, 'by_role' | 'at_machine'>) => `pers
 export type AnswerOutcome = { answer_id: number; row_id: string; outcome: 'applied' | 'too_late' | 'unknown_card'; by: string; winner: string | null };
 
 export function answersSeen(db: Db): number {
-  return readDeskState(db, { key: ANSWERS_SEEN, fallback: 0 });
+  return readDeskState(db, { key: ANSWERS_SEEN, schema: z.number().int().nonnegative(), fallback: 0 });
 }
 
 export function applyAnswer(kernel: Pick<Kernel, 'getRow' | 'approve' | 'deny'>, db: Db, a: DeskAnswer): AnswerOutcome {

@@ -46,7 +46,7 @@ export function redactUrl(url: string): string {
 
 /** This data dir's identity at the desk, made once and kept in its own store. */
 function deskInstance(db: Db): string {
-  let id = readDeskState<string | null>(db, { key: 'instance', fallback: null });
+  let id = readDeskState<string | null>(db, { key: 'instance', schema: z.string().uuid(), fallback: null });
   if (!id) writeDeskState(db, { key: 'instance', value: (id = randomUUID()) });
   return id;
 }

@@ -6,6 +6,9 @@ import type { OutboxEntry } from '../../store/queries/desk-outbox.js';
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 
+/** The outbox's data came from JSON.parse, so it is JSON; re-reading it says so to the driver's types. */
+const jsonValue = (d: Record<string, unknown>): postgres.JSONValue => JSON.parse(JSON.stringify(d));
+
 /** Join (or re-join) as `machine`; false when another data dir holds that name (its seqs key the record). */
 export async function joinMachine(sql: Sql, a: { machine: string; instance: string }): Promise<boolean> {
   const r = await sql`INSERT INTO desk.machines (name, instance) VALUES (${a.machine}, ${a.instance})
@@ -38,7 +41,7 @@ export async function pushChanges(sql: postgres.Sql, a: { machine: string; chang
   await sql.begin(async (t) => {
     for (const c of a.changes) {
       const fresh = await t`INSERT INTO desk.record (machine, seq, kind, ref, data, at)
-                            VALUES (${a.machine}, ${c.seq}, ${c.kind}, ${c.ref}, ${t.json(c.data as postgres.JSONValue)}, ${new Date(c.at)})
+                            VALUES (${a.machine}, ${c.seq}, ${c.kind}, ${c.ref}, ${t.json(jsonValue(c.data))}, ${new Date(c.at)})
                             ON CONFLICT (machine, seq) DO NOTHING RETURNING seq`;
       if (!fresh.length) continue;
       const d = c.data;

@@ -1,5 +1,6 @@
 // The inbox: one card per thing waiting on a person. Autonomy cards (parked rows) use the row id as their
 // id; other kinds (orchestration holds, attention items, questions) are added by their modules.
+import { z } from 'zod';
 import { stmt, type Db } from '../db.js';
 import type { InboxItem, InboxKind } from '../../../shared/types.js';
 import { iso, isoOr, parseJson, toJson } from './util.js';
@@ -231,8 +232,10 @@ export function inboxWire(i: InboxEntry): InboxItem & { addressee?: string | nul
   return { ...item, ...(addressee !== undefined ? { addressee } : {}) };
 }
 
+const ResolvedRow = z.object({ status: z.string(), resolved_by: z.string().nullable() }).optional();
+
 /** Who resolved a card (null while pending, or when the clock or a stop ended it). */
 export function inboxResolvedBy(db: Db, id: string): { status: string; by: string | null } | null {
-  const r = stmt(db, 'SELECT status, resolved_by FROM inbox WHERE id = ?').get(id) as { status: string; resolved_by: string | null } | undefined;
+  const r = ResolvedRow.parse(stmt(db, 'SELECT status, resolved_by FROM inbox WHERE id = ?').get(id));
   return r ? { status: r.status, by: r.resolved_by } : null;
 }
