@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { missed } from './report.js';
 
-const suites = ['rules', 'kernel', 'governance', 'sandbox', 'window', 'external', 'gemini-hook', 'cli', 'store'];
+const suites = ['rules', 'kernel', 'governance', 'sandbox', 'window', 'external', 'gemini-hook', 'cli', 'store', 'desk'];
 const args = process.argv.slice(2);
 const reportOnly = args.includes('--report');
 const only = args.filter((a) => a !== '--report');

@@ -31,6 +31,8 @@ import type { Delegation } from './governance/delegation.js';
 import { createDemo, type Demo, type InternalCall } from './demo/setup.js';
 import { createExternal, EXTERNAL_METHODS } from './external/setup.js';
 import { installAcpAgents } from './external/acp/starter.js';
+import { createDesk, deskOptionsFromEnv } from './desk/setup.js';
+import type { DeskClient, DeskOptions } from './desk/client.js';
 import type { ExternalService } from './external/service.js';
 import {
   agentsHandlers,
@@ -83,6 +85,8 @@ export interface Nexus {
   governance: Governance | null;
   delegation: Delegation | null;
   external: ExternalService | null;
+  /** This machine's seat at a team desk (docs/desk.md); null without one. */
+  desk: DeskClient | null;
   recovery: RecoveryReport;
   onEvent(listener: (event: NexusEvent) => void): () => void;
   onClose(fn: () => void | Promise<void>): void;
@@ -109,6 +113,8 @@ export interface CreateNexusOptions {
   secretCipher?: SecretCipher;
   /** The desktop app's provider keys, made for the canonical data dir (headless: none; keysStatus says so). */
   keys?: (dataDir: string) => KeysModule;
+  /** Join a team desk (else NEXUS_DESK_URL / NEXUS_MACHINE; neither: no desk). */
+  desk?: DeskOptions | null;
   /** Start-up warnings (loose permissions, secrets moved); default stderr. */
   warn?: (line: string) => void;
 }
@@ -180,6 +186,8 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
       return r.value as OutputOf<Methods[K]>; // the handler's own output, typed by the contract
     };
     const demo: Demo | null = want.demo ? createDemo({ call, onClose }) : null;
+    const desk = createDesk({ db, kernel, governance }, opts.desk !== undefined ? opts.desk : deskOptionsFromEnv(env));
+    if (desk) onClose(() => desk.close());
     const external = want.external ? createExternal({ db, kernel, clock, dataDir, env, stopAll, onClose }) : null;
     // ACP agents (profile `acp`) start through the turn engine's doors, run by the external module's client.
     if (turns && want.external) installAcpAgents(turns, kernel, (fn) => onClose(async () => void (await fn())));
@@ -218,11 +226,15 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
       governance,
       delegation: gov?.delegation ?? null,
       external: external?.service ?? null,
+      desk,
       recovery: kernel.start(),
       onEvent: (listener) => events.on(listener),
       onClose,
       close,
     };
+    // After recovery, and after the caller's own set-up of this turn (its tools): an answer caught up at start
+    // runs its row with every tool in place. What recovery changed reaches the desk through the outbox.
+    if (desk) setImmediate(() => void desk.start());
     return nexus;
   } catch (e) {
     await close();

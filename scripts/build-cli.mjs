@@ -25,7 +25,8 @@ const routes = {
       const name = group.exec(a.path)[1];
       const contents =
         name === 'serve'
-          ? "export const serveCommand = (argv, io) => import('./nexus-serve.mjs').then((m) => m.serveCommand(argv, io));"
+          ? "export const serveCommand = (argv, io) => import('./nexus-serve.mjs').then((m) => m.serveCommand(argv, io));" +
+            "export const deskCommand = (argv, io) => import('./nexus-serve.mjs').then((m) => m.deskCommand(argv, io));"
           : `module.exports = require('./nexus-${name}.cjs');`;
       return { contents, loader: 'js' };
     });

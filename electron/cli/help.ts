@@ -32,6 +32,7 @@ export const SUMMARIES: Record<string, string> = {
   abandon: 'give up the failed hook of an attention card (not the run)',
   connect: "install NEXUS as Claude Code's or Codex's tool hook: their calls cross the approval stage",
   disconnect: 'remove that hook',
+  desk: "create or upgrade a team desk's schema in PostgreSQL (desk init URL)",
 };
 
 /** The reference page(s) of each command, as docs/ paths (anchors are docs/cli.md headings). */
@@ -43,7 +44,8 @@ export const REFERENCE: Record<string, string[]> = {
   chains: ['docs/orchestration-gate.md'],
   entitlements: ['docs/entitlement.md'],
   agents: ['docs/agent-file.md'],
-  serve: ['docs/data-dir.md'],
+  serve: ['docs/data-dir.md', 'docs/desk.md'],
+  desk: ['docs/desk.md'],
 };
 
 /** Environment variables NEXUS reads, and who reads each (the kernel is `nexus serve` or the app). */
@@ -61,6 +63,10 @@ export const ENVIRONMENT: Array<[name: string, what: string]> = [
   ['NEXUS_CODEX_BIN', "nexus connect codex without --codex: the codex program asked for the hook's trust hash"],
   ['NEXUS_TESTING', 'nexus serve: 1 lets NEXUS_CLOCK_OFFSET_MS take effect (a testing aid)'],
   ['NEXUS_CLOCK_OFFSET_MS', 'nexus serve with NEXUS_TESTING=1: read the clock this many ms ahead, to test 24 h deadlines'],
+  ['NEXUS_DESK_URL', 'nexus serve: join the team desk at this postgres:// URL (--desk wins)'],
+  ['NEXUS_MACHINE', "nexus serve with a desk: this machine's name at the desk (--machine wins; default the host name)"],
+  ['NEXUS_DESK_PERSON', 'nexus serve with a desk: the Postgres role of the person answering desk cards here'],
+  ['NEXUS_DESK_SILENCE_S', 'nexus serve with a desk: seconds without the desk before governed hops stop (default 10)'],
   ['NEXUS_HOOK_SCRIPT', "nexus connect: the hook script to install instead of this NEXUS's own (for tests)"],
 ];
 

@@ -8,6 +8,7 @@ import { terminalSafeIo } from './terminal-text.js';
 const commands: Record<string, () => Promise<CliCommand>> = {
   rules: async () => (await import('./rules.js')).rulesCommand,
   serve: async () => (await import('./serve.js')).serveCommand,
+  desk: async () => (await import('./serve.js')).deskCommand,
   open: async () => (await import('./open.js')).openCommand,
   status: async () => (await import('./kernel-commands.js')).statusCommand,
   agents: async () => (await import('./agents-commands.js')).agentsCommand,

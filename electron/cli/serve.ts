@@ -11,13 +11,18 @@ import { startWebDoor, type WebDoor } from '../doors/web.js';
 import { installLastResort } from '../doors/last-resort.js';
 import { LAUNCH_TTL_MS } from '../doors/web-session.js';
 import { errorMessage } from '../../shared/errors.js';
+import { deskOptionsFromEnv } from '../desk/setup.js';
+// `nexus desk init` ships in this ES module (it needs the postgres driver, as serve does).
+export { deskCommand } from './desk.js';
 
-const USAGE = `usage: nexus serve [--data-dir DIR] [--port N] [--no-web] [--json]
+const USAGE = `usage: nexus serve [--data-dir DIR] [--port N] [--no-web] [--desk URL --machine NAME [--desk-person ROLE]] [--json]
   Runs the kernel headless: the control socket (nexus.sock in the data dir) for the CLI, and the browser host
   on http://127.0.0.1:PORT/ (the address printed opens it once, within 2 minutes; \`nexus open\` prints a new
   one). The nexus command authenticates with nexus.sock.token in the data dir. Stop with Ctrl-C.
   --port N: 0–65535; 0 (the default) picks any free port. --no-web: the control socket only.
   One kernel per data dir: a second serve on the same data dir is refused.
+  --desk URL --machine NAME: join the team desk at URL as machine NAME (or NEXUS_DESK_URL, NEXUS_MACHINE);
+  --desk-person ROLE (or NEXUS_DESK_PERSON): the person answering desk cards from here (docs/desk.md).
   Testing aid: with NEXUS_TESTING=1 in the environment, NEXUS_CLOCK_OFFSET_MS=N makes the kernel read its
   clock N ms ahead (negative: behind), so 24 h deadlines (parked calls, orchestration holds) can be tested
   by restarting a day later. Printed at start and by \`nexus status\`; only the environment can set it.`;
@@ -35,7 +40,18 @@ export function clockFromEnv(env: NodeJS.ProcessEnv): { clock: Clock } | { clock
 }
 
 export const serveCommand: CliCommand = async (argv, io) => {
-  const p = parse(argv, { port: { type: 'string' }, 'no-web': { type: 'boolean', default: false } }, io, USAGE);
+  const p = parse(
+    argv,
+    {
+      port: { type: 'string' },
+      'no-web': { type: 'boolean', default: false },
+      desk: { type: 'string' },
+      machine: { type: 'string' },
+      'desk-person': { type: 'string' },
+    },
+    io,
+    USAGE,
+  );
   if ('exit' in p) return p.exit;
   if (p.positionals.length) return usageError(io, USAGE, `unexpected ${p.positionals.join(' ')}`);
   let port = 0;
@@ -51,7 +67,17 @@ export const serveCommand: CliCommand = async (argv, io) => {
   }
   let nexus;
   try {
-    nexus = await createNexus({ dataDir, clock: time.clock });
+    // Flags over the environment; neither: no desk, and NEXUS is exactly as without one.
+    const env = { ...process.env };
+    for (const [flag, key] of [
+      ['desk', 'NEXUS_DESK_URL'],
+      ['machine', 'NEXUS_MACHINE'],
+      ['desk-person', 'NEXUS_DESK_PERSON'],
+    ] as const) {
+      const v = p.values[flag];
+      if (typeof v === 'string') env[key] = v;
+    }
+    nexus = await createNexus({ dataDir, clock: time.clock, desk: deskOptionsFromEnv(env) });
   } catch (e) {
     io.err(`nexus: ${errorMessage(e)}`);
     return 1;

@@ -24,6 +24,8 @@ export interface GateDeps {
   keyFingerprint: string;
   /** What the hop acts on, as the approver reads it (the kernel tool's own target when it has one). */
   targetOf(tool: string, input: unknown, workspace: string): string;
+  /** Stop all engaged from outside this store (a team desk: pressed elsewhere, or the desk gone silent). */
+  stopAll?: () => boolean;
 }
 
 /** One hop as Recent chains lists it (the time is stamped when it is listed). */
@@ -66,7 +68,8 @@ export function evaluateHop(d: GateDeps, call: HopGateCall): GateOutcome {
   const facts = hopFacts({ chain_id: chain.id, touched: chain.touched }, hop, member, recipient);
 
   // Read fresh, at this moment.
-  const settings = readSettings(d.db);
+  const stored = readSettings(d.db);
+  const settings = d.stopAll?.() ? { ...stored, 'orchestration.stopAll': true } : stored;
   const entitlement = gateEntitlement(d.db, d.keyFingerprint, now);
   const decision = decideHop(settings, entitlement, facts);
   const base = { hop, agent, action: call.tool, target };

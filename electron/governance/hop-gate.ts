@@ -24,6 +24,7 @@ export interface HopGateDeps {
   keyFingerprint: string;
   recent: Pick<RecentChains, 'recordHop'>;
   holdTimers: Pick<HoldTimers, 'arm' | 'disarm'>;
+  stopAll?: () => boolean;
 }
 
 export function gateHop(d: HopGateDeps, call: HopGateCall): HopGateDecision {
@@ -32,6 +33,7 @@ export function gateHop(d: HopGateDeps, call: HopGateCall): HopGateDecision {
       db: d.db,
       now: d.now,
       keyFingerprint: d.keyFingerprint,
+      stopAll: d.stopAll,
       targetOf: (tool, input, workspace) => targetOf(d.kernel.tools.find(call.run.id, { wire_tool: call.wire_tool, tool }), input, workspace),
     },
     call,

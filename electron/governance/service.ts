@@ -40,6 +40,8 @@ export class Governance {
   readonly account: AccountLink;
   /** Told when a hold expired unanswered (delegation fails the held run's task). */
   onHoldExpired: (hold: Hold) => void = () => {};
+  /** A team desk's Stop all for governed hops (engaged elsewhere, or the desk silent too long); false without one. */
+  deskStop: () => boolean = () => false;
   /** The expiry timer of each pending hold. */
   private readonly holdTimers: HoldTimers;
 
@@ -135,7 +137,15 @@ export class Governance {
    */
   gate(call: HopGateCall): HopGateDecision {
     return gateHop(
-      { db: this.db, kernel: this.kernel, now: () => this.now(), keyFingerprint: this.key.fingerprint, recent: this.recent, holdTimers: this.holdTimers },
+      {
+        db: this.db,
+        kernel: this.kernel,
+        now: () => this.now(),
+        keyFingerprint: this.key.fingerprint,
+        recent: this.recent,
+        holdTimers: this.holdTimers,
+        stopAll: () => this.deskStop(),
+      },
       call,
     );
   }
@@ -185,7 +195,7 @@ export class Governance {
   }
 
   stopAllInEffect(): boolean {
-    return readSetting(this.db, 'orchestration.stopAll');
+    return readSetting(this.db, 'orchestration.stopAll') || this.deskStop();
   }
 
   /**

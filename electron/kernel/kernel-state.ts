@@ -54,6 +54,11 @@ export interface KernelState {
    */
   readonly failRun: (k: KernelState, run_id: string, why: string) => void;
   phase: 'new' | 'started' | 'closing' | 'closed';
+  /**
+   * Joined to a team desk: every change the desk must learn of also writes an outbox row in its own transaction
+   * (desk-outbox.ts). Off without a desk, so a lone kernel pays nothing for it.
+   */
+  deskOutbox: boolean;
 }
 
 export function createKernelState(base: Pick<KernelState, 'db' | 'clock' | 'events' | 'dataDir' | 'workspacesDir' | 'tools' | 'failRun'>): KernelState {
@@ -73,6 +78,7 @@ export function createKernelState(base: Pick<KernelState, 'db' | 'clock' | 'even
     hopGate: PROCEED,
     clientExecutor: null,
     phase: 'new',
+    deskOutbox: false,
   };
 }
 

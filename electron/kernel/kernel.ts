@@ -115,6 +115,11 @@ export class Kernel {
     this.k.hopGate = gate;
   }
   /** The stand-in for the tools of client-executed runs (created_by `client:…`; kernel/client-runs.ts). */
+  /** Joined to (or left) a team desk: while on, changes the desk must learn of also write the outbox (desk-outbox.ts). */
+  setDeskOutbox(on: boolean): void {
+    this.k.deskOutbox = on;
+  }
+
   setClientExecutor(executor: ClientExecutor): void {
     this.k.clientExecutor = executor;
   }

@@ -12,6 +12,7 @@ import * as results from './results.js';
 import { buildEffect } from './effect.js';
 import { unsandboxed } from './containment.js';
 import { endParked } from './row-endings.js';
+import { outboxCard, outboxDecision } from './desk-outbox.js';
 import { executeRow } from './tool-execution.js';
 import { isClientRun, toolFor } from './client-runs.js';
 import { clientContainment } from '../../shared/containment.js';
@@ -59,6 +60,7 @@ export function parkRow(k: KernelState, run: Run, row: Row, tool: string, matche
       now,
     });
     touchRun(k.db, run.id, now);
+    outboxCard(k, run, row, { tool, target: effect.target, expires_at: expires }, now);
   });
   const parked = patchedRow(row, 'needs_approval', patch, now);
   after.push(() => {
@@ -96,6 +98,7 @@ export function approveRow(k: KernelState, row_id: string, opts: { by: string; t
     if (!transitionRow(k.db, row_id, ['needs_approval'], 'running', { granted_by: 'person', approved_by: opts.by, started_at: now }, now)) return false;
     closed = resolveInboxCardsOfRow(k.db, { row_id, status: 'approved', by: opts.by, now });
     insertRunEvent(k.db, { run_id: run.id, type: 'approval_granted', data: { row_id, by: opts.by, trust_session: !!opts.trust_session }, now });
+    outboxDecision(k, row_id, 'approved', opts.by, now);
     return true;
   });
   if (!won) throw conflict(`Row ${row_id} is no longer waiting for approval.`);

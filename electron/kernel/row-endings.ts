@@ -9,20 +9,23 @@ import type { RowState } from '../../shared/types.js';
 import { notFound } from './errors.js';
 import { disarmPark, emit, emitInbox, emitRow, isTerminal, type After, type KernelState, type Waiter } from './kernel-state.js';
 import type { Row } from './types.js';
+import { outboxDecision, outboxRowEnd } from './desk-outbox.js';
 
 /** Guarded end of a row; then waiters, events, and the row's on_failure. Null when another ender won. */
 export function endRow(k: KernelState, row: Row, from: readonly RowState[], to: RowState, patch: RowPatch, eventType?: string, after?: After): Row | null {
   const now = k.clock.now();
   const full: RowPatch = { ...patch, ended_at: now };
-  // With an event to record, the end and its event commit together; a bare end is one UPDATE, atomic by
-  // itself (no savepoint inside a group commit's transaction).
-  const won = eventType
-    ? tx(k.db, () => {
-        if (!transitionRow(k.db, row.id, from, to, full, now)) return false;
-        insertRunEvent(k.db, { run_id: row.run_id, type: eventType, data: { row_id: row.id, error: patch.error ?? null }, now });
-        return true;
-      })
-    : transitionRow(k.db, row.id, from, to, full, now);
+  // With an event (or a desk outbox row) to record, the end and it commit together; a bare end is one UPDATE,
+  // atomic by itself (no savepoint inside a group commit's transaction).
+  const won =
+    eventType || k.deskOutbox
+      ? tx(k.db, () => {
+          if (!transitionRow(k.db, row.id, from, to, full, now)) return false;
+          if (eventType) insertRunEvent(k.db, { run_id: row.run_id, type: eventType, data: { row_id: row.id, error: patch.error ?? null }, now });
+          outboxRowEnd(k, row, to, patch.error?.code ?? null, now);
+          return true;
+        })
+      : transitionRow(k.db, row.id, from, to, full, now);
   if (!won) return null;
   // The caller's `row` may be stale in fields it did not set; only rows it decided itself come in fresh.
   const ended = from.length === 1 && from[0] === row.state ? patchedRow(row, to, full, now) : null;
@@ -41,6 +44,8 @@ export function endParked(k: KernelState, row: Row, to: RowState, patch: RowPatc
     if (!transitionRow(k.db, row.id, ['needs_approval'], to, { ...patch, ended_at: now }, now)) return false;
     closed = resolveInboxCardsOfRow(k.db, { row_id: row.id, status: inboxStatus, by, now });
     insertRunEvent(k.db, { run_id: row.run_id, type: eventType, data: { row_id: row.id, by, detail: patch.error?.detail ?? null }, now });
+    outboxDecision(k, row.id, inboxStatus, by, now);
+    outboxRowEnd(k, row, to, patch.error?.code ?? null, now);
     return true;
   });
   if (!won) return null;

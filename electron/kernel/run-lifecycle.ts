@@ -5,6 +5,7 @@ import { tx } from '../store/db.js';
 import { insertRun, getRun, endRun as endRunRow, reopenRun as reopenRunRow } from '../store/queries/runs.js';
 import { listLiveRowsOfRun, listParkedRowsAddressedTo, patchRow, transitionRow } from '../store/queries/rows.js';
 import { resolveInboxCardsOfRow, setInboxAddressee } from '../store/queries/inbox.js';
+import { outboxDecision, outboxRowEnd, outboxRunEnd } from './desk-outbox.js';
 import { insertRunEvent } from '../store/queries/events.js';
 import { getAgent } from '../store/queries/agents.js';
 import { MODES, type RunStatus } from '../../shared/types.js';
@@ -95,8 +96,11 @@ export function terminateRun(
       ) {
         canceled.push(row.id);
         closedCards.push(...resolveInboxCardsOfRow(k.db, { row_id: row.id, status: 'canceled', now }));
+        if (row.state === 'needs_approval') outboxDecision(k, row.id, 'canceled', null, now);
+        outboxRowEnd(k, row, 'canceled', 'canceled', now);
       }
     }
+    if (ended) outboxRunEnd(k, run_id, status, o.error, now);
     if (ended || canceled.length) insertRunEvent(k.db, { run_id, type: o.event, data: { status, error: o.error, canceled_rows: canceled }, now });
   });
   // Already ended and nothing live: nothing to do, nothing to announce (stop is idempotent).

@@ -1,6 +1,7 @@
 // The inbox: one card per thing waiting on a person. Autonomy cards (parked rows) use the row id as their
 // id; other kinds (orchestration holds, attention items, questions) are added by their modules.
 import { answersOf } from '../../../shared/inbox/answers.js';
+import { z } from 'zod';
 import { stmt, type Db } from '../db.js';
 import type { InboxKind } from '../../../shared/types.js';
 import type { InboxItem } from '../../../shared/api/kernel.js';
@@ -234,4 +235,12 @@ export function pendingInboxIds(db: Db, f: InboxFilter = {}, limit = 100_000): s
 export function inboxWire(i: InboxEntry): InboxItem & { addressee?: string | null } {
   const { status, addressee, data, ...item } = i;
   return { ...item, ...(addressee !== undefined ? { addressee } : {}) };
+}
+
+const ResolvedRow = z.object({ status: z.string(), resolved_by: z.string().nullable() }).optional();
+
+/** Who resolved a card (null while pending, or when the clock or a stop ended it). */
+export function inboxResolvedBy(db: Db, id: string): { status: string; by: string | null } | null {
+  const r = ResolvedRow.parse(stmt(db, 'SELECT status, resolved_by FROM inbox WHERE id = ?').get(id));
+  return r ? { status: r.status, by: r.resolved_by } : null;
 }

@@ -1,0 +1,268 @@
+// One kernel's seat at a team desk (DESIGN §8): the Postgres connection, the heartbeat, the outbox drain, the
+// NOTIFY wake-ups and the catch-up by sequence. Losing the desk is a stop, not a licence: silent for longer than
+// silenceStopS, this machine treats Stop all as engaged for governed hops until it hears the desk again.
+import postgres from 'postgres';
+import { z } from 'zod';
+import type { Db } from '../store/db.js';
+import { randomUUID } from 'node:crypto';
+import { outboxPending, readDeskState, writeDeskState } from '../store/queries/desk-outbox.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { Governance } from '../governance/service.js';
+import { drainOutbox } from './drain.js';
+import { answersSeen, applyAnswer, type AnswerOutcome } from './answers.js';
+import * as q from './pg/queries.js';
+import { deskVersion, PG_MIGRATIONS } from './pg/migrate.js';
+import { errorMessage } from '../../shared/errors.js';
+
+export const DeskOptionsSchema = z.object({
+  url: z.string().regex(/^postgres(ql)?:\/\//, 'the desk URL starts with postgres:// or postgresql://'),
+  machine: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'a machine name is letters, digits, dot, dash or underscore (max 63)'),
+  /** The Postgres role of the person answering from this machine (the connection's role must be a member). */
+  person: z.string().min(1).max(63).nullable().default(null),
+  silenceStopS: z.number().positive().max(3600).default(10),
+  heartbeatMs: z.number().int().min(50).max(60_000).default(1000),
+});
+export type DeskOptions = z.input<typeof DeskOptionsSchema>;
+
+export interface DeskStatus {
+  url: string;
+  machine: string;
+  connected: boolean;
+  last_heard_at: string | null;
+  outbox_pending: number;
+  /** Why the last exchange with the desk failed (no secret: Postgres errors do not echo passwords). */
+  last_error: string | null;
+}
+
+/** The URL as it may be shown: never its password. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '';
+    return u.toString().replace(/:@/, '@');
+  } catch {
+    return 'postgres://(unreadable URL)';
+  }
+}
+
+/** This data dir's identity at the desk, made once and kept in its own store. */
+function deskInstance(db: Db): string {
+  let id = readDeskState<string | null>(db, { key: 'instance', schema: z.string().uuid(), fallback: null });
+  if (!id) writeDeskState(db, { key: 'instance', value: (id = randomUUID()) });
+  return id;
+}
+
+export interface DeskPorts {
+  db: Db;
+  kernel: Kernel;
+  governance: Governance | null;
+}
+
+export class DeskClient {
+  readonly opts: z.output<typeof DeskOptionsSchema>;
+  private readonly sql: postgres.Sql;
+  private lastHeard: number | null = null;
+  private readonly startedAt = Date.now();
+  private connected = false;
+  private lastError: string | null = null;
+  private deskStopAll = false;
+  private engagedByDesk = false;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private draining: Promise<void> | null = null;
+  private drainAgain = false;
+  private catching: Promise<void> | null = null;
+  private catchAgain = false;
+  private unlisten: (() => Promise<void>) | null = null;
+  private closed = false;
+  private offEvents: (() => void) | null = null;
+  readonly outcomes: AnswerOutcome[] = [];
+
+  constructor(
+    private readonly ports: DeskPorts,
+    opts: DeskOptions,
+  ) {
+    this.opts = DeskOptionsSchema.parse(opts);
+    this.sql = postgres(this.opts.url, {
+      onnotice: () => {},
+      fetch_types: false, // no array types are used; and no extra statement races a reconnect
+      max: 4,
+      connect_timeout: 5,
+      idle_timeout: 30,
+      connection: { application_name: `nexus ${this.opts.machine}` },
+    });
+    // Joined from the first instant: what happens before the desk answers is kept in the outbox.
+    ports.kernel.setDeskOutbox(true);
+    if (ports.governance) ports.governance.deskStop = () => this.deskStopAll || this.silent();
+  }
+
+  /** Connect, join, listen, and keep the heartbeat; a desk that is down now is retried on every beat. */
+  async start(): Promise<void> {
+    this.offEvents = this.ports.kernel.on(() => this.drainSoon());
+    this.timer = setInterval(() => void this.beat(), this.opts.heartbeatMs);
+    this.timer.unref?.();
+    await this.beat();
+  }
+
+  /** Governed hops stop while the desk has been silent longer than silenceStopS. */
+  silent(): boolean {
+    const since = this.lastHeard ?? this.startedAt;
+    return Date.now() - since > this.opts.silenceStopS * 1000;
+  }
+
+  status(): DeskStatus {
+    return {
+      url: redactUrl(this.opts.url),
+      machine: this.opts.machine,
+      connected: this.connected,
+      last_heard_at: this.lastHeard === null ? null : new Date(this.lastHeard).toISOString(),
+      outbox_pending: outboxPending(this.ports.db),
+      last_error: this.lastError,
+    };
+  }
+
+  private async beat(): Promise<void> {
+    if (this.closed) return;
+    try {
+      if (!this.unlisten) await this.join();
+      const { stopAll } = await q.heartbeat(this.sql, { machine: this.opts.machine });
+      this.heard();
+      this.applyStopAll(stopAll);
+      this.drainSoon();
+      this.catchUpSoon();
+    } catch (e) {
+      this.lost(e); // the next beat retries; the outbox keeps everything meanwhile
+    }
+  }
+
+  private lost(e: unknown): void {
+    this.connected = false;
+    this.lastError = errorMessage(e);
+  }
+
+  private heard(): void {
+    this.lastHeard = Date.now();
+    this.connected = true;
+    this.lastError = null;
+  }
+
+  private async join(): Promise<void> {
+    const v = await deskVersion(this.sql);
+    const newest = PG_MIGRATIONS[PG_MIGRATIONS.length - 1].version;
+    if (v !== newest) throw new Error(`the desk's schema is at version ${v}, this NEXUS needs ${newest}: run \`nexus desk init URL\``);
+    if (!(await q.joinMachine(this.sql, { machine: this.opts.machine, instance: deskInstance(this.ports.db) }))) {
+      throw new Error(`the desk already has a machine named ${this.opts.machine} (another data dir, or another role): choose another --machine`);
+    }
+    // onlisten runs on every (re)connect of the LISTEN connection: NOTIFY has no replay, so catch up then.
+    const l = await this.sql.listen(
+      'nexus_desk',
+      (payload) => this.onNotify(payload),
+      () => {
+        this.heard();
+        this.catchUpSoon();
+      },
+    );
+    this.unlisten = l.unlisten;
+  }
+
+  private onNotify(payload: string): void {
+    this.heard();
+    if (payload.startsWith('answer:')) this.catchUpSoon();
+    else if (payload === 'policy:stop_all') void this.beat();
+  }
+
+  private applyStopAll(on: boolean): void {
+    this.deskStopAll = on;
+    const gov = this.ports.governance;
+    if (!gov || !this.ports.kernel.isOpen) return;
+    if (on && !this.engagedByDesk) {
+      this.engagedByDesk = true;
+      gov.stopAll();
+    } else if (!on && this.engagedByDesk) {
+      this.engagedByDesk = false;
+      gov.resume();
+    }
+  }
+
+  /** Stop all (or Resume) for the whole desk: recorded at the desk, every machine acts at its next beat or wake-up. */
+  async setStopAll(on: boolean): Promise<void> {
+    await q.setStopAll(this.sql, { on });
+    this.applyStopAll(on);
+  }
+
+  private drainSoon(): void {
+    if (this.closed) return;
+    if (this.draining) {
+      this.drainAgain = true;
+      return;
+    }
+    this.draining = (async () => {
+      do {
+        this.drainAgain = false;
+        await drainOutbox(this.sql, this.ports.db, this.opts.machine);
+      } while (this.drainAgain && !this.closed);
+    })()
+      .catch((e: unknown) => this.lost(e))
+      .finally(() => {
+        this.draining = null;
+      });
+  }
+
+  private catchUpSoon(): void {
+    if (this.closed) return;
+    if (this.catching) {
+      this.catchAgain = true;
+      return;
+    }
+    this.catching = (async () => {
+      do {
+        this.catchAgain = false;
+        for (;;) {
+          const got = await q.answersSince(this.sql, { machine: this.opts.machine, after: answersSeen(this.ports.db) });
+          if (this.closed || !this.ports.kernel.isOpen) return;
+          for (const a of got) this.outcomes.push(applyAnswer(this.ports.kernel, this.ports.db, a));
+          if (got.length < 500) break;
+        }
+      } while (this.catchAgain && !this.closed);
+    })()
+      .catch((e: unknown) => this.lost(e))
+      .finally(() => {
+        this.catching = null;
+        this.drainSoon();
+      });
+  }
+
+  /** Answer any card of the desk as this machine's person; the owner applies it (first answer wins). */
+  async answer(card_id: string, verdict: 'approve' | 'deny', reason: string | null = null): Promise<{ answer_id: number; machine: string }> {
+    const person = this.opts.person;
+    if (!person) throw new Error('no desk person is set for this machine (NEXUS_DESK_PERSON): answers at the desk name a person');
+    const machine = await q.cardOwner(this.sql, { id: card_id });
+    if (!machine) throw new Error(`no desk card ${JSON.stringify(card_id)}`);
+    const answer_id = await q.insertAnswer(this.sql, { person, machine, card_id, verdict, reason, at_machine: this.opts.machine });
+    return { answer_id, machine };
+  }
+
+  inbox(limit = 100): Promise<q.DeskCard[]> {
+    return q.deskInbox(this.sql, { person: this.opts.person, limit });
+  }
+
+  /** Wait until everything this kernel wrote so far is at the desk (tests, `nexus desk leave`). */
+  async flush(): Promise<void> {
+    await this.draining;
+    await drainOutbox(this.sql, this.ports.db, this.opts.machine);
+  }
+
+  async leave(): Promise<void> {
+    await this.flush();
+    await q.leaveMachine(this.sql, { machine: this.opts.machine });
+    await this.close();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.offEvents?.();
+    await Promise.allSettled([this.draining, this.catching]);
+    await this.sql.end({ timeout: 1 });
+  }
+}
