@@ -79,3 +79,18 @@ describe('method inputs refuse keys they do not declare', () => {
     expect(r).toMatchObject({ ok: false, error: { details: [{ path: 'verbose', message: 'unknown key "verbose"; nothing is expected here' }] } });
   });
 });
+
+describe('under bypass, ask rules are named (25.4)', () => {
+  it('agents add prints the warning for an ask rule of a bypass agent', async () => {
+    const r = await nx('agents', 'add', agentFile('bypassask', { approval_rules: [{ tool: 'bash', verdict: 'ask' }] }));
+    expect(r.code).toBe(0);
+    expect(r.out + r.err).toContain('under bypass, ask rules grant; use deny, or mode ask.');
+  });
+
+  it('rules check --mode bypass names it; without --mode it does not', async () => {
+    const f = join(dir, 'ask-rules.json');
+    writeFileSync(f, JSON.stringify([{ tool: 'bash', verdict: 'ask' }]));
+    expect((await nx('rules', 'check', f, '--mode', 'bypass')).out).toContain('rule 0: under bypass, ask rules grant; use deny, or mode ask.');
+    expect((await nx('rules', 'check', f)).out).not.toContain('under bypass');
+  });
+});

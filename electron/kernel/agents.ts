@@ -58,7 +58,7 @@ export function saveAgent(
   upsertAgent(kernel.db, { profile, now: kernel.clock.now() });
   kernel.agentSaved(profile.name);
   kernel.emit({ type: 'agents_changed' });
-  return { agent: getAgent(kernel.db, profile.name)!, warnings: lintRules(rules), replaced };
+  return { agent: getAgent(kernel.db, profile.name)!, warnings: lintRules(rules, DEFAULT_KNOWN_TOOLS, input.mode), replaced };
 }
 
 /** `tools` limits the kernel's tools: a name it does not know would limit nothing, so it is refused, with the

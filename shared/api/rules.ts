@@ -18,7 +18,11 @@ export const RulesEvalOutput = strict({
 
 export const rulesMethods = {
   // Any value: judging it is the method's answer (valid or not, with located errors), never an input error.
-  rulesCheck: method(strict({ rules: z.unknown() }), RulesCheckOutput, 'Validate and lint an approval_rules list.'),
+  rulesCheck: method(
+    strict({ rules: z.unknown(), mode: Mode.optional() }),
+    RulesCheckOutput,
+    'Validate and lint an approval_rules list (under `mode`, when given: under bypass an ask rule grants).',
+  ),
   rulesEval: method(
     strict({
       mode: Mode,
