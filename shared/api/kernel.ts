@@ -142,6 +142,9 @@ export const AgentProfileInput = strict({
   }),
   /** AGENTS: compaction budget in estimated tokens (~4 chars each); default 24,000. */
   context_budget_tokens: z.number().int().min(200).max(10_000_000).optional(),
+  /** The runaway budget of each run: model rounds (default 200) and rows (default 2,000); reached, the run ends. */
+  max_rounds: z.number().int().min(1).max(100_000).optional(),
+  max_rows: z.number().int().min(1).max(1_000_000).optional(),
   instructions: z.string().optional(),
   mode: Mode,
   /** Any JSON list, checked by the rule language's validator: each error is reported at its rule and key. */
