@@ -61,6 +61,8 @@ export const RunSummary = strict({
 export const RunEvent = strict({ type: z.string(), at: z.string(), data: z.unknown() });
 export const RunDetail = RunSummary.extend({
   rules: z.array(ApprovalRuleView),
+  /** The runaway budget: what the run has used and its limits (its agent's max_rounds / max_rows, or the defaults). */
+  budget: strict({ rounds: z.number().int(), rows: z.number().int(), max_rounds: z.number().int(), max_rows: z.number().int() }).optional(),
   workspace: z.string(),
   /** The first page of the run's rows, in order (runsRows reads the next ones from rows_next_cursor). */
   rows: z.array(RowView),

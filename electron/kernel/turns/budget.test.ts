@@ -28,8 +28,8 @@ describe('the runaway budget', () => {
     const inbox = await h.api('inboxList', {});
     const card = inbox.value.find((i: { run_id: string }) => i.run_id === run.id);
     expect(card).toMatchObject({ kind: 'attention', tool: 'budget', message: run.error });
-    expect((await h.api('inboxRetry', { id: card.id })).error).toMatchObject({ code: 'not_supported' });
-    expect((await h.api('inboxAbandon', { id: card.id })).ok).toBe(true);
+    expect((await h.api('inboxRetry', { id: card!.id })).error).toMatchObject({ code: 'not_supported' });
+    expect((await h.api('inboxAbandon', { id: card!.id })).ok).toBe(true);
   });
 
   it('max_rows ends a run whose rounds each make many rows', async () => {
@@ -41,6 +41,8 @@ describe('the runaway budget', () => {
     expect(run.error).toMatch(/^The run reached its row limit \(10 tool calls, max_rows\)/);
     // Checked before each round: three rounds of four made 12 rows, the fourth round never started.
     expect(h.model.requests).toHaveLength(3);
+    const shown = await h.api('runsShow', { id: run.id });
+    expect(shown.value.budget).toEqual({ rounds: 3, rows: 12, max_rounds: 200, max_rows: 10 });
   });
 
   it('without the fields, the defaults are 200 rounds and 2,000 rows', () => {

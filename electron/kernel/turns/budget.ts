@@ -11,7 +11,7 @@ import type { Kernel } from '../kernel.js';
 import type { Run } from '../types.js';
 import { getTurnState } from './conversation-store.js';
 import type { HookRunner } from './hooks.js';
-import { budgetSpent } from './turn-limits.js';
+import { budgetSpent, DEFAULT_MAX_ROUNDS, DEFAULT_MAX_ROWS } from './turn-limits.js';
 
 export const BUDGET_SOURCE = 'budget';
 
@@ -19,6 +19,17 @@ export const BUDGET_SOURCE = 'budget';
 export function spentBudget(db: Db, run: Run): string | null {
   const agent = run.agent ? getAgent(db, run.agent) : null;
   return budgetSpent(agent, { rounds: getTurnState(db, run.id)?.round ?? 0, rows: maxSeq(db, run.id) });
+}
+
+/** What the run detail shows: used and allowed, rounds and rows. */
+export function budgetOf(db: Db, run: Run) {
+  const agent = run.agent ? getAgent(db, run.agent) : null;
+  return {
+    rounds: getTurnState(db, run.id)?.round ?? 0,
+    rows: maxSeq(db, run.id),
+    max_rounds: agent?.max_rounds ?? DEFAULT_MAX_ROUNDS,
+    max_rows: agent?.max_rows ?? DEFAULT_MAX_ROWS,
+  };
 }
 
 /** Retry is refused in a sentence (the run has ended); Abandon dismisses the card. */
