@@ -94,3 +94,16 @@ describe('under bypass, ask rules are named (25.4)', () => {
     expect((await nx('rules', 'check', f)).out).not.toContain('under bypass');
   });
 });
+
+describe('settings keys', () => {
+  it('settings set with a misspelt key names the nearest (CLI and API)', async () => {
+    const r = await nx('settings', 'set', 'orchestration.maxDept', '4');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('unknown setting "orchestration.maxDept"; did you mean orchestration.maxDepth?');
+    const a = await dispatch(nexus.handlers, 'settingsSet', { key: 'approval.stopHookcap', value: 3 }, { door: 'socket' });
+    expect(a).toMatchObject({
+      ok: false,
+      error: { details: [{ path: 'key', message: 'unknown setting "approval.stopHookcap"; did you mean approval.stopHookCap?' }] },
+    });
+  });
+});

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { method, strict } from './contract.js';
 import { Id, OrchestrationCode, PAGE_MAX } from './common.js';
 import { SETTABLE_KEYS } from '../orchestration/settings.js';
+import { didYouMean } from '../did-you-mean.js';
 
 export const SettingsView = strict({
   'orchestration.enabled': z.boolean(),
@@ -16,7 +17,12 @@ export const SettingsView = strict({
   'clients.idleMinutes': z.number().int(),
 });
 /** The keys a person may set: the one list is shared/orchestration/settings.ts (its validation lives there). */
-export const SettingKey = z.enum(SETTABLE_KEYS);
+export const SettingKey = z.enum(SETTABLE_KEYS, {
+  error: (iss) => {
+    const near = typeof iss.input === 'string' ? didYouMean(iss.input, SETTABLE_KEYS) : null;
+    return `unknown setting ${JSON.stringify(iss.input)}${near ? `; did you mean ${near}?` : ''}`;
+  },
+});
 export const EntitlementView = strict({
   entitled: z.boolean(),
   entitlements: z.array(z.string()),
