@@ -9,6 +9,7 @@
 // handler, the type check fails. Modules are constructed BEFORE kernel.start(), so their listeners, tools and
 // gates are in place when recovery expires or interrupts rows; what they do after recovery they schedule with
 // setImmediate. Cleanups go to onClose (run in reverse order before the kernel closes).
+import { refuseWhileStopped } from './api/stop-all-guard.js';
 import { mkdirSync } from 'node:fs';
 import { canonicalDataDir } from './store/data-dir.js';
 import { workspacesRoot } from './kernel/workspaces-root.js';
@@ -200,19 +201,22 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
           (a) => Boolean(a),
           () => false,
         );
-    const handlers = {
-      ...rulesHandlers,
-      ...kernelHandlers({ dataDir, db, kernel, clock, stopAll, waitingOn }),
-      ...(turns ? agentsHandlers(turns) : unavailable(TURNS_METHODS, 'not_available', notBuilt('Agent turns'))),
-      ...(governance
-        ? orchestrationHandlers(governance)
-        : unavailable(GOVERNANCE_METHODS, 'not_available', notBuilt('Orchestration governance and its settings'))),
-      ...modelsHandlers({ keyStore }),
-      demoStart: demo ? () => demo.start() : unavailable(['demoStart'], 'not_available', notBuilt('The offline demo')).demoStart,
-      ...(external ? external.handlers : unavailable(EXTERNAL_METHODS, 'not_available', notBuilt('Connected clients'))),
-      // The window reads not_implemented as "no keychain here" (it then names the environment variable).
-      ...(keys ? keys.handlers(exists) : unavailable(KEYS_METHODS, 'not_implemented', NO_KEYCHAIN)),
-    } satisfies Handlers;
+    const handlers = refuseWhileStopped(
+      {
+        ...rulesHandlers,
+        ...kernelHandlers({ dataDir, db, kernel, clock, stopAll, waitingOn }),
+        ...(turns ? agentsHandlers(turns) : unavailable(TURNS_METHODS, 'not_available', notBuilt('Agent turns'))),
+        ...(governance
+          ? orchestrationHandlers(governance)
+          : unavailable(GOVERNANCE_METHODS, 'not_available', notBuilt('Orchestration governance and its settings'))),
+        ...modelsHandlers({ keyStore }),
+        demoStart: demo ? () => demo.start() : unavailable(['demoStart'], 'not_available', notBuilt('The offline demo')).demoStart,
+        ...(external ? external.handlers : unavailable(EXTERNAL_METHODS, 'not_available', notBuilt('Connected clients'))),
+        // The window reads not_implemented as "no keychain here" (it then names the environment variable).
+        ...(keys ? keys.handlers(exists) : unavailable(KEYS_METHODS, 'not_implemented', NO_KEYCHAIN)),
+      } satisfies Handlers,
+      stopAll,
+    );
 
     const nexus: Nexus = {
       dataDir,

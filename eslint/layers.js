@@ -27,7 +27,11 @@ export const LAYERS = [
   // The team desk (PostgreSQL): a kernel's seat at it. It drives the kernel and governance through their public
   // faces; the API and the composition root sit above it.
   ['desk', (p) => p.startsWith('electron/desk/'), ['shared', 'log', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance']],
-  ['api', (p) => p.startsWith('electron/api/'), ['shared', 'log', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'desk']],
+  [
+    'api',
+    (p) => p.startsWith('electron/api/'),
+    ['shared', 'log', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'desk'],
+  ],
   // Connected clients (Claude Code, Codex): a module app.ts constructs, whose handlers are typed by api/.
   [
     'external',
@@ -44,7 +48,24 @@ export const LAYERS = [
   [
     'shell',
     (p) => p.startsWith('electron/'),
-    ['shared', 'log', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'desk', 'api', 'connect', 'external', 'app', 'doors'],
+    [
+      'shared',
+      'log',
+      'data-dir',
+      'store',
+      'sandbox',
+      'providers',
+      'runners',
+      'kernel',
+      'governance',
+      'demo',
+      'desk',
+      'api',
+      'connect',
+      'external',
+      'app',
+      'doors',
+    ],
   ],
   ['renderer', (p) => p.startsWith('renderer/'), ['shared']],
 ];

@@ -113,6 +113,9 @@ export interface AgentProfile {
   mcpServers?: Record<string, StoredMcpServerConfig>;
   /** Conversation size (estimated tokens) past which compaction runs. */
   context_budget_tokens?: number;
+  /** The runaway budget: model rounds, and rows (tool calls of every origin), a run may make before it ends. */
+  max_rounds?: number;
+  max_rows?: number;
   /** false: the person turned the OS sandbox off for this agent (its commands then run unconfined). */
   sandbox?: boolean;
   /** Hosts the agent's commands may reach; absent: no network at all. */

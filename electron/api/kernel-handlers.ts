@@ -15,6 +15,7 @@ import { lastCallOfRun } from '../store/queries/client-runs.js';
 import { listPendingInboxPage, pendingInboxIds, summarizePendingInbox } from '../store/queries/inbox.js';
 import { allMessages, assistantTextOfRound } from '../kernel/turns/conversation-store.js';
 import { getAgent } from '../store/queries/agents.js';
+import { budgetOf } from '../kernel/turns/budget.js';
 import { getAgentProfile, listAgentProfiles, removeAgent, revokeExecutor, saveAgent } from '../kernel/agents.js';
 
 import { NEXUS_VERSION } from '../../shared/version.js';
@@ -131,6 +132,7 @@ export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMeth
       const detail: z.infer<typeof RunDetail> = {
         ...withWaiting(runSummary(run, countParkedOfRun(db, id), lastCall), nexus.waitingOn()),
         rules: run.rules,
+        budget: budgetOf(db, run),
         workspace: run.workspace,
         rows: rows.items,
         rows_next_cursor: rows.next_cursor,

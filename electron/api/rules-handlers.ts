@@ -5,7 +5,7 @@ import { checkReport, evalReport } from '../../shared/rules/reports.js';
 import type { Handlers } from './dispatch.js';
 
 export const rulesHandlers: Pick<Handlers, 'rulesCheck' | 'rulesEval'> = {
-  rulesCheck: ({ rules }) => checkReport(validateRules(rules)),
+  rulesCheck: ({ rules, mode }) => checkReport(validateRules(rules), mode),
 
   // `rules` passed the schema, which validated them with the same validateRules (invalid: `invalid_rules`).
   rulesEval: ({ mode, rules, tool, input, origin }) =>

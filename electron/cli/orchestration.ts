@@ -7,8 +7,9 @@ import { MAX_TOKEN_FILE_BYTES, readBoundedText } from './read-json.js';
 import { expectValue, oneLine, parse, printJson, table, usageError, withKernel, type Parsed } from './common.js';
 import { moreLine, pageArgs } from './paging.js';
 import type { MethodInput, MethodOutput } from '../../shared/api/index.js';
-import { isSettableKey } from '../../shared/orchestration/settings.js';
+import { isSettableKey, SETTABLE_KEYS } from '../../shared/orchestration/settings.js';
 import { errorMessage } from '../../shared/errors.js';
+import { didYouMean } from '../../shared/did-you-mean.js';
 
 // The API's own types, by method (shared/api): a field the kernel renames or drops fails the type check here.
 type SettingsView = Record<string, unknown>;
@@ -45,7 +46,7 @@ export const settingsCommand: CliCommand = async (argv, io) => {
       io.err('nexus: orchestration.stopAll is not set with settings set: use `nexus stop-all` and `nexus resume`.');
       return 1;
     }
-    if (!isSettableKey(key)) return usageError(io, SETTINGS_USAGE, `unknown setting ${JSON.stringify(key)}`);
+    if (!isSettableKey(key)) return usageError(io, SETTINGS_USAGE, unknownSetting(key));
   } else return usageError(io, SETTINGS_USAGE, sub ? `unknown subcommand ${sub}` : 'a subcommand is required');
   return withKernel(p.values, io, async (api) => {
     const answer = await expectValue(io, sub === 'set' ? api.settingsSet({ key: key as MethodInput<'settingsSet'>['key'], value }) : api.settingsGet({}));
@@ -285,3 +286,9 @@ export const tasksCommand: CliCommand = async (argv, io) => {
     return 0;
   });
 };
+
+/** `unknown setting "orchestration.maxDept"; did you mean orchestration.maxDepth?` */
+function unknownSetting(key: string): string {
+  const near = didYouMean(key, SETTABLE_KEYS);
+  return `unknown setting ${JSON.stringify(key)}${near ? `; did you mean ${near}?` : ''}`;
+}

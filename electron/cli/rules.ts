@@ -9,7 +9,7 @@ import { checkReport, evalReport } from '../../shared/rules/reports.js';
 import type { CliCommand, CliIo } from './io.js';
 import { readJsonFile } from './read-json.js';
 
-const USAGE = `usage: nexus rules check FILE [--json]
+const USAGE = `usage: nexus rules check FILE [--mode MODE] [--json]
        nexus rules eval --mode bypass|ask|rules [--rules FILE] --tool NAME [--input JSON] [--origin model|author|kernel] [--json]
 FILE may be - for standard input. A rule list is a JSON array of at most 64 KiB.
 check: exit 0 valid (warnings printed), 1 invalid, 2 usage. eval: exit 0 whatever the outcome, 1 invalid rules, 2 usage.`;
@@ -35,15 +35,17 @@ const printWarnings = (io: CliIo, warnings: RuleWarning[]) => {
 async function check(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { json: { type: 'boolean' }, 'data-dir': { type: 'string' } },
+    options: { json: { type: 'boolean' }, mode: { type: 'string' }, 'data-dir': { type: 'string' } },
     allowPositionals: true,
     strict: true,
   });
   if (positionals.length !== 1) throw new UsageError(positionals.length ? `expected one FILE, got ${positionals.length}` : 'missing FILE');
+  const mode = values.mode === undefined ? undefined : MODES.find((m) => m === values.mode);
+  if (values.mode !== undefined && !mode) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
   const file = positionals[0];
   const loaded = await loadJson(file);
   const v = loaded.ok ? validateRules(loaded.value) : loaded;
-  const report = checkReport(v);
+  const report = checkReport(v, mode);
   const warnings = report.warnings;
   if (values.json) {
     io.out(JSON.stringify(report));

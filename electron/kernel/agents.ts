@@ -1,7 +1,8 @@
 // Agent profiles (DESIGN §2): saved with their rules validated and compiled once (located errors refuse the
 // save; lint warnings come back), removed by fencing credentials and force-stopping their runs, and the
 // approval a run-backed run freezes: the profile's, tightened (never loosened) by the request.
-import { compileRules, lintRules, validateRules, type CompiledRules, type RuleWarning } from '../../shared/rules/index.js';
+import { compileRules, DEFAULT_KNOWN_TOOLS, lintRules, validateRules, type CompiledRules, type RuleWarning } from '../../shared/rules/index.js';
+import { didYouMean } from '../../shared/did-you-mean.js';
 import type { AgentProfile, ApprovalRule, LifecycleHooks, Mode } from '../../shared/types.js';
 import { getAgent, listAgents, markAgentRemoved, setExecutorRevoked, upsertAgent, type AgentRow } from '../store/queries/agents.js';
 import { listRuns } from '../store/queries/runs.js';
@@ -47,6 +48,7 @@ export function saveAgent(
 ): { agent: AgentRow; warnings: RuleWarning[]; replaced: boolean } {
   const { rules } = checkedRules(input.approval_rules, 'approval_rules');
   const hooks = validateHooks(input.lifecycle_hooks);
+  refuseUnknownTools(kernel, input.tools);
   const key = input.model?.apiKeyEnv;
   if (key && input.env_passthrough?.includes(key))
     throw new KernelError('invalid_input', `env_passthrough may not name ${key}: it holds this agent's provider key, which never reaches its commands.`);
@@ -58,7 +60,21 @@ export function saveAgent(
   upsertAgent(kernel.db, { profile, now: kernel.clock.now() });
   kernel.agentSaved(profile.name);
   kernel.emit({ type: 'agents_changed' });
-  return { agent: getAgent(kernel.db, profile.name)!, warnings: lintRules(rules), replaced };
+  return { agent: getAgent(kernel.db, profile.name)!, warnings: lintRules(rules, DEFAULT_KNOWN_TOOLS, input.mode), replaced };
+}
+
+/** `tools` limits the kernel's tools: a name it does not know would limit nothing, so it is refused, with the
+ *  nearest known name and the whole list (the kernel's registry, and the built-in names rules know). */
+function refuseUnknownTools(kernel: Kernel, tools: readonly string[] | undefined): void {
+  if (!tools?.length) return;
+  const known = [...new Set([...kernel.tools.list().map((t) => t.name), ...DEFAULT_KNOWN_TOOLS])].filter((t) => !t.includes('*'));
+  const globs = DEFAULT_KNOWN_TOOLS.filter((t) => t.endsWith('*')).map((t) => t.slice(0, -1));
+  const details = tools.flatMap((t, i) => {
+    if (known.includes(t) || globs.some((g) => t.startsWith(g))) return [];
+    const near = didYouMean(t, known);
+    return [{ path: `tools.${i}`, message: `unknown tool ${JSON.stringify(t)}${near ? `; did you mean ${near}?` : ''} (known tools: ${known.join(', ')})` }];
+  });
+  if (details.length) throw new KernelError('invalid_input', details.map((d) => `${d.path}: ${d.message}`).join('; '), details);
 }
 
 function storedSecrets(kernel: Kernel, name: string) {

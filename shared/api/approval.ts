@@ -2,12 +2,12 @@
 // Rules are checked by the rule language's own validator (shared/rules/validate.ts), hooks by one schema that
 // the kernel's validateHooks uses too: one source of truth, each problem reported at its path. Pure: no I/O.
 import { z } from 'zod';
-import { detailPath, domainSchema, type ErrorDetail } from './contract.js';
+import { detailPath, domainSchema, strict, type ErrorDetail } from './contract.js';
 import { validateRules, type RuleError } from '../rules/validate.js';
 import { MODES, ORIGINS, VERDICTS, type ApprovalRule, type LifecycleHooks } from '../types.js';
 
 /** A rule as stored and listed: already validated, only the six keys. */
-export const ApprovalRuleView = z.object({
+export const ApprovalRuleView = strict({
   tool: z.string(),
   verdict: z.enum(VERDICTS),
   path: z.string().optional(),
@@ -38,8 +38,8 @@ export const approvalRules = (lead: string) =>
 
 export const HOOK_EVENTS = ['turn_start', 'pre_compact', 'post_compact', 'stop'] as const;
 
-/** One hook: a tool the kernel runs at a lifecycle event (keys other than these three are dropped). */
-export const HookSpec = z.object(
+/** One hook: a tool the kernel runs at a lifecycle event (a key other than these three is refused). */
+export const HookSpec = strict(
   {
     tool: z.string({ error: 'a hook names a tool' }).min(1, 'a hook names a tool'),
     input: z.record(z.string(), z.unknown(), { error: "must be an object (the tool's input)" }).default({}),
@@ -71,7 +71,7 @@ const LifecycleHooksShape = z
 export const LifecycleHooksInput = domainSchema(LifecycleHooksShape, { code: 'invalid_hooks' });
 
 /** Hooks as stored and listed. */
-export const LifecycleHooksView = z.object({
+export const LifecycleHooksView = strict({
   turn_start: z.array(HookSpec).optional(),
   pre_compact: z.array(HookSpec).optional(),
   post_compact: z.array(HookSpec).optional(),
@@ -83,7 +83,7 @@ export const LifecycleHooksView = z.object({
  * orchestration hold's card has one too, but no mode (orchestration asks, not the agent's own mode) and, when
  * the hold is not a held call, no workspace: both are optional here, as they are on the wire.
  */
-export const EffectProfileView = z.object({
+export const EffectProfileView = strict({
   agent: z.string().nullable(),
   tool: z.string(),
   runner: z.string().optional(),
@@ -94,5 +94,5 @@ export const EffectProfileView = z.object({
   workspace: z.string().optional(),
   mode: z.enum(MODES).optional(),
   sandboxed: z.boolean().optional(),
-  client: z.object({ name: z.string(), session_id: z.string(), folder: z.string(), tool_name: z.string() }).optional(),
+  client: strict({ name: z.string(), session_id: z.string(), folder: z.string(), tool_name: z.string() }).optional(),
 });

@@ -1,5 +1,6 @@
 // zod schemas for the domain types in shared/types.ts. Pure.
 import { z } from 'zod';
+import { strict } from './contract.js';
 import { MODES, ORIGINS, ROW_STATES, RUN_STATUSES, ORCHESTRATION_CODES } from '../types.js';
 
 export const Mode = z.enum(MODES);
@@ -14,14 +15,14 @@ export const Name = z
   .max(64)
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a name is letters, digits, _ . - (starting with a letter or digit)');
 
-export const ToolResult = z.object({
-  content: z.array(z.object({ type: z.literal('text'), text: z.string() })),
+export const ToolResult = strict({
+  content: z.array(strict({ type: z.literal('text'), text: z.string() })),
   structuredContent: z.record(z.string(), z.unknown()).optional(),
   isError: z.boolean().optional(),
 });
 
-export const RuleIssue = z.object({ index: z.number().int().nullable(), key: z.string().optional(), message: z.string() });
-export const RuleWarning = z.object({ index: z.number().int(), kind: z.string(), message: z.string() });
+export const RuleIssue = strict({ index: z.number().int().nullable(), key: z.string().optional(), message: z.string() });
+export const RuleWarning = strict({ index: z.number().int(), kind: z.string(), message: z.string() });
 
 /** The most items one page of a paged list carries. */
 export const PAGE_MAX = 500;
@@ -34,4 +35,4 @@ export const PageInput = {
   limit: z.number().int().min(1).max(PAGE_MAX).optional(),
 };
 /** One page of a list; `next_cursor` is null on the last page. */
-export const pageOf = <T extends z.ZodTypeAny>(item: T) => z.object({ items: z.array(item), next_cursor: z.string().nullable() });
+export const pageOf = <T extends z.ZodTypeAny>(item: T) => strict({ items: z.array(item), next_cursor: z.string().nullable() });

@@ -1,6 +1,7 @@
 // The framework of the one API: every method has a zod input and output schema; every door carries
 // `{ ok: true, value } | { ok: false, error: { code, message } }` (DESIGN §1). Pure: no I/O.
 import { z } from 'zod';
+import { unknownKeyMessage } from '../did-you-mean.js';
 
 export interface MethodSpec<I extends z.ZodTypeAny = z.ZodTypeAny, O extends z.ZodTypeAny = z.ZodTypeAny> {
   input: I;
@@ -37,6 +38,20 @@ export const hookMethod = <I extends z.ZodTypeAny, O extends z.ZodTypeAny>(input
  * One problem with one field of the input: `path` is the field's dotted JSON path (`approval_rules.2.verdict`,
  * `model.baseURL`), or `input` for the input as a whole. A form puts `message` next to the field it names.
  */
+/**
+ * An object of NEXUS's own (an agent file, a method's input, a setting): a key it does not declare is refused,
+ * each named with its path and the nearest declared key, so a typo (`aproval_rules`) never drops a rule in
+ * silence. Hook events from connected clients stay `z.object` (their clients add fields as they please).
+ */
+export function strict<T extends z.core.$ZodLooseShape>(shape: T, params?: { error: string }) {
+  return z.strictObject(shape, {
+    error: (iss) => (iss.code === 'unrecognized_keys' ? unknownKeysMessage(iss.keys, Object.keys(shape)) : params?.error),
+  });
+}
+
+/** One message per unknown key, one a line: apiErrorOf makes each its own detail, at the key's own path. */
+const unknownKeysMessage = (keys: readonly string[], known: readonly string[]) => keys.map((k) => unknownKeyMessage(k, known)).join('\n');
+
 export const ErrorDetail = z.object({ path: z.string(), message: z.string() });
 export type ErrorDetail = z.infer<typeof ErrorDetail>;
 
@@ -77,12 +92,20 @@ export interface DomainIssueParams {
  * for a domain with a lead, else `<path>: <problem>; …`.
  */
 export function apiErrorOf(error: z.ZodError): ApiError {
-  const details = error.issues.map((i) => ({ path: detailPath(i.path), message: i.message }));
-  const domains = error.issues.map((i) => (i.code === 'custom' ? domainOf(i.params) : null));
+  const issues = error.issues.flatMap(splitUnknownKeys);
+  const details = issues.map((i) => ({ path: detailPath(i.path), message: i.message }));
+  const domains = issues.map((i) => (i.code === 'custom' ? domainOf(i.params) : null));
   const first = domains[0];
   const one = first && domains.every((d) => d?.code === first.code && d.lead === first.lead) ? first : null;
   const message = one?.lead ? `${one.lead}: ${details.map((d) => d.message).join('; ')}` : details.map((d) => `${d.path}: ${d.message}`).join('; ');
   return { code: one?.code ?? 'invalid_input', message, details };
+}
+
+/** An unknown-keys issue becomes one issue per key, at the key's own path (`model.baseUrl`). */
+function splitUnknownKeys(i: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (i.code !== 'unrecognized_keys' || i.keys.length === 0) return [i];
+  const lines = i.message.split('\n');
+  return i.keys.map((k, n) => ({ ...i, keys: [k], path: [...i.path, k], message: lines.length === i.keys.length ? lines[n] : i.message }));
 }
 
 const domainOf = (params: unknown): DomainIssueParams | null => {

@@ -1,9 +1,9 @@
 // The offline demo (first run): a scripted two-agent chain through the real kernel and gate. Owned by WINDOW.
 import { z } from 'zod';
-import { method } from './contract.js';
+import { method, strict } from './contract.js';
 import { Id } from './common.js';
 
-export const DemoGate = z.object({
+export const DemoGate = strict({
   entitled: z.boolean(),
   enabled: z.boolean(),
   allowlisted: z.boolean(),
@@ -13,8 +13,8 @@ export const DemoGate = z.object({
 
 export const demoMethods = {
   demoStart: method(
-    z.object({}).default({}),
-    z.object({ run_id: Id, agents: z.array(z.string()), gate: DemoGate, expect: z.string() }),
+    strict({}).default({}),
+    strict({ run_id: Id, agents: z.array(z.string()), gate: DemoGate, expect: z.string() }),
     'Play the offline demo: two demo agents on a scripted local model (not an AI) run a chain through the real approval stage and orchestration gate. Changes no setting.',
   ),
 };

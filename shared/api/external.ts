@@ -1,7 +1,7 @@
 // Connected clients (Claude Code, Codex): their tool hook asks the stage through `externalToolUse`; the window's
 // Settings ▸ Connections reads and changes where NEXUS is installed as their hook. Pure: no I/O.
 import { z } from 'zod';
-import { hookMethod, method } from './contract.js';
+import { hookMethod, method, strict } from './contract.js';
 import { RunStatus } from './common.js';
 
 export const ClientName = z.enum(['claude-code', 'codex', 'gemini', 'opencode']);
@@ -42,7 +42,7 @@ export const ExternalAnswer = z.object({
 });
 
 export const ConnectionScope = z.enum(['user', 'project']);
-export const ConnectionTarget = z.object({
+export const ConnectionTarget = strict({
   client: ClientName,
   scope: ConnectionScope.default('user'),
   /** For scope project (Claude Code): the project folder, absolute. */
@@ -72,7 +72,7 @@ export const ConnectionPlan = z.object({
 
 export const externalMethods = {
   externalToolUse: hookMethod(
-    z.object({
+    strict({
       client: ClientName,
       event: HookEvent,
       wait_ms: z.number().int().min(1000).max(86_400_000).optional(),
@@ -82,11 +82,11 @@ export const externalMethods = {
     "A connected client's tool hook: the call crosses the approval stage; a held call waits for a person.",
   ),
   externalSessionEnd: hookMethod(
-    z.object({ client: ClientName, event: SessionEndEvent }),
+    strict({ client: ClientName, event: SessionEndEvent }),
     z.object({ run_id: z.string().nullable(), status: RunStatus.nullable() }),
     "A connected client's session ended (its SessionEnd hook): the session's run ends, succeeded.",
   ),
-  connectionsList: method(z.object({}).default({}), z.array(ConnectionView), 'Where NEXUS is installed as the tool hook of Claude Code and Codex.'),
+  connectionsList: method(strict({}).default({}), z.array(ConnectionView), 'Where NEXUS is installed as the tool hook of Claude Code and Codex.'),
   connectionsPlan: method(
     ConnectionTarget.extend({ action: z.enum(['connect', 'disconnect']) }),
     ConnectionPlan,

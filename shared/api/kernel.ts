@@ -1,12 +1,12 @@
 // Runs, rows, the inbox and agents. Owned by the kernel work (electron/kernel, electron/store).
 import { z } from 'zod';
 import { INBOX_ANSWERS } from '../inbox/answers.js';
-import { method } from './contract.js';
+import { method, strict } from './contract.js';
 import { Id, Mode, Name, Origin, PAGE_MAX, PageInput, RowState, RunStatus, ToolResult, RuleWarning, pageOf } from './common.js';
 import { isNetworkRule, NETWORK_RULE_HINT } from '../net/host.js';
 import { ApprovalRuleView, approvalRules, EffectProfileView, LifecycleHooksInput, LifecycleHooksView } from './approval.js';
 
-export const RowView = z.object({
+export const RowView = strict({
   id: Id,
   run_id: Id,
   origin: Origin,
@@ -19,7 +19,7 @@ export const RowView = z.object({
   round: z.number().int().nullable().optional(),
   granted_by: z.enum(['mode', 'rule', 'origin', 'person', 'trust']).nullable().optional(),
   approved_by: z.string().nullable().optional(),
-  error: z.object({ code: z.string(), detail: z.string() }).nullable().optional(),
+  error: strict({ code: z.string(), detail: z.string() }).nullable().optional(),
   result: ToolResult.nullable().optional(),
   expires_at: z.string().nullable().optional(),
   /** What a failure or timeout does: continue the run, or fail it. */
@@ -31,7 +31,7 @@ export const RowView = z.object({
   started_at: z.string().nullable().optional(),
   ended_at: z.string().nullable().optional(),
 });
-export const RunSummary = z.object({
+export const RunSummary = strict({
   id: Id,
   agent: z.string().nullable(),
   status: RunStatus,
@@ -51,17 +51,19 @@ export const RunSummary = z.object({
       /** The session's working folder (its cwd at the first call). */
       folder: z.string().optional(),
       /** The session's newest call (the tool as NEXUS judged it), or null before any. */
-      last_call: z.object({ tool: z.string(), at: z.string() }).nullable().optional(),
+      last_call: strict({ tool: z.string(), at: z.string() }).nullable().optional(),
     })
     .optional(),
   /** Pending orchestration holds this run waits on (its own, or inside the delegation it waits for). */
   waiting_on: z
-    .array(z.object({ request_id: z.string(), hop: z.number().int(), agent: z.string(), tool: z.string(), target: z.string(), expires_at: z.string() }))
+    .array(strict({ request_id: z.string(), hop: z.number().int(), agent: z.string(), tool: z.string(), target: z.string(), expires_at: z.string() }))
     .optional(),
 });
-export const RunEvent = z.object({ type: z.string(), at: z.string(), data: z.unknown() });
+export const RunEvent = strict({ type: z.string(), at: z.string(), data: z.unknown() });
 export const RunDetail = RunSummary.extend({
   rules: z.array(ApprovalRuleView),
+  /** The runaway budget: what the run has used and its limits (its agent's max_rounds / max_rows, or the defaults). */
+  budget: strict({ rounds: z.number().int(), rows: z.number().int(), max_rounds: z.number().int(), max_rows: z.number().int() }).optional(),
   workspace: z.string(),
   /** The first page of the run's rows, in order (runsRows reads the next ones from rows_next_cursor). */
   rows: z.array(RowView),
@@ -75,7 +77,7 @@ export const RunDetail = RunSummary.extend({
 /** How many rows and events runsShow carries when the caller does not say. */
 export const RUN_DETAIL_PAGE = 200;
 
-export const InboxItem = z.object({
+export const InboxItem = strict({
   id: Id,
   kind: z.enum(['autonomy', 'orchestration', 'attention', 'question']),
   agent: z.string().nullable(),
@@ -96,25 +98,27 @@ export const InboxItem = z.object({
   escape: z.string().optional(),
   /** A connected client's call: what contains its commands (the client's own sandbox). */
   containment: z.string().optional(),
+  /** The executor application a held row waits on, when one is named (null: its executor was revoked). */
+  addressee: z.string().nullable().optional(),
 });
 /** One inbox card (DESIGN §5 `inbox --json`; more fields are welcome): the type is the schema's. */
 export type InboxItem = z.infer<typeof InboxItem>;
 
 /** A host a sandboxed command may reach: a DNS name, `*.` and a DNS name (every subdomain), or an IP address. */
 export const NetworkHost = z.string().max(253).refine(isNetworkRule, NETWORK_RULE_HINT);
-export const NetworkPolicy = z.object({ allow: z.array(NetworkHost).max(100) }).strict();
+export const NetworkPolicy = strict({ allow: z.array(NetworkHost).max(100) }).strict();
 /** A variable passed through to an agent's commands; NEXUS's own (NEXUS_*) never are. */
 export const EnvName = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
   .refine((n) => !/^NEXUS_/i.test(n), 'NEXUS_* variables are never passed to an agent');
 /** Where a secret was: listed instead of its value; saved back, it keeps the stored value. */
-export const SecretSet = z.object({ set: z.literal(true) }).strict();
+export const SecretSet = strict({ set: z.literal(true) }).strict();
 /** An MCP `env` value or header: the value itself (stored outside the database), or SecretSet to keep it. */
 const SecretValue = z.union([z.string(), SecretSet]);
 /** An MCP server as the ecosystem's `mcpServers` JSON has it; `secret` is what an `env` value or header may be. */
 const mcpServer = <S extends z.ZodType>(secret: S) =>
-  z.object({
+  strict({
     command: z.string().optional(),
     args: z.array(z.string()).optional(),
     env: z.record(z.string(), secret).optional(),
@@ -123,16 +127,16 @@ const mcpServer = <S extends z.ZodType>(secret: S) =>
     network: NetworkPolicy.optional(),
   });
 /** How many pending cards a filter selects, grouped by agent, run and chain. */
-export const InboxSummary = z.object({
+export const InboxSummary = strict({
   total: z.number().int(),
-  by_agent: z.array(z.object({ key: z.string().nullable(), count: z.number().int() })),
-  by_run: z.array(z.object({ key: z.string(), agent: z.string().nullable(), count: z.number().int() })),
-  by_chain: z.array(z.object({ key: z.string(), count: z.number().int() })),
+  by_agent: z.array(strict({ key: z.string().nullable(), count: z.number().int() })),
+  by_run: z.array(strict({ key: z.string(), agent: z.string().nullable(), count: z.number().int() })),
+  by_chain: z.array(strict({ key: z.string(), count: z.number().int() })),
 });
 export type InboxSummary = z.infer<typeof InboxSummary>;
 
 /** Narrows the pending cards (AND of the fields given). */
-export const InboxFilter = z.object({
+export const InboxFilter = strict({
   agent: z.string().max(200).nullable().optional(),
   kind: z.enum(['autonomy', 'orchestration', 'attention', 'question']).optional(),
   run_id: Id.optional(),
@@ -141,9 +145,9 @@ export const InboxFilter = z.object({
   text: z.string().max(500).optional(),
 });
 
-export const AgentProfileInput = z.object({
+export const AgentProfileInput = strict({
   name: Name,
-  model: z.object({
+  model: strict({
     provider: z.enum(['chat-completions', 'anthropic']),
     baseURL: z.string().url(),
     model: z.string().min(1),
@@ -158,6 +162,9 @@ export const AgentProfileInput = z.object({
   }),
   /** AGENTS: compaction budget in estimated tokens (~4 chars each); default 24,000. */
   context_budget_tokens: z.number().int().min(200).max(10_000_000).optional(),
+  /** The runaway budget of each run: model rounds (default 200) and rows (default 2,000); reached, the run ends. */
+  max_rounds: z.number().int().min(1).max(100_000).optional(),
+  max_rows: z.number().int().min(1).max(1_000_000).optional(),
   instructions: z.string().optional(),
   mode: Mode,
   /** Any JSON list, checked by the rule language's validator: each error is reported at its rule and key. */
@@ -166,7 +173,7 @@ export const AgentProfileInput = z.object({
   tools: z.array(z.string().min(1)).optional(),
   workspace: z.string().optional(),
   /** A connected client for one project (its runs start when the client calls a tool). */
-  external: z.object({ client: z.enum(['claude-code', 'codex', 'gemini', 'opencode']), project: z.string().min(1).max(4096) }).optional(),
+  external: strict({ client: z.enum(['claude-code', 'codex', 'gemini', 'opencode']), project: z.string().min(1).max(4096) }).optional(),
   /** An ACP agent NEXUS starts in its sandbox and speaks the Agent Client Protocol to (docs/acp-agents.md). */
   acp: z
     .strictObject({
@@ -193,8 +200,8 @@ export const AgentView = AgentProfileInput.extend({
 
 export const kernelMethods = {
   status: method(
-    z.object({}).default({}),
-    z.object({
+    strict({}).default({}),
+    strict({
       version: z.string(),
       data_dir: z.string(),
       pending: z.number().int(),
@@ -207,24 +214,24 @@ export const kernelMethods = {
     }),
     'Kernel status.',
   ),
-  agentsList: method(z.object({}).default({}), z.array(AgentView), 'List agent profiles.'),
-  agentsGet: method(z.object({ name: Name }), AgentView, 'One agent profile.'),
+  agentsList: method(strict({}).default({}), z.array(AgentView), 'List agent profiles.'),
+  agentsGet: method(strict({ name: Name }), AgentView, 'One agent profile.'),
   agentsCreate: method(
     AgentProfileInput,
-    z.object({ agent: AgentView, warnings: z.array(RuleWarning) }),
+    strict({ agent: AgentView, warnings: z.array(RuleWarning) }),
     'Create an agent profile; `conflict` when an active agent has that name (nothing is changed).',
   ),
   agentsReplace: method(
     AgentProfileInput,
-    z.object({ agent: AgentView, warnings: z.array(RuleWarning) }),
+    strict({ agent: AgentView, warnings: z.array(RuleWarning) }),
     'Replace an active agent profile; `not_found` when no active agent has that name (nothing is created).',
   ),
   agentsSave: method(
     AgentProfileInput,
-    z.object({ agent: AgentView, warnings: z.array(RuleWarning), replaced: z.boolean() }),
+    strict({ agent: AgentView, warnings: z.array(RuleWarning), replaced: z.boolean() }),
     'Create or replace an agent profile (replaced: an active profile of that name was overwritten). `nexus agents add` keeps this; a caller that knows which it means uses agentsCreate or agentsReplace.',
   ),
-  agentsRemove: method(z.object({ name: Name }), z.object({ removed: z.boolean(), runs_stopped: z.number().int() }), 'Remove an agent.'),
+  agentsRemove: method(strict({ name: Name }), strict({ removed: z.boolean(), runs_stopped: z.number().int() }), 'Remove an agent.'),
   runsList: method(
     z
       .object({
@@ -237,38 +244,38 @@ export const kernelMethods = {
     'List runs, newest first (a page: limit, and cursor = the last id seen; a full page may have more after it).',
   ),
   runsShow: method(
-    z.object({ id: Id, rows_limit: z.number().int().min(1).max(PAGE_MAX).optional(), events_limit: z.number().int().min(1).max(PAGE_MAX).optional() }),
+    strict({ id: Id, rows_limit: z.number().int().min(1).max(PAGE_MAX).optional(), events_limit: z.number().int().min(1).max(PAGE_MAX).optional() }),
     RunDetail,
     `One run with the first page of its rows and events (default ${RUN_DETAIL_PAGE} each; runsRows and runsEvents page on).`,
   ),
   runsRows: method(
-    z.object({ run_id: Id, ...PageInput }),
+    strict({ run_id: Id, ...PageInput }),
     pageOf(RowView),
     `A page of a run's rows in order (limit default ${RUN_DETAIL_PAGE}, max ${PAGE_MAX}).`,
   ),
   runsEvents: method(
-    z.object({ run_id: Id, ...PageInput }),
+    strict({ run_id: Id, ...PageInput }),
     pageOf(RunEvent),
     `A page of a run's timeline in order (limit default ${RUN_DETAIL_PAGE}, max ${PAGE_MAX}).`,
   ),
   runsStart: method(
-    z.object({ agent: Name, prompt: z.string().min(1), mode: Mode.optional(), extra_rules: approvalRules('extra_rules are invalid').optional() }),
+    strict({ agent: Name, prompt: z.string().min(1), mode: Mode.optional(), extra_rules: approvalRules('extra_rules are invalid').optional() }),
     RunSummary,
     "Start a turn for an agent (the request may tighten, never loosen, the profile's approval).",
   ),
   runsCreate: method(
-    z.object({ mode: Mode, rules: approvalRules('The approval rules are invalid').optional(), workspace: z.string().optional() }),
+    strict({ mode: Mode, rules: approvalRules('The approval rules are invalid').optional(), workspace: z.string().optional() }),
     RunSummary,
     "Create a person's standalone run.",
   ),
   runsAppend: method(
-    z.object({ run_id: Id, tool: z.string().min(1), input: z.unknown().default({}) }),
+    strict({ run_id: Id, tool: z.string().min(1), input: z.unknown().default({}) }),
     RowView,
     'Append an author row to a run (the tasks door).',
   ),
-  runsStop: method(z.object({ id: Id }), RunSummary, 'Force-stop a run: rows and hook work canceled, nothing asked.'),
+  runsStop: method(strict({ id: Id }), RunSummary, 'Force-stop a run: rows and hook work canceled, nothing asked.'),
   rowsWait: method(
-    z.object({ id: Id, timeout_ms: z.number().int().min(0).max(600_000).default(30_000) }),
+    strict({ id: Id, timeout_ms: z.number().int().min(0).max(600_000).default(30_000) }),
     RowView,
     'Wait until a row leaves ready/needs_approval/running, or the timeout passes.',
   ),
@@ -285,37 +292,37 @@ export const kernelMethods = {
   inboxSummary: method(InboxFilter.default({}), InboxSummary, 'How many pending cards a filter selects, grouped by agent, run and chain.'),
   inboxIds: method(InboxFilter.default({}), z.array(Id), 'The ids of every pending card a filter selects, oldest first.'),
   inboxBulk: method(
-    z.object({ ids: z.array(Id).min(1).max(10_000), action: z.enum(['approve', 'deny']), reason: z.string().max(4096).optional() }),
-    z.object({ done: z.array(Id), failed: z.array(z.object({ id: Id, message: z.string() })) }),
+    strict({ ids: z.array(Id).min(1).max(10_000), action: z.enum(['approve', 'deny']), reason: z.string().max(4096).optional() }),
+    strict({ done: z.array(Id), failed: z.array(strict({ id: Id, message: z.string() })) }),
     'Approve or deny many cards at once (each answered as if alone; one that cannot be is reported, not fatal).',
   ),
   inboxContext: method(
-    z.object({ id: Id }),
-    z.object({
+    strict({ id: Id }),
+    strict({
       /** What the agent said in the round that made this call (its assistant text), or null. */
       said: z.string().nullable(),
       round: z.number().int().nullable(),
-      run: z.object({ id: Id, agent: z.string().nullable(), created_at: z.string(), status: RunStatus }).nullable(),
+      run: strict({ id: Id, agent: z.string().nullable(), created_at: z.string(), status: RunStatus }).nullable(),
     }),
     'Why a card exists: what the agent said just before the call, and its run.',
   ),
   inboxApprove: method(
-    z.object({ id: Id, trust_session: z.boolean().default(false) }),
-    z.object({ id: Id, state: z.string() }),
+    strict({ id: Id, trust_session: z.boolean().default(false) }),
+    strict({ id: Id, state: z.string() }),
     'Approve a card (autonomy or orchestration).',
   ),
-  inboxDeny: method(z.object({ id: Id, reason: z.string().max(4096).optional() }), z.object({ id: Id, state: z.string() }), 'Deny a card.'),
-  inboxRetry: method(z.object({ id: Id }), z.object({ id: Id, state: z.string() }), 'Retry a failed hook (attention item).'),
-  inboxAbandon: method(z.object({ id: Id }), z.object({ id: Id, state: z.string() }), 'Abandon a failed hook (attention item).'),
-  inboxAnswer: method(z.object({ id: Id, text: z.string().max(65536) }), z.object({ id: Id, state: z.string() }), "Answer an agent's question (the ask tool)."),
+  inboxDeny: method(strict({ id: Id, reason: z.string().max(4096).optional() }), strict({ id: Id, state: z.string() }), 'Deny a card.'),
+  inboxRetry: method(strict({ id: Id }), strict({ id: Id, state: z.string() }), 'Retry a failed hook (attention item).'),
+  inboxAbandon: method(strict({ id: Id }), strict({ id: Id, state: z.string() }), 'Abandon a failed hook (attention item).'),
+  inboxAnswer: method(strict({ id: Id, text: z.string().max(65536) }), strict({ id: Id, state: z.string() }), "Answer an agent's question (the ask tool)."),
   trustRevoke: method(
-    z.object({ agent: Name }),
-    z.object({ agent: z.string(), revoked: z.boolean() }),
+    strict({ agent: Name }),
+    strict({ agent: z.string(), revoked: z.boolean() }),
     "Take back 'Trust for this session' for an agent: its later parks wait for a person again (revoked: it was trusted).",
   ),
   executorsRevoke: method(
-    z.object({ agent: Name }),
-    z.object({ readdressed: z.number().int() }),
+    strict({ agent: Name }),
+    strict({ readdressed: z.number().int() }),
     "Revoke an agent's executor application: its held rows lose their addressee.",
   ),
 };

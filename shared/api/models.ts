@@ -1,10 +1,10 @@
 // Model connections: a real request to a provider, answered in words (Settings ▸ Models).
 import { z } from 'zod';
-import { method } from './contract.js';
+import { method, strict } from './contract.js';
 
 export const modelsMethods = {
   modelsTest: method(
-    z.object({
+    strict({
       provider: z.enum(['chat-completions', 'anthropic']),
       baseURL: z.string().url().max(2048),
       model: z.string().min(1).max(200),
@@ -16,12 +16,12 @@ export const modelsMethods = {
         .max(200)
         .optional(),
     }),
-    z.object({
+    strict({
       ok: z.boolean(),
       /** What the model answered (cut), when it answered. */
       reply: z.string().nullable(),
       /** Why it failed, in words, and the stable code. */
-      error: z.object({ code: z.string(), message: z.string() }).nullable(),
+      error: strict({ code: z.string(), message: z.string() }).nullable(),
       ms: z.number(),
     }),
     'Send one short real request to a model and say what came back (or why nothing did).',

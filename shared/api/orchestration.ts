@@ -1,11 +1,12 @@
 // Orchestration governance methods. Owned by the governance work (electron/governance).
 import { z } from 'zod';
-import { method } from './contract.js';
+import { method, strict } from './contract.js';
 import { Id, OrchestrationCode, PAGE_MAX } from './common.js';
 import { SETTABLE_KEYS } from '../orchestration/settings.js';
 import { HOP_CAUSE_CODES, HOP_VERDICTS } from '../types.js';
+import { didYouMean } from '../did-you-mean.js';
 
-export const SettingsView = z.object({
+export const SettingsView = strict({
   'orchestration.enabled': z.boolean(),
   'orchestration.maxDepth': z.number().int(),
   'orchestration.maxAgents': z.number().int(),
@@ -19,8 +20,13 @@ export const SettingsView = z.object({
 /** What a settings change answers: every setting, and what was stored but does not act yet. */
 export const SettingsSetView = SettingsView.extend({ warnings: z.array(z.object({ key: z.string(), message: z.string() })).optional() });
 /** The keys a person may set: the one list is shared/orchestration/settings.ts (its validation lives there). */
-export const SettingKey = z.enum(SETTABLE_KEYS);
-export const EntitlementView = z.object({
+export const SettingKey = z.enum(SETTABLE_KEYS, {
+  error: (iss) => {
+    const near = typeof iss.input === 'string' ? didYouMean(iss.input, SETTABLE_KEYS) : null;
+    return `unknown setting ${JSON.stringify(iss.input)}${near ? `; did you mean ${near}?` : ''}`;
+  },
+});
+export const EntitlementView = strict({
   entitled: z.boolean(),
   entitlements: z.array(z.string()),
   subject: z.string().nullable(),
@@ -32,16 +38,16 @@ export const EntitlementView = z.object({
   /** When the account service last supplied the stored token (ISO); null for an imported file or none. */
   refreshed_at: z.string().nullable(),
   /** The account service link, configured at start by NEXUS_ACCOUNT_URL + NEXUS_ACCOUNT_TOKEN. */
-  account: z.object({
+  account: strict({
     configured: z.boolean(),
     /** The service's base address as shown to people (never the credential). */
     url: z.string().nullable(),
     /** Why the account settings in the environment cannot be used, when set but wrong. */
     problem: z.string().nullable(),
-    last_refresh: z.object({ at: z.string(), ok: z.boolean(), code: z.string().nullable(), message: z.string().nullable() }).nullable(),
+    last_refresh: strict({ at: z.string(), ok: z.boolean(), code: z.string().nullable(), message: z.string().nullable() }).nullable(),
   }),
 });
-export const ChainHop = z.object({
+export const ChainHop = strict({
   hop: z.number().int(),
   agent: z.string(),
   action: z.string(),
@@ -51,8 +57,8 @@ export const ChainHop = z.object({
   request_id: z.string().optional(),
   at: z.string(),
 });
-export const Chain = z.object({ chain_id: z.string(), agents: z.array(z.string()), hops: z.array(ChainHop), last_active_at: z.string() });
-export const Evidence = z.object({
+export const Chain = strict({ chain_id: z.string(), agents: z.array(z.string()), hops: z.array(ChainHop), last_active_at: z.string() });
+export const Evidence = strict({
   command: z.string(),
   exit_code: z.number().int().nullable(),
   passed: z.boolean(),
@@ -60,13 +66,13 @@ export const Evidence = z.object({
   duration_ms: z.number(),
   at: z.string(),
 });
-export const TaskView = z.object({
+export const TaskView = strict({
   id: Id,
   status: z.enum(['open', 'completed', 'failed', 'canceled']),
   delegator: z.string(),
   recipient: z.string(),
   task: z.string(),
-  acceptance_check: z.object({ command: z.string(), timeout_s: z.number().optional() }),
+  acceptance_check: strict({ command: z.string(), timeout_s: z.number().optional() }),
   run_id: z.string().nullable(),
   chain_id: z.string().nullable(),
   refusals: z.number().int(),
@@ -75,7 +81,7 @@ export const TaskView = z.object({
 });
 
 /** A pending orchestration hold a run waits on: its own hop, or a hop inside the delegation it waits for. */
-export const WaitingOn = z.object({
+export const WaitingOn = strict({
   request_id: z.string(),
   hop: z.number().int(),
   agent: z.string(),
@@ -83,7 +89,7 @@ export const WaitingOn = z.object({
   target: z.string(),
   expires_at: z.string(),
 });
-export const TaskListItem = z.object({
+export const TaskListItem = strict({
   id: Id,
   delegator: z.string(),
   recipient: z.string(),
@@ -98,22 +104,18 @@ export const TaskListItem = z.object({
 });
 
 export const orchestrationMethods = {
-  settingsGet: method(z.object({}).default({}), SettingsView, 'All settings, read fresh from the store.'),
+  settingsGet: method(strict({}).default({}), SettingsView, 'All settings, read fresh from the store.'),
   settingsSet: method(
-    z.object({ key: SettingKey, value: z.unknown() }),
+    strict({ key: SettingKey, value: z.unknown() }),
     SettingsSetView,
     'Change one setting (validated per key); `warnings` says what was stored but will not act yet (an allowlisted name that is no agent).',
   ),
-  stopAll: method(
-    z.object({}).default({}),
-    z.object({ stopped_runs: z.number().int() }),
-    'Force-stop every run in flight and deny governed hops until Resume.',
-  ),
-  resume: method(z.object({}).default({}), SettingsView, 'Lift Stop all.'),
-  entitlementsImport: method(z.object({ token: z.string().min(1).max(65536) }), EntitlementView, 'Import an entitlement token (EdDSA JWT).'),
-  entitlementsShow: method(z.object({}).default({}), EntitlementView, 'The entitlement state.'),
+  stopAll: method(strict({}).default({}), strict({ stopped_runs: z.number().int() }), 'Force-stop every run in flight and deny governed hops until Resume.'),
+  resume: method(strict({}).default({}), SettingsView, 'Lift Stop all.'),
+  entitlementsImport: method(strict({ token: z.string().min(1).max(65536) }), EntitlementView, 'Import an entitlement token (EdDSA JWT).'),
+  entitlementsShow: method(strict({}).default({}), EntitlementView, 'The entitlement state.'),
   entitlementsRefresh: method(
-    z.object({}).default({}),
+    strict({}).default({}),
     EntitlementView,
     'Take the entitlement from the account service now (GET {NEXUS_ACCOUNT_URL}/v1/entitlements), verified like an import; on failure the previous state is kept.',
   ),
@@ -128,8 +130,8 @@ export const orchestrationMethods = {
     z.array(Chain),
     'Recent chains, most recently active first (optionally a page: limit, and cursor = the last chain_id seen).',
   ),
-  chainsClear: method(z.object({}).default({}), z.object({ cleared: z.number().int() }), 'Forget the Recent chains list. Stops nothing.'),
-  tasksShow: method(z.object({ id: Id }), TaskView, 'A delegated task with its evidence.'),
+  chainsClear: method(strict({}).default({}), strict({ cleared: z.number().int() }), 'Forget the Recent chains list. Stops nothing.'),
+  tasksShow: method(strict({ id: Id }), TaskView, 'A delegated task with its evidence.'),
   tasksList: method(
     z
       .object({

@@ -11,7 +11,7 @@
 //   typo             — a tool alternative that names no known tool but is one small edit from one
 //   alias            — a tool alternative written as a wire alias (`Bash`): rules match resolved names
 //   runner_route     — a tool alternative written as `NAME__<12 hex>`: rules see NAME
-import type { ApprovalRule, Verdict } from '../types.js';
+import type { ApprovalRule, Mode, Verdict } from '../types.js';
 import { compileRules, type CompiledRules } from './compile.js';
 import { ruleCovers } from './cover.js';
 import { evaluateCall } from './evaluate.js';
@@ -21,7 +21,7 @@ import { editDistance } from './validate.js';
 
 export interface RuleWarning {
   index: number;
-  kind: 'compound_command' | 'shadowed' | 'duplicate' | 'no_effect' | 'typo' | 'alias' | 'runner_route';
+  kind: 'compound_command' | 'shadowed' | 'duplicate' | 'no_effect' | 'typo' | 'alias' | 'runner_route' | 'bypass_ask';
   message: string;
 }
 
@@ -161,7 +161,8 @@ function shadowing(rules: readonly ApprovalRule[], j: number): RuleWarning | nul
 }
 
 /** Warnings for a valid rule list, in rule order. An invalid list has none (validateRules reports it). */
-export function lintRules(rules: readonly ApprovalRule[], knownTools: readonly string[] = DEFAULT_KNOWN_TOOLS): RuleWarning[] {
+/** `mode`, when known (an agent's, a run's), adds what the rules mean under it: under bypass an ask grants. */
+export function lintRules(rules: readonly ApprovalRule[], knownTools: readonly string[] = DEFAULT_KNOWN_TOOLS, mode?: Mode): RuleWarning[] {
   let compiled: CompiledRules;
   try {
     compiled = compileRules(rules);
@@ -182,6 +183,9 @@ export function lintRules(rules: readonly ApprovalRule[], knownTools: readonly s
     if (shadow) out.push(shadow);
     const smuggle = compoundCommand(rule, i, compiled);
     if (smuggle) out.push(smuggle);
+    // The seed's table: under bypass an ask rule grants (only deny refuses), so an ask there stops nothing.
+    if (mode === 'bypass' && rule.verdict === 'ask')
+      out.push({ index: i, kind: 'bypass_ask', message: `rule ${i}: under bypass, ask rules grant; use deny, or mode ask.` });
   });
   return out;
 }

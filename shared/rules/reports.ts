@@ -1,7 +1,8 @@
 // What `rules check` and `rules eval` report (shared/api/rules.ts RulesCheckOutput, RulesEvalOutput): built
 // here once, so the API method and the `nexus rules` command give the same answer. Pure.
 import type { Evaluation } from './evaluate.js';
-import { lintRules, type RuleWarning } from './lint.js';
+import type { Mode } from '../types.js';
+import { DEFAULT_KNOWN_TOOLS, lintRules, type RuleWarning } from './lint.js';
 import type { RuleError, ValidationResult } from './validate.js';
 
 export interface CheckReport {
@@ -10,9 +11,9 @@ export interface CheckReport {
   warnings: RuleWarning[];
 }
 
-/** Valid rules carry their lint warnings; invalid ones their errors (and no warnings). */
-export function checkReport(v: ValidationResult): CheckReport {
-  return v.ok ? { valid: true, errors: [], warnings: lintRules(v.rules) } : { valid: false, errors: v.errors, warnings: [] };
+/** Valid rules carry their lint warnings (under `mode`, when given); invalid ones their errors (and no warnings). */
+export function checkReport(v: ValidationResult, mode?: Mode): CheckReport {
+  return v.ok ? { valid: true, errors: [], warnings: lintRules(v.rules, DEFAULT_KNOWN_TOOLS, mode) } : { valid: false, errors: v.errors, warnings: [] };
 }
 
 /** One evaluated call as the API and the CLI's --json show it. */

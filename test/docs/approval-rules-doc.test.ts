@@ -1,7 +1,7 @@
 // docs/approval-rules.md against shared/rules: each of the fifteen examples validates, and every call in its
 // table evaluates to the outcome the page states; the lint kinds and the six keys are the code's.
 import { describe, expect, it } from 'vitest';
-import { compileRules, evaluateCall, lintRules, validateRules } from '../../shared/rules/index.js';
+import { compileRules, DEFAULT_KNOWN_TOOLS, evaluateCall, lintRules, validateRules } from '../../shared/rules/index.js';
 import { MODES, ORIGINS, type Mode, type Origin } from '../../shared/types.js';
 import { bodyRows, fences, readDoc, sections, unquote } from '../support/docs-markdown.js';
 
@@ -95,6 +95,8 @@ describe('docs/approval-rules.md: the reference tables are the code', () => {
       const v = validateRules(l);
       if (v.ok) for (const w of lintRules(v.rules)) produced.add(w.kind);
     }
+    // bypass_ask needs the agent's mode: an ask rule under bypass.
+    for (const w of lintRules([{ tool: 'bash', verdict: 'ask' }], DEFAULT_KNOWN_TOOLS, 'bypass')) produced.add(w.kind);
     expect(new Set(kinds)).toEqual(produced);
   });
   it('the origins and the alias table', async () => {

@@ -24,6 +24,7 @@ import { activeAgent, stopHookCap, tokenBudget } from './turn-limits.js';
 import { finishTurn, type Finalizer } from './finish.js';
 import { collectFan, modelRound, type RoundContext } from './rounds.js';
 import { errorMessage } from '../../../shared/errors.js';
+import { endAtBudget, registerBudgetCards, spentBudget } from './budget.js';
 
 export type { Finalizer, FinalizerVerdict } from './finish.js';
 
@@ -80,6 +81,7 @@ export class TurnEngine {
     const ev = (run_id: string, type: string, data?: unknown) => this.event(run_id, type, data);
     this.resources = new RunResources(this.kernel, this.runners, opts, ev);
     this.hooks = new HookRunner(this.kernel, ev);
+    registerBudgetCards(this.kernel, this.hooks);
     this.questions = new Questions(this.kernel, ev);
     this.compactor = new Compactor(this.kernel, ev, (run) => this.providerFor(run), this.hooks);
     this.loop = {
@@ -281,6 +283,15 @@ export class TurnEngine {
         return;
       }
       if (!this.running(run_id)) return;
+      const spent = spentBudget(this.kernel.db, run);
+      if (spent)
+        return endAtBudget(
+          this.kernel,
+          run,
+          spent,
+          (id, reason) => this.failRun(id, reason),
+          (id, t, d) => this.event(id, t, d),
+        );
       await modelRound(this.loop, run);
     }
   }

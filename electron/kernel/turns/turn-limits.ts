@@ -7,6 +7,9 @@ import { KernelError, notFound } from '../errors.js';
 import type { Run } from '../types.js';
 
 const DEFAULT_TOKEN_BUDGET = 24_000;
+/** The runaway budget when the profile says nothing (docs/security.md): a lone run cannot loop for ever. */
+export const DEFAULT_MAX_ROUNDS = 200;
+export const DEFAULT_MAX_ROWS = 2_000;
 
 export function activeAgent(db: Db, name: string): AgentRow {
   const agent = getAgent(db, name);
@@ -30,4 +33,15 @@ export function tokenBudget(db: Db, run: Run, engineBudget: number | undefined):
   const agent = run.agent ? getAgent(db, run.agent) : null;
   const own = (agent as { context_budget_tokens?: unknown } | null)?.context_budget_tokens;
   return typeof own === 'number' && own > 0 ? own : (engineBudget ?? DEFAULT_TOKEN_BUDGET);
+}
+
+/** The sentence a run ends with when its runaway budget is spent; null while it is not. */
+export function budgetSpent(agent: AgentRow | null, used: { rounds: number; rows: number }): string | null {
+  const maxRounds = agent?.max_rounds ?? DEFAULT_MAX_ROUNDS;
+  const maxRows = agent?.max_rows ?? DEFAULT_MAX_ROWS;
+  const fix = `start a new run to go on, or raise it in the agent file`;
+  if (used.rounds >= maxRounds)
+    return `The run reached its round limit (${maxRounds} model rounds, max_rounds) and was ended so a looping agent cannot run on: ${fix}.`;
+  if (used.rows >= maxRows) return `The run reached its row limit (${maxRows} tool calls, max_rows) and was ended so a looping agent cannot run on: ${fix}.`;
+  return null;
 }

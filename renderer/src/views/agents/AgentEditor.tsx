@@ -266,7 +266,7 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
           A JSON array; each rule has <code>tool</code> and <code>verdict</code> (allow | ask | deny), optionally <code>path</code>, <code>match</code>,{' '}
           <code>reason</code>, <code>origin</code>. Deny wins, then ask, then allow.
         </p>
-        <RulesEditor text={rulesText} onText={setRulesText} onCheck={setCheck} />
+        <RulesEditor text={rulesText} mode={draft.mode} onText={setRulesText} onCheck={setCheck} />
         {problem('rules')}
         <RuleTester mode={draft.mode} rules={check.rules} rulesValid={check.valid} />
       </section>

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { call } from '../../api/client.js';
 import { parseRulesText, locateIssue, ruleStartLine, oversizeIssues } from './rules-text.js';
 import { errorMessage } from '../../../../shared/errors.js';
+import type { Mode } from '../../../../shared/types.js';
 
 export interface RulesCheckState {
   valid: boolean;
@@ -12,7 +13,8 @@ export interface RulesCheckState {
   warnings: string[];
 }
 
-export function RulesEditor({ text, onText, onCheck }: { text: string; onText(t: string): void; onCheck(s: RulesCheckState): void }) {
+/** `mode` is the agent's: the lint says what its rules mean under it (under bypass an ask rule grants). */
+export function RulesEditor({ text, mode, onText, onCheck }: { text: string; mode: Mode; onText(t: string): void; onCheck(s: RulesCheckState): void }) {
   const [state, setState] = useState<RulesCheckState>({ valid: true, rules: [], errors: [], warnings: [] });
   const [lines, setLines] = useState<number[]>([]);
 
@@ -38,7 +40,7 @@ export function RulesEditor({ text, onText, onCheck }: { text: string; onText(t:
         setLines([]);
       } else {
         try {
-          const r = await call('rulesCheck', { rules: parsed.value });
+          const r = await call('rulesCheck', { rules: parsed.value, mode });
           next = {
             valid: r.valid,
             rules: parsed.value,
@@ -59,7 +61,7 @@ export function RulesEditor({ text, onText, onCheck }: { text: string; onText(t:
       stale = true;
       clearTimeout(t);
     };
-  }, [text]);
+  }, [text, mode]);
 
   const lineCount = Math.max(text.split('\n').length, 6);
   return (

@@ -194,6 +194,12 @@ export function RunDetailView({ run }: { run: RunFull }) {
           <p className="prose">{run.prompt}</p>
         </section>
       ) : null}
+      {run.budget ? (
+        <p className="muted" data-testid="run-budget">
+          Budget: {run.budget.rounds} of {run.budget.max_rounds} model rounds, {run.budget.rows} of {run.budget.max_rows} tool calls (the run ends at either;
+          max_rounds and max_rows in the agent file).
+        </p>
+      ) : null}
       {run.final_answer || run.error ? (
         <section className={`panel ${run.error ? 'bad' : ''}`}>
           <h2 className="section-label">{run.error ? 'Error' : 'Answer'}</h2>
