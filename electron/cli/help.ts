@@ -55,6 +55,7 @@ export const ENVIRONMENT: Array<[name: string, what: string]> = [
   ['NEXUS_CONTEXT_BUDGET_TOKENS', 'compaction budget in estimated tokens (default 24000; context_budget_tokens per agent wins)'],
   ['NEXUS_ACCOUNT_URL', 'the account service the entitlement is taken from (https, or http on loopback)'],
   ['NEXUS_ACCOUNT_TOKEN', 'the account credential (bearer token) for NEXUS_ACCOUNT_URL; never stored'],
+  ['NEXUS_LOG', 'quiet: the kernel writes only its errors to stderr, not its warnings'],
   ['NEXUS_ENTITLEMENT_PUBLIC_KEY', 'Ed25519 public key (PEM) that verifies entitlements, for self-hosting and tests'],
   ['NEXUS_WORKSPACES_DIR', "where agents' default workspaces are made (default: the data dir's path + -workspaces)"],
   ['NEXUS_BASH', "Windows: the bash.exe agents' commands run with (default: Git for Windows' bash, never WSL's)"],

@@ -4,23 +4,16 @@
 // Anything that goes wrong answers "reject": nothing fails open. The agent's fs/* and terminal/* requests are
 // rows of NEXUS's own `read`, `write` and `bash` tools: confined to the workspace, its bash in the sandbox.
 import { z } from 'zod';
-import { client, methods, RequestError, type ClientApp, type PermissionOption, type RequestPermissionResponse } from '@agentclientprotocol/sdk';
-import type { Kernel } from '../../kernel/kernel.js';
+import { client, methods, type ClientApp, type PermissionOption, type RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import type { Row } from '../../kernel/types.js';
 import { ReportedCall, judgedCall, reportedTool } from './tool-calls.js';
 import { qualifiedName } from '../../runners/runner-id.js';
 import { acpRunner } from './tool-calls.js';
 import { Terminals } from './terminals.js';
+import { ownCall, refused, type SessionState } from './session-calls.js';
 import { log } from '../../log.js';
 
-export interface SessionState {
-  kernel: Kernel;
-  agent: string;
-  run_id: string;
-  signal: AbortSignal;
-  /** The agent's message text so far: the run's final answer. */
-  answer: string[];
-}
+export type { SessionState } from './session-calls.js';
 
 const GRANTED = (r: Row) => r.state === 'succeeded' || r.state === 'running';
 const textOf = (r: Row) => (r.result?.content ?? []).map((c) => c.text).join('\n');
@@ -52,12 +45,6 @@ class CallRows {
   }
 }
 
-/** One of NEXUS's own tools as a row of the run, waited for (parked cards included). */
-export async function ownCall(s: SessionState, tool: string, input: Record<string, unknown>): Promise<Row> {
-  const row = s.kernel.submitRow(s.run_id, { tool, input, origin: 'model' });
-  return s.kernel.waitRow(row.id, { signal: s.signal });
-}
-
 const pick = (options: PermissionOption[], kinds: string[]) => kinds.map((k) => options.find((o) => o.kind === k)).find((o) => o !== undefined);
 
 /** The answer to a permission request for a decided row: allow once (never "always": every call asks NEXUS), or reject. */
@@ -66,9 +53,6 @@ export function permissionAnswer(row: Row | null, options: PermissionOption[]): 
   const chosen = allow ?? pick(options, ['reject_once', 'reject_always']);
   return chosen ? { outcome: { outcome: 'selected', optionId: chosen.optionId } } : { outcome: { outcome: 'cancelled' } };
 }
-
-/** A refusal the agent (and its model) reads: the SDK would turn a plain Error into "Internal error". */
-export const refused = (text: string) => new RequestError(-32000, text);
 
 const ReadParams = z.object({ path: z.string().min(1), line: z.number().int().positive().nullish(), limit: z.number().int().nonnegative().nullish() });
 const WriteParams = z.object({ path: z.string().min(1), content: z.string() });

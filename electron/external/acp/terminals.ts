@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { CreateTerminalRequest, TerminalOutputResponse, WaitForTerminalExitResponse } from '@agentclientprotocol/sdk';
 import type { Row } from '../../kernel/types.js';
-import { ownCall, refused, type SessionState } from './client-handlers.js';
+import { ownCall, refused, type SessionState } from './session-calls.js';
 
 const BashResult = z
   .object({ exit_code: z.number().nullish(), signal: z.string().nullish(), stdout: z.string().optional(), stderr: z.string().optional() })

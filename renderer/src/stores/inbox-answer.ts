@@ -4,7 +4,7 @@ import type { StoreApi } from 'zustand';
 import { CallError } from '../api/client.js';
 import { cardLabel, reselect } from './inbox-list.js';
 import { graceMs, holdAnswer } from './answer-grace.js';
-import type { InboxState } from './inbox.js';
+import type { InboxState } from './inbox-state.js';
 import { errorMessage } from '../../../shared/errors.js';
 
 type Get = StoreApi<InboxState>['getState'];

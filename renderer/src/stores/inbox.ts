@@ -7,54 +7,13 @@ import { coalesce } from './refetcher.js';
 import { applyChange, reselect, type InboxFilter, type InboxItem } from './inbox-list.js';
 import { makeAnswering } from './inbox-answer.js';
 import { errorMessage } from '../../../shared/errors.js';
-import type { MethodOutput } from '../../../shared/api/index.js';
+import type { InboxState } from './inbox-state.js';
 
 export { reselect, type InboxItem, type InboxFilter };
-export type GroupBy = 'none' | 'agent' | 'run' | 'chain';
-/** The wire type of inboxSummary's answer (shared/api/kernel.ts): one source. */
-export type InboxSummary = MethodOutput<'inboxSummary'>;
+export type { GroupBy, InboxState, InboxSummary } from './inbox-state.js';
 
 /** Cards per page: enough to fill any window several times, small enough to arrive in one quick frame. */
 export const PAGE_SIZE = 200;
-
-export interface InboxState {
-  items: InboxItem[];
-  hasMore: boolean;
-  loaded: boolean;
-  error: string | null;
-  selectedId: string | null;
-  filter: InboxFilter;
-  groupBy: GroupBy;
-  /** Counts for the filter (total) and its groups; null until asked for. */
-  summary: InboxSummary | null;
-  /** Why the window changed the filter itself (a group filter whose last card was answered). */
-  filterNote: string | null;
-  /** Cards checked for a bulk answer (may include cards not loaded yet: "select all matching"). */
-  checked: Record<string, true>;
-  /** Ids with an answer in flight: their buttons are disabled so a double press sends one answer. */
-  busy: Record<string, boolean>;
-  lastAnswer: { id: string; text: string; ok: boolean } | null;
-  /** Bumped after each answer: the view moves focus to the next card. */
-  answered: number;
-  refresh(): Promise<void>;
-  loadMore(): Promise<void>;
-  refreshSummary(): Promise<void>;
-  applyPushed(added: InboxItem[], removed: { id: string; status: string }[]): void;
-  /** `keepNote`: the window itself changed the filter and says why (filterNote). */
-  setFilter(f: InboxFilter, keepNote?: boolean): void;
-  setGroupBy(g: GroupBy): void;
-  select(id: string | null): void;
-  move(delta: number): void;
-  check(id: string, on: boolean): void;
-  checkAllMatching(): Promise<number>;
-  clearChecked(): void;
-  bulk(action: 'approve' | 'deny', reason?: string): Promise<{ done: number; failed: number }>;
-  approve(id: string, trust?: boolean): Promise<void>;
-  deny(id: string, reason?: string): Promise<void>;
-  retry(id: string): Promise<void>;
-  abandon(id: string): Promise<void>;
-  answer(id: string, text: string): Promise<void>;
-}
 
 const pageInput = (filter: InboxFilter, cursor?: string) => ({ ...filter, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) });
 /** The filter without the keys a group chip sets (agent, run, chain); the same object when it has none. */
