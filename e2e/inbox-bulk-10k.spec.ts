@@ -10,7 +10,14 @@ test('bulk deny of 10,000 cards of one agent leaves none behind and logs no Reac
   });
   page.on('pageerror', (e) => errors.push(String(e)));
   const calls = Array.from({ length: 10_000 }, (_, i) => bash(`echo ${i}`));
-  await served.agent('asker', (_req, i) => (i === 0 ? { toolCalls: calls } : { text: 'ok' }), 'ask');
+  const model = await served.agent('asker', (_req, i) => (i === 0 ? { toolCalls: calls } : { text: 'ok' }), 'ask');
+  // One round of 10,000 calls is far past the default runaway budget (2,000 rows): this agent may make them.
+  await served.call('agentsSave', {
+    name: 'asker',
+    mode: 'ask',
+    max_rows: 20_000,
+    model: { provider: 'chat-completions', baseURL: model.baseURL, model: 'scripted-asker' },
+  });
   await served.call('runsStart', { agent: 'asker', prompt: 'Go.' });
   await expect(page.getByTestId('pending-count')).toHaveText('10000 pending', { timeout: 240_000 });
   await page.getByRole('combobox', { name: 'Group by' }).selectOption('agent');

@@ -5,6 +5,7 @@ import type { AgentView, AgentProfileInput } from '../../../shared/api/kernel.js
 import { call } from '../api/client.js';
 import { coalesce } from './refetcher.js';
 import { errorMessage } from '../../../shared/errors.js';
+import { profileOfView } from '../../../shared/agent-view.js';
 
 export type Agent = z.infer<typeof AgentView>;
 export type AgentInput = z.input<typeof AgentProfileInput>;
@@ -43,7 +44,8 @@ export const useAgents = create<AgentsState>((set) => {
     refresh,
     edit: (editing) => set({ editing, notice: null }),
     async save(input, how) {
-      const r = await call(how === 'create' ? 'agentsCreate' : 'agentsReplace', input);
+      // The editor's draft starts from the agent's view: only its profile is sent back.
+      const r = await call(how === 'create' ? 'agentsCreate' : 'agentsReplace', profileOfView(input));
       const n = r.warnings.length;
       set({ editing: r.agent.name, notice: n ? `Saved, with ${n} warning${n > 1 ? 's' : ''}.` : 'Saved.' });
       await refresh();

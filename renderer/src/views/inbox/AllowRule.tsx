@@ -9,6 +9,7 @@ import { suggestRule, rulesToAdd, outcomesUnder, type CardOutcome } from '../../
 import { lintRules } from '../../../../shared/rules/lint.js';
 import type { ApprovalRule, Mode } from '../../../../shared/types.js';
 import { errorMessage } from '../../../../shared/errors.js';
+import { profileOfView } from '../../../../shared/agent-view.js';
 
 const inputOf = (i: InboxItem) => (i.effect as { input?: unknown } | undefined)?.input;
 const WORD: Record<CardOutcome, string> = { allowed: 'allowed', asks: 'still asks you', denied: 'denied by a rule', refused: 'refused (no rule allows it)' };
@@ -60,7 +61,7 @@ export function AllowRule({ item, onClose, onApprove }: Props) {
     try {
       const a = await call('agentsGet', { name: item.agent });
       const rules = Array.isArray(a.approval_rules) ? a.approval_rules : [];
-      const { status, created_at, updated_at, ...rest } = a;
+      const rest = profileOfView(a);
       const add = rulesToAdd(rule, rules);
       // Replace, never create: an agent removed since the card appeared is not brought back by a rule.
       await call('agentsReplace', { ...rest, approval_rules: [...rules, ...add] });
