@@ -24,12 +24,13 @@ export function parseClaudeSettings(text: string | null, file: string): Json {
   return v;
 }
 
-/** The settings without NEXUS's hook entries (groups left empty by that are dropped, as are empty event lists). */
-function withoutNexus(settings: Json): Json {
+/** The settings without NEXUS's hook entries under `events` (groups left empty by that are dropped, as are empty
+ *  event lists). Claude Code's and Gemini CLI's files share this shape: `hooks.<event>[].hooks[].command`. */
+export function withoutNexusHooks(settings: Json, events: readonly string[]): Json {
   const out: Json = { ...settings };
   if (!isObj(out.hooks)) return out;
   const hooks: Json = { ...out.hooks };
-  for (const ev of EVENTS) {
+  for (const ev of events) {
     const groups = hooks[ev];
     if (!Array.isArray(groups)) continue;
     const kept = groups
@@ -59,7 +60,7 @@ export function planClaudeSettings(
   rec: WallRecord | null = null,
 ): { after: string; prior: Prior | null } {
   if (action === 'disconnect' && rec && rec.before !== undefined && text === rec.after) return { after: rec.before ?? '', prior: null };
-  let base = withoutNexus(parseClaudeSettings(text, file));
+  let base = withoutNexusHooks(parseClaudeSettings(text, file), EVENTS);
   if (rec) base = removeClaudeWall(base, rec.prior);
   if (action === 'disconnect') return { after: `${JSON.stringify(base, null, 2)}\n`, prior: null };
   const hooks: Json = isObj(base.hooks) ? { ...base.hooks } : {};
@@ -71,7 +72,10 @@ export function planClaudeSettings(
 }
 
 /** The NEXUS hook commands a settings file holds (any data dir). */
-export function claudeHookCommands(text: string | null): string[] {
+export const claudeHookCommands = (text: string | null): string[] => nexusHookCommands(text, EVENTS);
+
+/** The NEXUS hook commands under `events` in a settings file of the shape withoutNexusHooks reads. */
+export function nexusHookCommands(text: string | null, events: readonly string[]): string[] {
   let s: Json;
   try {
     s = parseClaudeSettings(text, 'settings');
@@ -80,7 +84,7 @@ export function claudeHookCommands(text: string | null): string[] {
   }
   if (!isObj(s.hooks)) return [];
   const out: string[] = [];
-  for (const ev of EVENTS) {
+  for (const ev of events) {
     const groups = s.hooks[ev];
     if (!Array.isArray(groups)) continue;
     for (const g of groups) if (isObj(g) && Array.isArray(g.hooks)) for (const h of g.hooks) if (isObj(h) && isNexusHook(h.command)) out.push(h.command);
