@@ -4,7 +4,6 @@
 // written in Node costs (a bare `node` hook that answers allow without asking anything, spawned alternately
 // with it, so both see the same machine load). Printed too: the hook's absolute wall time, the bare floor, and
 // the kernel's own share (the externalToolUse call in process).
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,24 +11,13 @@ import { pathToFileURL } from 'node:url';
 import { createNexus } from '../electron/app.js';
 import { startSocketDoor } from '../electron/doors/socket.js';
 import { saveAgent } from '../electron/kernel/agents.js';
+import { apply } from '../electron/external/connect/plan.js';
 import { dispatch } from '../electron/api/dispatch.js';
-import { line, now, pct } from './report.js';
+import { line, now, pct, timeSpawn } from './report.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const HOOK = join(ROOT, 'dist', 'hook', 'nexus-hook.mjs');
 const N = 40;
-
-function timeSpawn(args: string[], stdin: string): Promise<{ ms: number; out: string }> {
-  const t0 = now();
-  return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
-    let out = '';
-    c.stdout.on('data', (d) => (out += d));
-    c.on('error', reject);
-    c.on('close', () => resolve({ ms: now() - t0, out }));
-    c.stdin.end(stdin);
-  });
-}
 
 export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'nexus-bench-ext-'));
@@ -38,6 +26,8 @@ export async function run(): Promise<void> {
   const nexus = await createNexus({ dataDir: join(dir, 'data'), modules: { external: true } });
   const door = await startSocketDoor(nexus);
   try {
+    // Connected as a person connects it: the hook and Claude Code's own sandbox settings, which the hook checks.
+    await apply({ client: 'claude-code', scope: 'project', project, dataDir: join(dir, 'data') }, 'connect');
     saveAgent(nexus.kernel, {
       name: 'claude-code-proj',
       mode: 'ask',

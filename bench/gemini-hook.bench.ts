@@ -2,7 +2,6 @@
 // --client gemini spawned with Gemini's BeforeTool JSON on stdin, asking a live kernel, answering the top-level
 // `{"decision":"allow"}`. Budget as for Claude Code (external.bench.ts): p50 ≤ 50 ms beyond a bare Node hook
 // that answers allow without asking anything, spawned alternately with it so both see the same machine load.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,23 +9,11 @@ import { pathToFileURL } from 'node:url';
 import { createNexus } from '../electron/app.js';
 import { startSocketDoor } from '../electron/doors/socket.js';
 import { saveAgent } from '../electron/kernel/agents.js';
-import { line, now, pct } from './report.js';
+import { line, pct, timeSpawn } from './report.js';
 
 const HOOK = join(import.meta.dirname, '..', 'dist', 'hook', 'nexus-hook.mjs');
 const N = 40;
 const BARE = 'process.stdin.resume();process.stdin.on("end",()=>console.log(JSON.stringify({decision:"allow"})))';
-
-function timeSpawn(args: string[], stdin: string): Promise<{ ms: number; out: string }> {
-  const t0 = now();
-  return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
-    let out = '';
-    c.stdout.on('data', (d) => (out += d));
-    c.on('error', reject);
-    c.on('close', () => resolve({ ms: now() - t0, out }));
-    c.stdin.end(stdin);
-  });
-}
 
 export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'nexus-bench-gem-'));

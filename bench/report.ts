@@ -1,6 +1,20 @@
 // Shared by the benches that print `label  figure  budget … ok|OVER BUDGET` lines (kernel, governance).
+import { spawn } from 'node:child_process';
 
 export const now = () => performance.now();
+
+/** One `node ARGS` process fed `stdin`: its wall time (spawn to close) and what it printed. */
+export function timeSpawn(args: string[], stdin: string): Promise<{ ms: number; out: string }> {
+  const t0 = now();
+  return new Promise((resolve, reject) => {
+    const c = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    c.stdout.on('data', (d) => (out += d));
+    c.on('error', reject);
+    c.on('close', () => resolve({ ms: now() - t0, out }));
+    c.stdin.end(stdin);
+  });
+}
 
 /** The p-th percentile of the samples (nearest rank, never past the last). */
 export const pct = (xs: number[], p: number) => {
