@@ -5,6 +5,7 @@ import { ModelsPage } from './ModelsPage.js';
 import { ConnectionsPage } from './ConnectionsPage.js';
 import { useStatus } from '../../stores/status.js';
 import { UndoGraceSetting } from './UndoGraceSetting.js';
+import { NotifySetting } from './NotifySetting.js';
 
 function About() {
   const { version, dataDir } = useStatus();
@@ -29,6 +30,7 @@ function About() {
           Everything this window does can also be done headless with the <code>nexus</code> command against the same data folder.
         </p>
       </section>
+      <NotifySetting />
       <UndoGraceSetting />
     </div>
   );
