@@ -32,6 +32,7 @@ export const SUMMARIES: Record<string, string> = {
   abandon: 'give up the failed hook of an attention card (not the run)',
   connect: "install NEXUS as Claude Code's or Codex's tool hook: their calls cross the approval stage",
   disconnect: 'remove that hook',
+  demo: 'play the offline demo: two demo agents on a scripted model run a chain through the real gate',
   desk: "create or upgrade a team desk's schema in PostgreSQL (desk init URL)",
 };
 
@@ -42,6 +43,7 @@ export const REFERENCE: Record<string, string[]> = {
   'stop-all': ['docs/orchestration-gate.md'],
   resume: ['docs/orchestration-gate.md'],
   chains: ['docs/orchestration-gate.md'],
+  demo: ['docs/delegation.md'],
   entitlements: ['docs/entitlement.md'],
   agents: ['docs/agent-file.md'],
   serve: ['docs/data-dir.md', 'docs/desk.md'],

@@ -30,6 +30,7 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   tasks: async () => (await import('./orchestration.js')).tasksCommand,
   connect: async () => (await import('./connect.js')).connectCommand,
   disconnect: async () => (await import('./connect.js')).disconnectCommand,
+  demo: async () => (await import('./demo.js')).demoCommand,
 };
 
 const USAGE = `usage: nexus [--data-dir DIR] [--json] <command> [args]

@@ -102,7 +102,7 @@ export function replay(): Replay {
 
   return {
     home,
-    async run(all, { file = (b) => b, retry = /^nexus (inbox|runs (show|list)|chains|tasks)/ } = {}) {
+    async run(all, { file = (b: string) => b, retry = /^nexus (inbox|runs (show|list)|chains|tasks)/ } = {}) {
       const ids = new Map<string, string>(); // the page's id → this replay's
       for (const step of all) {
         if (step.kind === 'file') {
