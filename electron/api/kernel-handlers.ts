@@ -101,13 +101,17 @@ export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMeth
       if (isActive(input.name))
         throw new ApiFailure(
           'conflict',
-          `An agent named ${input.name} already exists: nothing was changed. Replace it (agentsReplace), or choose another name.`,
+          `An agent named ${input.name} already exists: nothing was changed. Replace it (nexus agents replace FILE, or open it in Agents), or choose another name.`,
         );
       const { agent, warnings } = saveAgentProfile(kernel, input);
       return { agent, warnings };
     },
     agentsReplace: (input) => {
-      if (!isActive(input.name)) throw new ApiFailure('not_found', `No agent named ${input.name}: nothing was saved. Create it (agentsCreate) instead.`);
+      if (!isActive(input.name))
+        throw new ApiFailure(
+          'not_found',
+          `No agent named ${input.name}: nothing was saved. Create it instead (nexus agents create FILE, or New agent in Agents).`,
+        );
       const { agent, warnings } = saveAgentProfile(kernel, input);
       return { agent, warnings };
     },

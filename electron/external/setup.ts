@@ -75,12 +75,18 @@ export function createExternal(ports: ExternalPorts): External {
     externalToolUse: (input, ctx) => {
       // Only the control socket carries a client's hook: a window or a web page cannot answer for a client.
       if (ctx.door !== 'socket' && ctx.door !== 'internal')
-        throw new ApiFailure('forbidden', 'externalToolUse is answered on the control socket only (the hook of a connected client).');
+        throw new ApiFailure(
+          'forbidden',
+          'Only a connected client’s hook asks whether its call may run, on the control socket (nexus connect installs it); a window or a web page cannot.',
+        );
       return service.toolUse(input, ctx.signal, ctx.credential === 'hook');
     },
     externalSessionEnd: ({ client, event }, ctx) => {
       if (ctx.door !== 'socket' && ctx.door !== 'internal')
-        throw new ApiFailure('forbidden', 'externalSessionEnd is answered on the control socket only (the hook of a connected client).');
+        throw new ApiFailure(
+          'forbidden',
+          'Only a connected client’s hook says that its session ended, on the control socket (nexus connect installs it); a window or a web page cannot.',
+        );
       const run = clientEndedSession(kernel, ports.clock, client, event.session_id, event.reason);
       return { run_id: run?.id ?? null, status: run?.status ?? null };
     },
