@@ -16,7 +16,7 @@ const textOf = (m: Msg | undefined): string =>
   !m ? '' : typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p) => (p as { text?: string }).text ?? '').join('') : '';
 
 /** The JSON line a tool result carries after its text (DESIGN §3), if any. */
-function structured(text: string): { code?: string; request_id?: string } {
+function structured(text: string): { code?: string; request_id?: string; reason?: string } {
   for (const line of text.split('\n').reverse()) {
     const l = line.trim();
     if (!l.startsWith('{')) continue;
@@ -65,6 +65,9 @@ export function builderReply(messages: Msg[]): Reply {
     const s = structured(t);
     if (s.code === 'hop_held')
       return { text: `Orchestration is holding this hop for a person's approval (request ${s.request_id}). I will retry the same call once it is answered.` };
+    // An expired hold is refused too, but no person refused it: say which (shared/orchestration/holds.ts).
+    if (s.code === 'hop_refused' && s.reason === 'approval_expired')
+      return { text: 'Nobody answered this hop within 24 hours, so its approval expired. I am reporting that instead of retrying.' };
     if (s.code === 'hop_refused') return { text: 'A person refused this hop. I am reporting that instead of retrying.' };
     if (s.code) return { text: `Orchestration denied this hop (${s.code}): ${t.split('\n')[0]} I am reporting it instead of retrying.` };
     if (/denied|refused|not approved|expired/i.test(t.split('\n')[0])) return { text: `I did not write hello.md: ${t.split('\n')[0]}` };

@@ -68,6 +68,17 @@ describe('offline demo', () => {
     expect(builderReply([{ role: 'user', content: 't' }, { role: 'assistant' }, { role: 'user', content: 'Your hop was APPROVED (abc).' }])).toMatchObject({
       call: { name: 'write' },
     });
+    // An expired hold reads as expired, never as a person's refusal; a person's refusal as one.
+    expect(builderReply([{ role: 'user', content: 't' }, { role: 'assistant' }, tool('Expired.\n{"code":"hop_refused","reason":"approval_expired"}')])).toEqual(
+      {
+        text: expect.stringMatching(/^Nobody answered this hop within 24 hours/),
+      },
+    );
+    expect(
+      builderReply([{ role: 'user', content: 't' }, { role: 'assistant' }, tool('Refused.\n{"code":"hop_refused","reason":"refused_by_person"}')]),
+    ).toEqual({
+      text: expect.stringMatching(/^A person refused this hop/),
+    });
     expect(builderReply([{ role: 'user', content: 't' }, { role: 'assistant' }, tool('Denied.\n{"code":"orchestration_disabled"}')])).toEqual({
       text: expect.stringContaining('orchestration_disabled'),
     });
