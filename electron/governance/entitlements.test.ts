@@ -116,4 +116,18 @@ describe('entitlement nexus.orchestration (EdDSA JWT from the account service)',
     await reverifyStoredEntitlement(d, key, NOW);
     expect(gateEntitlement(d, key.fingerprint, NOW).entitled).toBe(true);
   });
+  it('a start without NEXUS_ENTITLEMENT_PUBLIC_KEY that turns a self-signed token invalid says so, and how to fix it', async () => {
+    const d = db();
+    await importEntitlement(d, await sign(account.privateKey, { ent: ['nexus.orchestration'], exp: inAnHour }), key, NOW);
+    const def = loadEntitlementKey({});
+    const said = await reverifyStoredEntitlement(d, def, NOW);
+    expect(said).toBe(
+      `the stored entitlement (acct_1) no longer verifies: it was verified under another key, and this start has no ${PUBLIC_KEY_ENV}. If you signed it yourself, start NEXUS with the same ${PUBLIC_KEY_ENV}; otherwise import a token from your account. Until then chains are denied orchestration_not_entitled.`,
+    );
+    expect(showEntitlement(d, def, NOW)).toMatchObject({ status: 'invalid', message: expect.stringContaining(`start NEXUS with the same ${PUBLIC_KEY_ENV}`) });
+    // Started again with the same key: nothing to say, and valid again.
+    expect(await reverifyStoredEntitlement(d, key, NOW)).toBeNull();
+    expect(await reverifyStoredEntitlement(d, key, NOW)).toBeNull();
+    expect(showEntitlement(d, key, NOW).status).toBe('valid');
+  });
 });

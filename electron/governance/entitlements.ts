@@ -115,18 +115,33 @@ export type EntitlementSource = 'account' | 'import';
 
 /**
  * At start: a token verified under another key (the key changed: NEXUS_ENTITLEMENT_PUBLIC_KEY) is verified
- * again under the current one; if it does not verify, it stays stored but counts as invalid at the gate.
+ * again under the current one; if it does not verify, it stays stored but counts as invalid at the gate, and
+ * the sentence returned says so (the kernel writes it to its log: a start that turns it invalid is never silent).
  */
-export async function reverifyStoredEntitlement(db: Db, key: EntitlementKey, nowMs: number): Promise<void> {
+export async function reverifyStoredEntitlement(db: Db, key: EntitlementKey, nowMs: number): Promise<string | null> {
   const r = row(db);
-  if (!r || r.key_fingerprint === key.fingerprint) return;
+  if (!r || r.key_fingerprint === key.fingerprint) return null;
   try {
     await verifyEntitlementToken(r.token, key, nowMs);
     rekey(db, key);
+    return null;
   } catch (e) {
     // Verified for an expired token also fails here; it stays expired either way. Anything else is invalid.
-    if (e instanceof ApiFailure && /already expired/.test(e.message)) rekey(db, key);
+    if (e instanceof ApiFailure && /already expired/.test(e.message)) {
+      rekey(db, key);
+      return null;
+    }
+    return `the stored entitlement${r.subject ? ` (${r.subject})` : ''} no longer verifies: ${keyHint(key, r.source)} Until then chains are denied orchestration_not_entitled.`;
   }
+}
+
+/** Why a stored token does not verify under this start's key, and what to do. */
+function keyHint(key: EntitlementKey, source: EntitlementSource): string {
+  if (key.source === 'default' && source === 'import')
+    return `it was verified under another key, and this start has no ${PUBLIC_KEY_ENV}. If you signed it yourself, start NEXUS with the same ${PUBLIC_KEY_ENV}; otherwise import a token from your account.`;
+  if (key.source === 'env')
+    return `this start's ${PUBLIC_KEY_ENV} is not the key it was verified under. Start with that key, or import a token signed by this one.`;
+  return 'the key that verifies entitlements changed. Refresh it from your account, or import a fresh token.';
 }
 
 function rekey(db: Db, key: EntitlementKey): void {
@@ -255,7 +270,7 @@ export function showEntitlement(db: Db, key: EntitlementKey, nowMs: number, acco
         ...base,
         entitled: false,
         status: 'invalid',
-        message: `The stored token does not verify against the current account service key; ${account.configured ? 'refresh it from your account' : 'import a fresh token'}.`,
+        message: `The stored token does not verify under this start's key: ${keyHint(key, r.source)}`,
       };
   }
 }

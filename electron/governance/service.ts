@@ -77,7 +77,8 @@ export class Governance {
   }
 
   async start(): Promise<void> {
-    await reverifyStoredEntitlement(this.db, this.key, this.now());
+    const turnedInvalid = await reverifyStoredEntitlement(this.db, this.key, this.now());
+    if (turnedInvalid) log.warn(turnedInvalid);
     // Not awaited: the app starts with the stored token; the account's answer replaces it when it comes.
     this.nexus.onClose(() => this.account.close());
     this.nexus.onClose(() => this.holdTimers.clear());

@@ -1,10 +1,12 @@
 // docs/entitlement.md's self-signed recipe, run as written: openssl makes the key pair, the page's script
 // signs with jose, a real `nexus serve` started with NEXUS_ENTITLEMENT_PUBLIC_KEY accepts the import and
 // reports what the page says. A token signed with another key is refused by that same kernel.
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../support/serve.js';
+import { ROOT } from '../support/docs-markdown.js';
 import { fences, readDoc, sections } from '../support/docs-markdown.js';
 import { commandLines, shell, type Shell } from '../support/docs-shell.js';
 
@@ -55,4 +57,13 @@ describe('docs/entitlement.md: the self-signed recipe works as written', () => {
     expect(r.err).toMatch(/signature|verif/i);
     expect(JSON.parse((await sh.line('nexus entitlements show --json')).out)).toMatchObject({ entitled: true, status: 'valid' });
   }, 60_000);
+
+  it("the checkout's .gitignore covers every file the recipe writes, the private key first", () => {
+    const written = [...new Set([...recipe.matchAll(/-out (\S+)|> (\S+)|Save this as `([^`]+)`/g)].map((m) => m[1] ?? m[2] ?? m[3]))];
+    expect(written).toEqual(expect.arrayContaining(['entitlement-key.pem', 'entitlement-key.pub.pem', 'entitlement.jwt', 'sign-entitlement.mjs']));
+    const ignored = execFileSync('git', ['check-ignore', ...written], { cwd: ROOT, encoding: 'utf8' })
+      .trim()
+      .split('\n');
+    expect(ignored.sort()).toEqual(written.sort());
+  });
 });
