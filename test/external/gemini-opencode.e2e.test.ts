@@ -1,7 +1,8 @@
 // The real Gemini CLI (0.61.0) and OpenCode (1.18.33), offline against scripted local model servers (Gemini:
 // the Gemini API; OpenCode: its bundled anthropic provider), with NEXUS installed by the real `nexus connect`:
 // allow by rule, ask → Approve, ask → Deny with a reason the model reads, a file write's diff on the card, an MCP
-// call parked and approved (Gemini), Stop all, session end (Gemini), connect/disconnect, and NEXUS not running.
+// call parked and approved, Stop all, session end (Gemini: its SessionEnd; OpenCode: the idle time),
+// connect/disconnect, and NEXUS not running.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -147,6 +148,29 @@ for (const s of SETUPS) {
       120_000,
     );
 
+    it.runIf(s.client === 'opencode')(
+      'an MCP call (everything_echo) parks under the name OpenCode gives it; Approve: OpenCode ran it and the model read its answer',
+      async () => {
+        await k.agent(s.client, w.project, []);
+        let named = '';
+        const m = await model((req) => {
+          if (req.toolResults.length) return { text: 'done' };
+          named = req.toolNames.find((n) => /^everything.*echo$/.test(n)) ?? '';
+          return named ? { call: { name: named, input: { message: 'ping from the model' } } } : { text: 'no echo tool offered' };
+        });
+        const running = opencode(w, m.url, 'do it', { everything: { type: 'local', command: [process.execPath, EVERYTHING, 'stdio'], enabled: true } });
+        const card = await k.card(90_000);
+        expect(named).not.toBe('');
+        expect(card.tool).toBe(named);
+        expect(JSON.stringify(card.effect)).toContain('ping from the model');
+        await k.call('inboxApprove', { id: card.id });
+        const r = await running;
+        expect(r.code, r.stderr + r.stdout).toBe(0);
+        expect(lastResult(m)).toContain('Echo: ping from the model');
+      },
+      180_000,
+    );
+
     it('Stop all denies the next call with its sentence until Resume', async () => {
       await k.agent(s.client, w.project, [{ tool: 'bash', verdict: 'allow' }]);
       await k.call('stopAll');
@@ -173,6 +197,31 @@ for (const s of SETUPS) {
         expect(await newest()).toMatchObject({ status: 'succeeded', client: { name: 'gemini' } });
       },
       120_000,
+    );
+
+    it.runIf(s.client === 'opencode')(
+      'session end: an OpenCode session with no call for clients.idleMinutes has ended (succeeded), and says why',
+      async () => {
+        // OpenCode tells a plugin nothing when it exits: its session ends by the idle time, here 1 minute.
+        await k.call('settingsSet', { key: 'clients.idleMinutes', value: 1 });
+        try {
+          await k.agent(s.client, w.project, [{ tool: 'bash', verdict: 'allow' }]);
+          const m = await model(s.shell('echo ended > ended.txt'));
+          const r = await s.go(w, m);
+          expect(r.code, r.stderr + r.stdout).toBe(0);
+          type Listed = { id: string; status: string; client?: { name: string } };
+          const newest = async () => (await k.call<Listed[]>('runsList'))[0]!;
+          expect(await newest()).toMatchObject({ status: 'running', client: { name: 'opencode' } });
+          for (let i = 0; i < 200 && (await newest()).status !== 'succeeded'; i++) await new Promise((res) => setTimeout(res, 500));
+          const ended = await newest();
+          expect(ended).toMatchObject({ status: 'succeeded', client: { name: 'opencode' } });
+          const detail = await k.call<{ final_answer: string | null }>('runsShow', { id: ended.id });
+          expect(detail.final_answer).toBe('The opencode session ended: no call for 1 min.');
+        } finally {
+          await k.call('settingsSet', { key: 'clients.idleMinutes', value: 30 });
+        }
+      },
+      240_000,
     );
 
     it("the expiry answer (deny) arrives before the client's own timeout, and the card closes", async () => {

@@ -51,7 +51,7 @@ export function gemini(w: ClientWorld, modelUrl: string, prompt = 'do it', args:
 }
 
 /** OpenCode's config for the scripted Anthropic server, and the plugin package seeded where it would install it. */
-function opencodeSetup(w: ClientWorld, modelUrl: string): void {
+function opencodeSetup(w: ClientWorld, modelUrl: string, mcp?: Record<string, unknown>): void {
   const config = join(w.home, '.config', 'opencode');
   mkdirSync(config, { recursive: true });
   writeFileSync(
@@ -67,6 +67,7 @@ function opencodeSetup(w: ClientWorld, modelUrl: string): void {
           models: { 'claude-sonnet-4-5': { name: 'Claude Sonnet 4.5', limit: { context: 200000, output: 8192 } } },
         },
       },
+      ...(mcp ? { mcp } : {}),
     }),
   );
   const plugin = pkgDir('@opencode-ai/plugin');
@@ -87,10 +88,11 @@ function seedPlugin(at: string, plugin: string): void {
     writeFileSync(join(at, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies: deps } } }));
 }
 
-export function opencode(w: ClientWorld, modelUrl: string, prompt = 'do it'): Promise<Run> {
+/** `mcp`: OpenCode's `mcp` config (servers by name), for a run whose model calls an MCP tool. */
+export function opencode(w: ClientWorld, modelUrl: string, prompt = 'do it', mcp?: Record<string, unknown>): Promise<Run> {
   const cmd = opencodeCommand();
   if (!cmd) throw new Error('opencode-ai is not installed (npm ci installs the pinned dev dependency).');
-  opencodeSetup(w, modelUrl);
+  opencodeSetup(w, modelUrl, mcp);
   return run([...cmd, 'run', prompt, '--format', 'json'], {
     cwd: w.project,
     env: {
