@@ -1,6 +1,6 @@
 // Connect and disconnect, for the CLI (`nexus connect …`) and the window (Settings ▸ Connections): which file,
 // what it will look like (shown before anything is written), and the write itself (atomic; the file's mode kept).
-import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { dataDirOf } from './hook-command.js';
@@ -12,7 +12,7 @@ import { codexHookHashes, findCodex } from './codex-trust.js';
 import { geminiHookCommands, planGeminiSettings } from './gemini-settings.js';
 import { opencodeHookCommands, opencodePlugin } from './opencode-plugin.js';
 import { claudeWall, type Prior } from './claude-wall.js';
-import { readWallRecord, removeWallRecord, writeWallRecord } from './wall-record.js';
+import { readWallRecord, removeWallRecord, wallDirs, writeWallRecord } from './wall-record.js';
 
 export { codexHome, hookScript, settingsFile, specFor, type Client, type ConnectTarget, type Scope } from './target.js';
 
@@ -32,16 +32,6 @@ export interface Plan {
 
 const UNTRUSTED = 'Codex skips hooks it has not trusted';
 const read = (file: string): string | null => (existsSync(file) ? readFileSync(file, 'utf8') : null);
-
-/** The data dir as NEXUS names it and, when a link leads there, its real path: both kept out of a client's reach. */
-export function wallDirs(dataDir: string): string[] {
-  try {
-    const real = realpathSync(dataDir);
-    return real === dataDir ? [dataDir] : [dataDir, real];
-  } catch {
-    return [dataDir];
-  }
-}
 
 export function plan(t: ConnectTarget, action: 'connect' | 'disconnect', trust: Record<string, string> = {}): Plan {
   const file = settingsFile(t);
