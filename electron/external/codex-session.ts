@@ -5,7 +5,10 @@
 // could. Read incrementally: each call reads only what Codex appended since the last one.
 import { closeSync, fstatSync, openSync, readSync, constants } from 'node:fs';
 import { basename, isAbsolute } from 'node:path';
+import { z } from 'zod';
 import { TurnContext } from './connect/codex-wall.js';
+
+const Line = z.object({ type: z.literal('turn_context'), payload: TurnContext });
 
 interface Seen {
   offset: number;
@@ -33,16 +36,16 @@ function scan(file: string): Seen {
     const end = text.lastIndexOf('\n'); // a line Codex is still writing is read next time
     for (const line of text.slice(0, end + 1).split('\n')) {
       if (!line.includes('"turn_context"')) continue;
+      let json: unknown;
       try {
-        const m = JSON.parse(line) as { type?: unknown; payload?: unknown };
-        if (m.type !== 'turn_context') continue;
-        const ctx = TurnContext.safeParse(m.payload);
-        if (!ctx.success) continue;
-        s.turns.set(ctx.data.turn_id ?? '', ctx.data);
-        s.last = ctx.data;
+        json = JSON.parse(line);
       } catch {
-        /* not a line of Codex's */
+        continue; // not a line of Codex's
       }
+      const m = Line.safeParse(json);
+      if (!m.success) continue;
+      s.turns.set(m.data.payload.turn_id ?? '', m.data.payload);
+      s.last = m.data.payload;
     }
     s.offset += Buffer.byteLength(text.slice(0, end + 1));
   } finally {
@@ -50,7 +53,8 @@ function scan(file: string): Seen {
   }
   seen.delete(file);
   seen.set(file, s);
-  if (seen.size > MAX_FILES) seen.delete(seen.keys().next().value!);
+  const oldest = seen.keys().next();
+  if (seen.size > MAX_FILES && !oldest.done) seen.delete(oldest.value);
   return s;
 }
 
