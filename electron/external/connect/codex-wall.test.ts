@@ -2,7 +2,11 @@
 // writes, no network, the data dir "none"), the person's sandbox_mode / approval_policy set aside and given
 // back by disconnect; and the check of the policy a session's turn really runs under (its rollout's turn_context).
 import { describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parse } from 'smol-toml';
+import { apply, type ConnectTarget } from './plan.js';
 import { planCodexConfig } from './codex-config.js';
 import { SET_ASIDE, codexWallGap, type TurnContext } from './codex-wall.js';
 import type { HookSpec } from './hook-command.js';
@@ -97,4 +101,56 @@ describe("the check of a Codex session's policy", () => {
     expect(codexWallGap(c, [D])).toMatch(gap);
   });
   it('the real path must be out of reach too', () => expect(codexWallGap(walled(), [D, '/real/nexus'])).toMatch(/data dir is readable/));
+});
+
+describe('nexus connect codex / disconnect codex (apply, on real files)', () => {
+  const world = () => {
+    const root = mkdtempSync(join(tmpdir(), 'nexus-codexwall-'));
+    const env = { HOME: join(root, 'home'), CODEX_HOME: join(root, 'codex'), NEXUS_HOOK_SCRIPT: '/opt/nexus/dist/hook/nexus-hook.mjs' };
+    const t: ConnectTarget = { client: 'codex', scope: 'user', dataDir: join(root, 'data'), env, codexBin: join(root, 'no-codex') };
+    return { root, t, file: join(env.CODEX_HOME, 'config.toml') };
+  };
+
+  it('says what it wrote and why; a file connect created is deleted by disconnect', async () => {
+    const { root, t, file } = world();
+    try {
+      const c = await apply(t, 'connect');
+      expect(c.notes).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^default_permissions = "nexus": .*replaces sandbox_mode/),
+          expect.stringMatching(/filesystem\..* = "none": NEXUS's data dir .* neither readable nor writable/),
+          expect.stringMatching(/network\.enabled = false: no network/),
+          expect.stringMatching(/^approval_policy = "on-request": .*escape/),
+          expect.stringMatching(/Codex was not found/),
+        ]),
+      );
+      expect(existsSync(file)).toBe(true);
+      await apply(t, 'disconnect');
+      expect(existsSync(file)).toBe(false);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("the person's file comes back byte for byte, odd layout and all; edited since connect, their edit stays and their lines come back", async () => {
+    const { root, t, file } = world();
+    try {
+      mkdirSync(join(root, 'codex'));
+      const odd = 'sandbox_mode   =   "workspace-write"\n\n\n[features]\nplugins = false'; // no final newline
+      writeFileSync(file, odd);
+      await apply(t, 'connect');
+      expect(readFileSync(file, 'utf8')).toContain(`${SET_ASIDE}sandbox_mode   =   "workspace-write"`);
+      await apply(t, 'disconnect');
+      expect(readFileSync(file, 'utf8')).toBe(odd);
+      await apply(t, 'connect');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('plugins = false', 'plugins = true'));
+      await apply(t, 'disconnect');
+      const back = readFileSync(file, 'utf8');
+      expect(back).toMatch(/^sandbox_mode {3}= {3}"workspace-write"$/m);
+      expect(back).toContain('plugins = true');
+      expect(back).not.toContain('nexus');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });
