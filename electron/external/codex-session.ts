@@ -18,6 +18,7 @@ interface Seen {
 }
 const seen = new Map<string, Seen>();
 const MAX_FILES = 256;
+const MAX_TURNS = 64;
 
 function scan(file: string): Seen {
   let s = seen.get(file) ?? { offset: 0, turns: new Map(), last: null };
@@ -46,6 +47,8 @@ function scan(file: string): Seen {
       if (!m.success) continue;
       s.turns.set(m.data.payload.turn_id ?? '', m.data.payload);
       s.last = m.data.payload;
+      const first = s.turns.keys().next();
+      if (s.turns.size > MAX_TURNS && !first.done) s.turns.delete(first.value); // a call asks about a recent turn
     }
     s.offset += Buffer.byteLength(text.slice(0, end + 1));
   } finally {
