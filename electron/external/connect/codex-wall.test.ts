@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
-import { apply, type ConnectTarget } from './plan.js';
+import { apply, plan, type ConnectTarget } from './plan.js';
 import { planCodexConfig } from './codex-config.js';
 import { SET_ASIDE, codexWallGap, type TurnContext } from './codex-wall.js';
 import type { HookSpec } from './hook-command.js';
@@ -124,6 +124,7 @@ describe('nexus connect codex / disconnect codex (apply, on real files)', () => 
           expect.stringMatching(/Codex was not found/),
         ]),
       );
+      expect(c.notes.join('\n')).not.toMatch(/config profile/);
       expect(existsSync(file)).toBe(true);
       await apply(t, 'disconnect');
       expect(existsSync(file)).toBe(false);
@@ -137,6 +138,10 @@ describe('nexus connect codex / disconnect codex (apply, on real files)', () => 
     try {
       mkdirSync(join(root, 'codex'));
       const odd = 'sandbox_mode   =   "workspace-write"\n\n\n[features]\nplugins = false'; // no final newline
+      writeFileSync(file, odd);
+      expect(plan(t, 'connect').notes.join('\n')).not.toMatch(/config profile/);
+      writeFileSync(file, `profile = "fast"\n[profiles.fast]\nsandbox_mode = "danger-full-access"\n`);
+      expect(plan(t, 'connect').notes).toContainEqual(expect.stringMatching(/config profile "fast" sets sandbox_mode.*NEXUS refuses Codex's calls/));
       writeFileSync(file, odd);
       await apply(t, 'connect');
       expect(readFileSync(file, 'utf8')).toContain(`${SET_ASIDE}sandbox_mode   =   "workspace-write"`);

@@ -23,6 +23,15 @@ export function baseProfile(person: Record<string, unknown>): ':read-only' | ':w
   return person.sandbox_mode === 'read-only' || person.default_permissions === ':read-only' ? ':read-only' : ':workspace';
 }
 
+/** A config profile the person selects (`profile = "x"`) whose `sandbox_mode` would override NEXUS's profile. */
+export function overridingProfile(person: Record<string, unknown>): string | null {
+  const name = person.profile;
+  const profiles = person.profiles;
+  if (typeof name !== 'string' || !profiles || typeof profiles !== 'object' || !(name in profiles)) return null;
+  const chosen: unknown = Object.entries(profiles).find(([k]) => k === name)?.[1];
+  return chosen && typeof chosen === 'object' && 'sandbox_mode' in chosen ? name : null;
+}
+
 /** Each setting NEXUS writes, with why: `connect` prints these. */
 export function codexWall(dataDirs: string[], base: ':read-only' | ':workspace' = ':workspace'): { key: string; value: string; why: string }[] {
   return [

@@ -7,7 +7,7 @@ import { dataDirOf } from './hook-command.js';
 import { hookScript, settingsFile, specFor, type Client, type ConnectTarget, type Scope } from './target.js';
 import { claudeHookCommands, planClaudeSettings } from './claude-settings.js';
 import { codexHookCommands, parseCodexConfig, planCodexConfig, trustKeys, withoutNexus } from './codex-config.js';
-import { baseProfile, codexWall } from './codex-wall.js';
+import { baseProfile, codexWall, overridingProfile } from './codex-wall.js';
 import { codexHookHashes, findCodex } from './codex-trust.js';
 import { geminiHookCommands, planGeminiSettings } from './gemini-settings.js';
 import { opencodeHookCommands, opencodePlugin } from './opencode-plugin.js';
@@ -72,7 +72,13 @@ export function plan(t: ConnectTarget, action: 'connect' | 'disconnect', trust: 
     if (action === 'connect') {
       notes.push(`Codex will ask NEXUS before every tool call (PreToolUse; PermissionRequest where it asks), waiting up to ${spec.timeoutS} s for a person.`);
       // Its commands run outside NEXUS's sandbox: Codex's own sandbox is their wall (DESIGN §7.3).
-      for (const w of codexWall(dirs, baseProfile(parseCodexConfig(withoutNexus(before ?? ''), file)))) notes.push(`${w.key} = ${w.value}: ${w.why}.`);
+      const person = parseCodexConfig(withoutNexus(before ?? ''), file);
+      for (const w of codexWall(dirs, baseProfile(person))) notes.push(`${w.key} = ${w.value}: ${w.why}.`);
+      const over = overridingProfile(person);
+      if (over)
+        notes.push(
+          `Your config profile "${over}" sets sandbox_mode, which makes Codex ignore NEXUS's profile: while it is selected NEXUS refuses Codex's calls. Remove sandbox_mode from [profiles.${over}].`,
+        );
       if (after.includes('# set aside by `nexus connect codex`'))
         notes.push(
           'Your own sandbox_mode / approval_policy / default_permissions lines are kept as comments while connected (they would override the profile); disconnect puts them back.',
