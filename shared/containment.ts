@@ -7,13 +7,13 @@ export type ClientKind = 'claude-code' | 'codex' | 'gemini' | 'opencode';
 /** NEXUS's own sandbox, as one phrase (the editor adds that the data dir stays out of sight). */
 export const NEXUS_SANDBOX = 'writes only its workspace';
 
-/** A connected client's commands: run by the client, outside NEXUS's sandbox. Only Claude Code's own sandbox is
- *  written by `nexus connect` and checked at every call; for the others the sentence says what the person must do. */
+/** A connected client's commands: run by the client, outside NEXUS's sandbox. Claude Code's and Codex's own
+ *  sandboxes are written by `nexus connect` and checked at every call; for the others the sentence says what the person must do. */
 const CLIENT_CONTAINMENT: Record<ClientKind, string> = {
   'claude-code':
     "Claude Code's own sandbox, as `nexus connect claude-code` configures it (its commands run outside NEXUS's sandbox; NEXUS checks that wall at every call)",
   codex:
-    "Codex's own sandbox (its commands run outside NEXUS's sandbox; keep sandbox_mode workspace-write with network_access off: `nexus connect codex` does not write or check it)",
+    "Codex's own sandbox, as `nexus connect codex` configures it (workspace writes, no network, NEXUS's data dir unreadable; its commands run outside NEXUS's sandbox; NEXUS checks that wall at every call)",
   gemini: "none of NEXUS's: Gemini CLI runs its commands itself (start it with --sandbox to contain them; `nexus connect gemini` does not)",
   opencode: "none of NEXUS's: OpenCode runs its commands itself, unsandboxed (`nexus connect opencode` adds only the approval plugin)",
 };

@@ -1,11 +1,22 @@
 // At each hook call: is the client's own wall (what `nexus connect` wrote, DESIGN §7.3) still in place for the
 // folder the call comes from? Claude Code reads user, project and local settings in that order; a key missing or
-// weakened in any of them that wins is a gap, and the call is denied with the sentence to reconnect.
+// weakened in any of them that wins is a gap. Codex: the policy its session's turn runs under (codex-session.ts).
+// A gap denies the call with the sentence to reconnect.
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { claudeWallGap } from './connect/claude-wall.js';
+import { codexWallGap } from './connect/codex-wall.js';
+import { wallDirs } from './connect/wall-record.js';
+import { codexTurnPolicy } from './codex-session.js';
 import type { ClientName } from './tool-map.js';
+
+/** The hook event's fields the Codex check reads. */
+export interface WallEvent {
+  session_id: string;
+  transcript_path?: string | null;
+  turn_id?: string;
+}
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -20,9 +31,14 @@ function readJson(file: string): Json | string {
   }
 }
 
-/** Why the client's wall does not hold for this project, as one sentence, or null when it holds. */
-export function clientWallGap(client: ClientName, project: string, dataDir: string, env: NodeJS.ProcessEnv): string | null {
-  if (client !== 'claude-code') return null; // Codex: its workspace-write sandbox keeps sockets out by default (docs/security.md)
+/** Why the client's wall does not hold for this project (or, for Codex, this session's turn), as one sentence, or null when it holds. */
+export function clientWallGap(client: ClientName, project: string, dataDir: string, env: NodeJS.ProcessEnv, ev?: WallEvent): string | null {
+  if (client === 'codex') {
+    const policy = ev ? codexTurnPolicy(ev) : 'NEXUS was not told which Codex session this is';
+    const gap = typeof policy === 'string' ? policy : codexWallGap(policy, wallDirs(dataDir));
+    return gap ? reconnect(client, gap) : null;
+  }
+  if (client !== 'claude-code') return null; // Gemini CLI, OpenCode: no wall NEXUS writes (docs/gemini-opencode.md)
   const home = env.HOME || homedir();
   const files = [join(home, '.claude', 'settings.json'), join(project, '.claude', 'settings.json'), join(project, '.claude', 'settings.local.json')];
   const sources: Json[] = [];

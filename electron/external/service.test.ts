@@ -183,12 +183,27 @@ describe('externalToolUse', () => {
     await p;
   });
 
-  it('a PermissionRequest for a call NEXUS just allowed is that call: allowed without a second row', async () => {
-    agent([{ tool: 'bash', verdict: 'allow' }], 'ask', 'codex');
-    const a = await ask(event('Bash', { command: 'echo hi' }), { client: 'codex' });
+  it('Claude Code: a PermissionRequest for a call NEXUS just allowed is that call (its own prompt): allowed without a second row', async () => {
+    agent([{ tool: 'bash', verdict: 'allow' }], 'ask');
+    const a = await ask(event('Bash', { command: 'echo hi' }));
     expect(a.decision).toBe('allow');
-    const pr = await ask({ ...event('Bash', { command: 'echo hi', description: 'may I?' }), hook_event_name: 'PermissionRequest' }, { client: 'codex' });
+    const pr = await ask({ ...event('Bash', { command: 'echo hi' }), hook_event_name: 'PermissionRequest' });
     expect(pr).toMatchObject({ decision: 'allow', row_ids: [] });
+  });
+
+  it('Codex: a PermissionRequest after an allowed call is an escalation: a new row, parked as an escape, though a rule allows bash', async () => {
+    agent([{ tool: 'bash', verdict: 'allow' }], 'ask', 'codex');
+    expect((await ask(event('Bash', { command: 'echo hi' }), { client: 'codex' })).decision).toBe('allow');
+    const ac = new AbortController();
+    const asked = ask(
+      { ...event('Bash', { command: 'echo hi', description: 'may I?' }), hook_event_name: 'PermissionRequest' },
+      { client: 'codex', wait_ms: 60_000, signal: ac.signal },
+    );
+    for (let i = 0; i < 200 && h.nexus.kernel.pendingCount() === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    const list = await dispatch(h.nexus.handlers, 'inboxList', {}, { door: 'internal' });
+    expect(list).toMatchObject({ ok: true, value: [{ escape: expect.stringMatching(/Codex asks to run this Bash call outside its sandbox/) }] });
+    ac.abort();
+    expect(await asked).toMatchObject({ decision: 'deny' });
   });
 
   it('refuses a folder that does not exist (never creates it)', async () => {

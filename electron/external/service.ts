@@ -19,7 +19,7 @@ import { clientCall } from './client-calls.js';
 import { Refusal, agentFor, createSessionRun, findSessionRun, realFolder, sessionKey } from './session-runs.js';
 import { answerFor, expiredSentence, HOOK_GONE, STOP_ALL_SENTENCE } from './answers.js';
 import { namesDataDir } from './client-wall.js';
-import { escapeOf } from '../../shared/rules/escape.js';
+import { escapeOf, requestEscapeOf } from '../../shared/rules/escape.js';
 
 type Answer = z.infer<typeof ExternalAnswer>;
 type Event = z.infer<typeof HookEvent>;
@@ -44,7 +44,7 @@ export interface ExternalServicePorts {
   /** NEXUS's data dir: a client call that names a path in it is refused. */
   dataDir?: string;
   /** Why the client's own wall is not in place for this project (client-wall.ts), or null. */
-  wallGap?(client: ClientName, project: string): string | null;
+  wallGap?(client: ClientName, project: string, ev: Event): string | null;
 }
 
 export class ExternalService {
@@ -59,7 +59,9 @@ export class ExternalService {
   async toolUse(req: ToolUseRequest, signal?: AbortSignal, viaHook = false): Promise<Answer> {
     const ev = req.event;
     const key = sessionKey(req.client, ev.session_id);
-    if (ev.hook_event_name === 'PermissionRequest' && this.recentlyGranted(req.client, ev)) {
+    const asked = requestEscapeOf(req.client, ev.hook_event_name, ev.tool_name);
+    // An escalation is never "the call NEXUS already allowed": leaving the sandbox is a new question, for a person.
+    if (ev.hook_event_name === 'PermissionRequest' && !asked && this.recentlyGranted(req.client, ev)) {
       return { decision: 'allow', reason: 'NEXUS already allowed this call.', by: 'nexus', agent: null, run_id: null, row_ids: [] };
     }
     let run: Run | null = null;
@@ -76,7 +78,7 @@ export class ExternalService {
         return { decision: 'deny', reason: STOP_ALL_SENTENCE, by: 'stop_all', agent: run?.agent ?? null, run_id: run?.id ?? null, row_ids: [] };
       }
       if (viaHook && this.ports.wallGap) {
-        const gap = this.ports.wallGap(req.client, req.project_dir ?? ev.cwd);
+        const gap = this.ports.wallGap(req.client, req.project_dir ?? ev.cwd, ev);
         if (gap) throw new Refusal(gap, 'nexus');
       }
       if (this.ports.dataDir && namesDataDir(ev.tool_input, this.ports.dataDir))
@@ -85,7 +87,7 @@ export class ExternalService {
       const call = clientCall(req.client, ev.tool_name, ev.tool_input);
       const mapped = mapToolCall(call.name, call.input);
       if (!mapped.ok) throw new Refusal(`NEXUS refused this call: ${mapped.reason}`, 'nexus');
-      const escape = escapeOf(ev.tool_name, ev.tool_input) ?? undefined;
+      const escape = escapeOf(ev.tool_name, ev.tool_input) ?? asked ?? undefined;
       const waitMs = req.wait_ms ?? DEFAULT_WAIT_MS;
       // A card waits as long as the hook does: its deadline (row, card, event) is the client's, not 24 h.
       const rows = this.kernel.submitRows(

@@ -49,7 +49,7 @@ export function createExternal(ports: ExternalPorts): External {
     clock: ports.clock,
     stopAll: ports.stopAll,
     dataDir: ports.dataDir,
-    wallGap: (client, project) => clientWallGap(client, project, ports.dataDir, ports.env),
+    wallGap: (client, project, ev) => clientWallGap(client, project, ports.dataDir, ports.env, ev),
   });
 
   kernel.setClientExecutor((run, row): ExecutorTool => {

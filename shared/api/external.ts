@@ -14,7 +14,10 @@ export const HookEvent = z.object({
   tool_name: z.string().min(1).max(200),
   tool_input: z.unknown(),
   tool_use_id: z.string().max(200).optional(),
-  transcript_path: z.string().max(4096).optional(),
+  /** Codex: null with --ephemeral (no rollout file). */
+  transcript_path: z.string().max(4096).nullable().optional(),
+  /** Codex: the turn, whose turn_context in the rollout names the sandbox policy the call runs under. */
+  turn_id: z.string().max(200).optional(),
   permission_mode: z.string().max(64).optional(),
   /** Claude Code: set when a subagent (a Task agent) makes the call. */
   agent_id: z.string().max(200).optional(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeOf } from './escape.js';
+import { escapeOf, requestEscapeOf } from './escape.js';
 
 describe('escapeOf: a call that asks to leave the client sandbox', () => {
   it.each([
@@ -25,4 +25,16 @@ describe('escapeOf: a call that asks to leave the client sandbox', () => {
   ])('%s %j stays inside', (tool, input) => {
     expect(escapeOf(tool, input)).toBeNull();
   });
+});
+
+describe("requestEscapeOf: Codex's approval request is itself the escape (its PreToolUse input drops sandbox_permissions)", () => {
+  it('a Codex PermissionRequest for a command or a patch is an escape', () => {
+    expect(requestEscapeOf('codex', 'PermissionRequest', 'Bash')).toMatch(/outside its sandbox/);
+    expect(requestEscapeOf('codex', 'PermissionRequest', 'apply_patch')).toMatch(/outside its sandbox/);
+  });
+  it.each([
+    ['codex', 'PreToolUse', 'Bash'],
+    ['codex', 'PermissionRequest', 'mcp__demo__echo'],
+    ['claude-code', 'PermissionRequest', 'Bash'],
+  ])('%s %s %s is not', (client, ev, tool) => expect(requestEscapeOf(client, ev, tool)).toBeNull());
 });

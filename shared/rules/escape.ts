@@ -26,3 +26,14 @@ function dangerousFlag(command: unknown): string | null {
   }
   return null;
 }
+
+/**
+ * An escape the call's input does not show. Codex asks for approval (its PermissionRequest hook) for a command
+ * or a patch only to run it outside its sandbox: `sandbox_permissions: "require_escalated"`, a write outside the
+ * workspace, a retry without the sandbox. Its PreToolUse input leaves those fields out, so the request itself is
+ * the mark. (An MCP tool's approval is not an escape: Codex does not sandbox MCP servers.)
+ */
+export function requestEscapeOf(client: string, hookEvent: string, toolName: string): string | null {
+  if (client !== 'codex' || hookEvent !== 'PermissionRequest' || toolName.startsWith('mcp__')) return null;
+  return `Codex asks to run this ${toolName} call outside its sandbox (an escalation, e.g. sandbox_permissions "require_escalated"), where it could read and answer NEXUS for itself.`;
+}

@@ -2,7 +2,7 @@
 // asks; a call naming the data dir is refused; a weakened client wall is refused with the sentence to
 // reconnect; a call that asks to leave the client's sandbox is always a card, whatever the rules, mode or trust.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -173,5 +173,76 @@ describe('escapes are always a card', () => {
     expect(t.ok).toBe(false);
     ac.abort();
     expect(await answer).toMatchObject({ ok: true, value: { decision: 'deny' } });
+  });
+});
+
+describe("Codex's wall: the policy its session's turn runs under (its rollout's turn_context)", () => {
+  const model = { provider: 'anthropic' as const, baseURL: 'http://127.0.0.1:9', model: 'x' };
+  const codexAgent = (rules: ApprovalRule[], mode: 'rules' | 'bypass') =>
+    saveAgent(nexus.kernel, { name: 'codex-proj', mode, approval_rules: rules, model, external: { client: 'codex', project } });
+  const rollout = () => join(root, 'rollout-2026-12-02T00-00-00-s1.jsonl');
+  /** One turn_context line as Codex 0.169 writes it; `open` weakens it as the person (or a flag) would. */
+  const turn = (open?: 'full' | 'network' | 'no-deny') => {
+    const entries = [
+      ...(open === 'no-deny' ? [] : [{ path: { type: 'path', path: realpathSync(dataDir) }, access: 'deny' }]),
+      { path: { type: 'special', value: { kind: 'root' } }, access: 'read' },
+      { path: { type: 'path', path: project }, access: 'write' },
+    ];
+    const payload =
+      open === 'full'
+        ? { turn_id: 't1', approval_policy: 'never', sandbox_policy: { type: 'danger-full-access' } }
+        : {
+            turn_id: 't1',
+            approval_policy: 'on-request',
+            sandbox_policy: { type: 'workspace-write', network_access: open === 'network' },
+            file_system_sandbox_policy: { kind: 'restricted', entries },
+            permission_profile: { network: open === 'network' ? 'enabled' : 'restricted' },
+          };
+    appendFileSync(rollout(), `${JSON.stringify({ timestamp: 'x', type: 'turn_context', payload })}\n`);
+  };
+  const codexEvent = (hook_event_name: string, tool_input: unknown, extra: Record<string, unknown> = {}) =>
+    Object.assign(event('Bash', tool_input), { hook_event_name, turn_id: 't1', transcript_path: rollout() }, extra);
+  const ask = (ev: unknown) => call(hookToken(), 'externalToolUse', { client: 'codex', event: ev, wait_ms: 1000 });
+
+  it('no session record (--ephemeral: transcript_path null): denied, with the sentence to reconnect', async () => {
+    codexAgent([{ tool: 'bash', verdict: 'allow' }], 'rules');
+    const r = await ask(codexEvent('PreToolUse', { command: 'ls' }, { transcript_path: null }));
+    expect((r.value as { reason: string }).reason).toMatch(/cannot see which sandbox this session runs in.*run `nexus connect codex` again/);
+  });
+  it.each([
+    ['full', /sandbox is off \(danger-full-access\)/],
+    ['network', /may use the network/],
+    ['no-deny', /data dir is readable/],
+  ] as const)('walled turn allowed; the same turn recorded as %s: denied with the sentence to reconnect', async (open, gap) => {
+    codexAgent([{ tool: 'bash', verdict: 'allow' }], 'rules');
+    turn();
+    expect((await ask(codexEvent('PreToolUse', { command: 'ls' }))).value).toMatchObject({ decision: 'allow' });
+    turn(open);
+    const r = await ask(codexEvent('PreToolUse', { command: 'ls' }));
+    expect(r.value).toMatchObject({ decision: 'deny', reason: expect.stringMatching(new RegExp(`${gap.source}.*run \`nexus connect codex\` again`)) });
+  });
+  it.each([
+    ['an allow rule', 'rules'],
+    ['bypass', 'bypass'],
+  ] as const)('an escalation (PermissionRequest after an allowed PreToolUse) is a card marked as an escape under %s, never granted', async (_what, mode) => {
+    codexAgent(mode === 'rules' ? [{ tool: 'bash', verdict: 'allow' }] : [], mode);
+    turn();
+    expect((await ask(codexEvent('PreToolUse', { command: 'cat x' }))).value).toMatchObject({ decision: 'allow' });
+    const ac = new AbortController();
+    const answer = dispatch(
+      nexus.handlers,
+      'externalToolUse',
+      { client: 'codex', event: codexEvent('PermissionRequest', { command: 'cat x', description: 'need it' }), wait_ms: 5000 },
+      { door: 'internal', signal: ac.signal },
+    );
+    for (let i = 0; i < 200 && nexus.kernel.pendingCount() === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    const items = await dispatch(nexus.handlers, 'inboxList', {}, { door: 'internal' });
+    const card = (items.ok ? (items.value as { id: string; escape?: string; trustable?: boolean; containment?: string }[]) : [])[0]!;
+    expect(card.escape).toMatch(/Codex asks to run this Bash call outside its sandbox/);
+    expect(card.trustable).toBe(false);
+    expect(card.containment).toMatch(/as `nexus connect codex` configures it/);
+    ac.abort();
+    expect(await answer).toMatchObject({ ok: true, value: { decision: 'deny' } });
+    expect(nexus.kernel.getRow(card.id)?.approved_by ?? null).toBeNull();
   });
 });

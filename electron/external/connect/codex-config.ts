@@ -2,9 +2,12 @@
 // comments and layout stay exactly as they wrote them (a TOML round-trip would drop comments). The block holds
 // the PreToolUse and PermissionRequest hooks and, once Codex has hashed them, their trust
 // (`[hooks.state."<config>:pre_tool_use:<group>:0"] trusted_hash = …`): Codex skips an untrusted hook in silence.
+// Codex's own wall (codex-wall.ts) rides along: a top block of top-level keys and its profile's tables in the end block.
 // Every result is parsed with smol-toml before it is written: a file NEXUS cannot parse is refused, not rewritten.
 import { parse } from 'smol-toml';
 import { hookCommand, isNexusHook, type HookSpec } from './hook-command.js';
+import { PROFILE, addTopBlock, baseProfile, codexWallText, removeTopBlock } from './codex-wall.js';
+import type { WallRecord } from './wall-record.js';
 
 export const BLOCK_BEGIN = '# >>> NEXUS tool hook (added by `nexus connect codex`; `nexus disconnect codex` removes this block)';
 export const BLOCK_END = '# <<< NEXUS tool hook';
@@ -48,9 +51,13 @@ export function groupIndexes(base: Record<string, unknown>): Record<string, numb
   return out;
 }
 
+/** The person's text: NEXUS's two blocks out, every line connect set aside put back. */
+export const withoutNexus = (text: string): string => removeTopBlock(withoutBlock(text));
+
 /**
- * The config with NEXUS connected (its block appended, with `trust` entries when known) or disconnected (its
- * block removed). `configPath` is the absolute path Codex names the file by in its trust keys.
+ * The config with NEXUS connected (its hook and Codex's wall, with `trust` entries when known) or disconnected
+ * (both taken out: the file as it was when it is untouched since connect, per `rec`). `wallDirs`: the data dir
+ * and its real path, each made unreachable to Codex's commands.
  */
 export function planCodexConfig(
   text: string | null,
@@ -58,19 +65,26 @@ export function planCodexConfig(
   action: 'connect' | 'disconnect',
   spec: HookSpec,
   trust: Record<string, string> = {},
+  wallDirs: string[] = [spec.dataDir],
+  rec: WallRecord | null = null,
 ): string {
+  if (action === 'disconnect' && rec && rec.before !== undefined && text === rec.after) return rec.before ?? '';
   const original = text ?? '';
   parseCodexConfig(original, file);
-  const base = withoutBlock(original);
+  const base = withoutNexus(original);
   const parsedBase = parseCodexConfig(base, file);
   if (action === 'disconnect') return base;
+  const perms = parsedBase.permissions;
+  if (perms && typeof perms === 'object' && PROFILE in perms)
+    throw new Error(`${file} already has a permission profile named "${PROFILE}"; NEXUS's wall needs that name. Rename yours, then connect again.`);
+  const wall = codexWallText(wallDirs, baseProfile(parsedBase));
   const hooks = (parsedBase.hooks ?? {}) as Record<string, unknown>;
   for (const e of EVENTS) {
     if (hooks[e.name] !== undefined && !Array.isArray(hooks[e.name]))
       throw new Error(`${file}: hooks.${e.name} is not a list of tables; NEXUS cannot add its hook next to it.`);
   }
   const command = hookCommand('codex', spec);
-  const lines = [BLOCK_BEGIN];
+  const lines = [BLOCK_BEGIN, ...wall.tables];
   for (const e of EVENTS) {
     lines.push(
       `[[hooks.${e.name}]]`,
@@ -83,8 +97,13 @@ export function planCodexConfig(
   }
   for (const [key, hash] of Object.entries(trust).sort()) lines.push(`[hooks.state.${tomlString(key)}]`, `trusted_hash = ${tomlString(hash)}`);
   lines.push(BLOCK_END);
-  const after = `${base.replace(/\n*$/, base.trim() ? '\n\n' : '')}${lines.join('\n')}\n`;
-  parseCodexConfig(after, `${file} (as NEXUS would write it)`);
+  const after = `${addTopBlock(base, wall.top).replace(/\n*$/, '\n\n')}${lines.join('\n')}\n`;
+  const parsed = parseCodexConfig(after, `${file} (as NEXUS would write it)`);
+  // Fail closed: a key NEXUS could not set aside (say, a quoted or multi-line one) would leave the wall open.
+  if (parsed.default_permissions !== PROFILE || parsed.sandbox_mode !== undefined || parsed.approval_policy !== 'on-request')
+    throw new Error(
+      `${file}: NEXUS could not set your sandbox_mode / approval_policy / default_permissions aside, so Codex's sandbox would not be NEXUS's; write them as plain one-line keys at the top of the file, then connect again.`,
+    );
   return after;
 }
 

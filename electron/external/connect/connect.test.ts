@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { planClaudeSettings } from './claude-settings.js';
-import { planCodexConfig } from './codex-config.js';
+import { BLOCK_BEGIN, planCodexConfig } from './codex-config.js';
+import { TOP_END } from './codex-wall.js';
 import { dataDirOf, hookCommand, type HookSpec } from './hook-command.js';
 import { hookSocketPath } from '../hook/ask-kernel.js';
 import { socketPath } from '../../doors/socket.js';
@@ -69,9 +70,9 @@ describe('Claude Code settings.json', () => {
 
 describe('Codex config.toml', () => {
   const mine = `# my settings, with comments\nmodel = "gpt-5.5"   # the model\n\n[features]\nplugins = false\n\n[[hooks.PreToolUse]]\nmatcher = "Bash"\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "my-linter"\n`;
-  it("connect appends one marked block after the person's hook (group 1) with its trust; disconnect restores every byte", () => {
+  it("connect puts the wall's top-level keys first and one marked block after the person's hook (group 1) with its trust; disconnect restores every byte", () => {
     const after = planCodexConfig(mine, 'f', 'connect', spec, { '/c/config.toml:pre_tool_use:1:0': 'sha256:ab' });
-    expect(after.startsWith(mine)).toBe(true);
+    expect(after).toContain(`${TOP_END}\n\n${mine}\n${BLOCK_BEGIN}`);
     const t = parse(after) as {
       model: string;
       hooks: { PreToolUse: Array<{ matcher: string; hooks: Array<{ command: string; timeout?: number }> }>; state: Record<string, { trusted_hash: string }> };

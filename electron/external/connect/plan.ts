@@ -1,33 +1,20 @@
 // Connect and disconnect, for the CLI (`nexus connect …`) and the window (Settings ▸ Connections): which file,
 // what it will look like (shown before anything is written), and the write itself (atomic; the file's mode kept).
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { DEFAULT_TIMEOUT_S, dataDirOf, type HookSpec } from './hook-command.js';
+import { dataDirOf } from './hook-command.js';
+import { hookScript, settingsFile, specFor, type Client, type ConnectTarget, type Scope } from './target.js';
 import { claudeHookCommands, planClaudeSettings } from './claude-settings.js';
-import { codexHookCommands, parseCodexConfig, planCodexConfig, trustKeys, withoutBlock } from './codex-config.js';
+import { codexHookCommands, parseCodexConfig, planCodexConfig, trustKeys, withoutNexus } from './codex-config.js';
+import { baseProfile, codexWall, overridingProfile } from './codex-wall.js';
 import { codexHookHashes, findCodex } from './codex-trust.js';
 import { geminiHookCommands, planGeminiSettings } from './gemini-settings.js';
-import { OPENCODE_PLUGIN_FILE, opencodeHookCommands, opencodePlugin } from './opencode-plugin.js';
+import { opencodeHookCommands, opencodePlugin } from './opencode-plugin.js';
 import { claudeWall, type Prior } from './claude-wall.js';
-import { readWallRecord, removeWallRecord, writeWallRecord } from './wall-record.js';
+import { readWallRecord, removeWallRecord, wallDirs, writeWallRecord } from './wall-record.js';
 
-export type Client = 'claude-code' | 'codex' | 'gemini' | 'opencode';
-export type Scope = 'user' | 'project';
-
-export interface ConnectTarget {
-  client: Client;
-  scope: Scope;
-  /** scope project: the project folder (absolute). */
-  project?: string;
-  dataDir: string;
-  timeoutS?: number;
-  whenDown?: 'deny' | 'ask';
-  env?: NodeJS.ProcessEnv;
-  /** The codex binary used to hash the hook for trust (else found: see codex-trust.ts). */
-  codexBin?: string;
-}
+export { codexHome, hookScript, settingsFile, specFor, type Client, type ConnectTarget, type Scope } from './target.js';
 
 export interface Plan {
   client: Client;
@@ -43,64 +30,7 @@ export interface Plan {
   prior?: Prior;
 }
 
-const home = (env: NodeJS.ProcessEnv) => env.HOME || homedir();
-export const codexHome = (env: NodeJS.ProcessEnv) => env.CODEX_HOME || join(home(env), '.codex');
-
-export function settingsFile(t: Pick<ConnectTarget, 'client' | 'scope' | 'project' | 'env'>): string {
-  const env = t.env ?? process.env;
-  if (t.client === 'codex') {
-    if (t.scope === 'project')
-      throw new Error(
-        "Codex is connected for the user (its config.toml in CODEX_HOME): Codex loads a project's hooks only from trusted projects. Leave out --project.",
-      );
-    return join(codexHome(env), 'config.toml');
-  }
-  const project = t.scope === 'project' ? t.project : undefined;
-  if (t.scope === 'project' && (!project || !isAbsolute(project))) throw new Error('--project needs an absolute folder.');
-  if (t.client === 'gemini') return join(project ?? home(env), '.gemini', 'settings.json');
-  if (t.client === 'opencode')
-    return project
-      ? join(project, '.opencode', 'plugin', OPENCODE_PLUGIN_FILE)
-      : join(env.XDG_CONFIG_HOME || join(home(env), '.config'), 'opencode', 'plugin', OPENCODE_PLUGIN_FILE);
-  if (t.scope === 'project') {
-    if (!t.project || !isAbsolute(t.project)) throw new Error('--project needs an absolute folder.');
-    if (!existsSync(t.project) || !statSync(t.project).isDirectory()) throw new Error(`--project ${t.project} is not a folder.`);
-    return join(t.project, '.claude', 'settings.json');
-  }
-  return join(home(env), '.claude', 'settings.json');
-}
-
-/**
- * dist/hook/nexus-hook.mjs of this NEXUS: searched upwards from the running bundle (the Electron main's
- * __dirname), from the started script (bin/nexus.cjs), then from the working folder. (No import.meta here:
- * this file is bundled into the CommonJS Electron main too.)
- */
-export function hookScript(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.NEXUS_HOOK_SCRIPT) return env.NEXUS_HOOK_SCRIPT;
-  const starts = [typeof __dirname !== 'undefined' ? __dirname : null, process.argv[1] ? dirname(process.argv[1]) : null, process.cwd()];
-  for (const start of starts) {
-    let dir = start;
-    for (let i = 0; dir && i < 6; i++) {
-      for (const p of [join(dir, 'hook', 'nexus-hook.mjs'), join(dir, 'dist', 'hook', 'nexus-hook.mjs')]) if (existsSync(p)) return unpacked(p);
-      dir = dirname(dir);
-    }
-  }
-  throw new Error('The NEXUS hook (dist/hook/nexus-hook.mjs) was not found: build NEXUS first (npm run build).');
-}
-
-/** In a packaged app the hook is unpacked next to the archive (electron-builder asarUnpack): a client runs that copy. */
-const unpacked = (p: string) => {
-  const out = p.replace(/app\.asar([\\/])/, 'app.asar.unpacked$1');
-  return out !== p && existsSync(out) ? out : p;
-};
-
-export function specFor(t: ConnectTarget): HookSpec {
-  const env = t.env ?? process.env;
-  // Inside Electron, process.execPath is the app: it runs a script as Node with ELECTRON_RUN_AS_NODE.
-  const node = process.versions.electron ? `ELECTRON_RUN_AS_NODE=1 ${process.execPath}` : process.execPath;
-  return { node, script: hookScript(env), dataDir: t.dataDir, timeoutS: t.timeoutS ?? DEFAULT_TIMEOUT_S, whenDown: t.whenDown ?? 'deny' };
-}
-
+const UNTRUSTED = 'Codex skips hooks it has not trusted';
 const read = (file: string): string | null => (existsSync(file) ? readFileSync(file, 'utf8') : null);
 
 export function plan(t: ConnectTarget, action: 'connect' | 'disconnect', trust: Record<string, string> = {}): Plan {
@@ -136,12 +66,27 @@ export function plan(t: ConnectTarget, action: 'connect' | 'disconnect', trust: 
         `OpenCode will load this plugin, which asks NEXUS before every tool call (tool.execute.before) and blocks it unless NEXUS allows it, waiting up to ${spec.timeoutS} s for a person.`,
       );
   } else {
-    after = planCodexConfig(before, file, action, spec, trust);
+    const rec = readWallRecord(t.dataDir, t.client, file);
+    const dirs = wallDirs(spec.dataDir);
+    after = planCodexConfig(before, file, action, spec, trust, dirs, rec);
+    if (action === 'connect') {
+      notes.push(`Codex will ask NEXUS before every tool call (PreToolUse; PermissionRequest where it asks), waiting up to ${spec.timeoutS} s for a person.`);
+      // Its commands run outside NEXUS's sandbox: Codex's own sandbox is their wall (DESIGN §7.3).
+      const person = parseCodexConfig(withoutNexus(before ?? ''), file);
+      for (const w of codexWall(dirs, baseProfile(person))) notes.push(`${w.key} = ${w.value}: ${w.why}.`);
+      const over = overridingProfile(person);
+      if (over)
+        notes.push(
+          `Your config profile "${over}" sets sandbox_mode, which makes Codex ignore NEXUS's profile: while it is selected NEXUS refuses Codex's calls. Remove sandbox_mode from [profiles.${over}].`,
+        );
+      if (after.includes('# set aside by `nexus connect codex`'))
+        notes.push(
+          'Your own sandbox_mode / approval_policy / default_permissions lines are kept as comments while connected (they would override the profile); disconnect puts them back.',
+        );
+    } else if (rec) notes.push('The sandbox settings connect wrote are taken out, and your own lines it set aside are put back.');
     if (action === 'connect' && !Object.keys(trust).length) {
-      const keys = trustKeys(file, parseCodexConfig(withoutBlock(before ?? ''), file));
-      notes.push(
-        `Codex skips hooks it has not trusted: after writing, NEXUS asks codex app-server for the hooks' hashes and records them under [hooks.state] (${keys.join(', ')}).`,
-      );
+      const keys = trustKeys(file, parseCodexConfig(withoutNexus(before ?? ''), file));
+      notes.push(`${UNTRUSTED}: after writing, NEXUS asks codex app-server for the hooks' hashes and records them under [hooks.state] (${keys.join(', ')}).`);
     }
   }
   if (action === 'connect' && t.client !== 'opencode') notes.push(sessionEndNote(t.client));
@@ -174,33 +119,42 @@ function writeAtomic(file: string, text: string): void {
 /** Write the plan; for Codex, then ask Codex for the hooks' hashes and record their trust. */
 export async function apply(t: ConnectTarget, action: 'connect' | 'disconnect'): Promise<Plan> {
   const p = plan(t, action);
-  if (t.client === 'claude-code') return applyClaude(t, p);
+  if (t.client === 'claude-code') return applyWalled(t, p);
+  if (t.client === 'codex' && action === 'disconnect') return applyWalled(t, p);
   // OpenCode's plugin is NEXUS's own file: disconnect removes it.
+  const existed = existsSync(p.file);
   if (t.client === 'opencode' && action === 'disconnect') rmSync(p.file, { force: true });
   else if (p.changed) writeAtomic(p.file, p.after);
   if (t.client !== 'codex' || action !== 'connect') return p;
-  const codex = findCodex(t.codexBin, t.env ?? process.env, join(dirname(hookScript(t.env ?? process.env)), '..', '..'));
-  if (!codex) {
-    p.notes.push(
-      'Codex was not found, so the hook is NOT trusted yet and Codex will skip it: run `nexus connect codex` again once codex is installed (or pass --codex PATH), or start codex with --dangerously-bypass-hook-trust.',
-    );
-    return p;
+  // Whatever happens next, the file now holds the wall: disconnect must be able to take it back.
+  let written = p.after;
+  try {
+    const codex = findCodex(t.codexBin, t.env ?? process.env, join(dirname(hookScript(t.env ?? process.env)), '..', '..'));
+    if (!codex) {
+      p.notes.push(
+        'Codex was not found, so the hook is NOT trusted yet and Codex will skip it: run `nexus connect codex` again once codex is installed (or pass --codex PATH), or start codex with --dangerously-bypass-hook-trust.',
+      );
+      return p;
+    }
+    const hashes = await codexHookHashes(codex, dirname(p.file));
+    if (!Object.keys(hashes).length) throw new Error(`codex app-server did not list NEXUS's hook in ${p.file}; it is written but not trusted.`);
+    const trusted = plan(t, 'connect', hashes);
+    writeAtomic(trusted.file, trusted.after);
+    written = trusted.after;
+    return {
+      ...trusted,
+      before: p.before,
+      diff: createTwoFilesPatch(p.file, p.file, p.before, trusted.after, 'before', 'after'),
+      changed: true,
+      notes: [...p.notes.filter((n) => !n.startsWith(UNTRUSTED)), `Codex trusts the hooks: ${Object.keys(hashes).join(', ')}.`],
+    };
+  } finally {
+    recordWall(t, p.file, p.before, existed, written);
   }
-  const hashes = await codexHookHashes(codex, dirname(p.file));
-  if (!Object.keys(hashes).length) throw new Error(`codex app-server did not list NEXUS's hook in ${p.file}; it is written but not trusted.`);
-  const trusted = plan(t, 'connect', hashes);
-  writeAtomic(trusted.file, trusted.after);
-  return {
-    ...trusted,
-    before: p.before,
-    diff: createTwoFilesPatch(p.file, p.file, p.before, trusted.after, 'before', 'after'),
-    changed: true,
-    notes: [...p.notes.slice(1), `Codex trusts the hooks: ${Object.keys(hashes).join(', ')}.`],
-  };
 }
 
-/** Claude Code: write the file and keep (or, at disconnect, drop) the record of the wall's prior values. */
-function applyClaude(t: ConnectTarget, p: Plan): Plan {
+/** Claude Code and Codex: write the file and keep (or, at disconnect, drop) the record of what the wall replaced. */
+function applyWalled(t: ConnectTarget, p: Plan): Plan {
   const rec = readWallRecord(t.dataDir, t.client, p.file);
   const existed = existsSync(p.file);
   if (p.action === 'disconnect') {
@@ -211,11 +165,16 @@ function applyClaude(t: ConnectTarget, p: Plan): Plan {
     return p;
   }
   if (p.changed) writeAtomic(p.file, p.after);
-  // The original text is kept for a byte-for-byte disconnect only while the file is still as NEXUS left it.
-  const before = rec ? (p.before === rec.after ? rec.before : undefined) : existed ? p.before : null;
-  const prior = p.prior ?? [];
-  writeWallRecord(t.dataDir, t.client, { file: p.file, after: p.after, prior, ...(before !== undefined ? { before } : {}) });
+  recordWall(t, p.file, p.before, existed, p.after, p.prior);
   return p;
+}
+
+/** The record disconnect reads; the original text is kept for a byte-for-byte disconnect only while the file is
+ *  still as NEXUS left it (and `null` when connect created the file: disconnect then deletes it). */
+function recordWall(t: ConnectTarget, file: string, now: string, existed: boolean, after: string, prior: Prior = []): void {
+  const rec = readWallRecord(t.dataDir, t.client, file);
+  const before = rec ? (now === rec.after ? rec.before : undefined) : existed ? now : null;
+  writeWallRecord(t.dataDir, t.client, { file, after, prior, ...(before !== undefined ? { before } : {}) });
 }
 
 export interface ConnectionStatus {

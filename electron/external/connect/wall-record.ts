@@ -1,7 +1,7 @@
 // What `nexus connect` wrote into a client's settings beyond its hook (the client's wall), kept in the data dir
 // so `disconnect` gives back exactly the user's prior values: `<dataDir>/connections/<client>-<hash>.json`.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 
@@ -42,5 +42,15 @@ export function removeWallRecord(dataDir: string, client: string, file: string):
     unlinkSync(recordPath(dataDir, client, file));
   } catch {
     /* none */
+  }
+}
+
+/** The data dir as NEXUS names it and, when a link leads there, its real path: both kept out of a client's reach. */
+export function wallDirs(dataDir: string): string[] {
+  try {
+    const real = realpathSync(dataDir);
+    return real === dataDir ? [dataDir] : [dataDir, real];
+  } catch {
+    return [dataDir];
   }
 }
