@@ -14,7 +14,8 @@ import { handoffRecipient, hopFacts } from '../../shared/orchestration/chain.js'
 import { heldResult, refusedResult } from '../../shared/orchestration/holds.js';
 import { readSettings } from './settings.js';
 import { gateEntitlement } from './entitlements.js';
-import { nextHop, placeOf, touch } from './chain-store.js';
+import { placeOf, touch } from './chain-store.js';
+import { nextHopUnlessHeld } from '../store/queries/hops.js';
 import { getAgent } from '../store/queries/agents.js';
 import { cancelHold, consumeHold, expiredUnanswered, fingerprint, insertHold, liveHold, newRequestId, type Hold } from './hold-store.js';
 
@@ -62,9 +63,12 @@ export function evaluateHop(d: GateDeps, call: HopGateCall): GateOutcome {
   const recipient = handoffRecipient(call.tool, call.input);
   const target = d.targetOf(call.tool, call.input, run.workspace);
   const fp = fingerprint(chain.id, agent, call.tool, call.input);
-  const existing = liveHold(d.db, fp);
-  // The identical retry of a held hop is that hop again, not a new one.
-  const hop = existing ? existing.hop : nextHop(d.db, chain.id, now);
+  // The identical retry of a held hop is that hop again, not a new one. The common hop (nothing held) takes its
+  // number in the statement that finds no hold; only when one is live is the hold read.
+  const allocated = nextHopUnlessHeld(d.db, { chain_id: chain.id, fingerprint: fp, now });
+  const existing = allocated === null ? liveHold(d.db, fp) : null;
+  const hop = existing?.hop ?? allocated;
+  if (hop === null) throw new Error(`no chain ${chain.id}`);
   const facts = hopFacts({ chain_id: chain.id, touched: chain.touched }, hop, member, recipient);
 
   // Read fresh, at this moment.
