@@ -1,8 +1,9 @@
-// The hop counter folded with the hold lookup (nextHopUnlessHeld): a number is allocated exactly when no live
-// hold is bound to the fingerprint, as the two statements it replaced did. A fresh :memory: store, every migration.
+// The gate's statements: a run's place in its chain (gatePlace), and the hop counter folded with the hold lookup
+// (nextHopUnlessHeld: a number is allocated exactly when no live hold is bound to the fingerprint, as the two
+// statements it replaced did). A fresh :memory: store with every migration.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db.js';
-import { nextHopUnlessHeld } from './hops.js';
+import { gatePlace, nextHopUnlessHeld } from './hops.js';
 
 let db: Db;
 beforeEach(() => {
@@ -44,5 +45,31 @@ describe('nextHopUnlessHeld', () => {
 
   it('a chain that does not exist allocates nothing', () => {
     expect(nextHopUnlessHeld(db, { chain_id: 'nope', fingerprint: 'fp', now: 5 })).toBeNull();
+  });
+});
+
+describe('gatePlace', () => {
+  const member = (handoff: string, run_id: string | null, path = '["lead"]') =>
+    db
+      .prepare("INSERT INTO chain_runs (handoff_row_id, run_id, chain_id, agent, depth, path_json, created_at) VALUES (?, ?, 'c1', 'mid', 2, ?, 0)")
+      .run(handoff, run_id, path);
+
+  it('reads the chain, whom it touched and the run position, by the run and else by its parent hand-off row', () => {
+    db.prepare(`UPDATE chains SET touched_json = '["lead","mid"]' WHERE id = 'c1'`).run();
+    member('h1', 'r1');
+    member('h2', null);
+    const place = { chain_id: 'c1', touched: ['lead', 'mid'], agent: 'mid', depth: 2, path: ['lead'] };
+    expect(gatePlace(db, { id: 'r1' })).toEqual(place);
+    expect(gatePlace(db, { id: 'r2', parent: { row_id: 'h2' } })).toEqual(place);
+  });
+
+  it('a run no chain started has no place', () => {
+    expect(gatePlace(db, { id: 'lone' })).toBeNull();
+    expect(gatePlace(db, { id: 'lone', parent: { row_id: 'nobody' } })).toBeNull();
+  });
+
+  it('a malformed stored position refuses (the gate fails closed), never reads as no place', () => {
+    member('h1', 'r1', '[1]');
+    expect(() => gatePlace(db, { id: 'r1' })).toThrow(/malformed/);
   });
 });
