@@ -67,4 +67,15 @@ describe('the built nexus command loads only what the command needs', () => {
     expect(npm(urls)).toEqual([]);
     expect(urls.filter((u) => u.endsWith('/dist/cli/nexus-serve.mjs'))).toEqual([]);
   });
+
+  // Each costs a client command a few ms at start, and neither is of use to one: the socket's path needs a hash
+  // only on Windows, and a file is read with node:fs.
+  it.each([['status'], ['inbox'], ['run', 'create', '--rules', 'missing-rules.json']])(
+    'nexus %s … loads neither node:crypto nor node:fs/promises',
+    async (...args) => {
+      const urls = await loaded(args);
+      expect(urls.some((u) => u.endsWith('/dist/cli/main.cjs'))).toBe(true);
+      expect(urls.filter((u) => u === 'node:crypto' || u === 'node:fs/promises' || u === 'crypto' || u === 'fs/promises')).toEqual([]);
+    },
+  );
 });

@@ -5,8 +5,7 @@
 // stream (standard input, a FIFO, a device) is cut off one byte past the limit — nothing unbounded is read
 // into memory or sent to the kernel.
 import type { CliIo } from './io.js';
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { createReadStream, stat as statCb, type Stats } from 'node:fs';
 import { MAX_MESSAGE_BYTES } from '../../shared/api/doors.js';
 
 export type JsonRead = { ok: true; value: unknown } | { ok: false; message: string };
@@ -15,6 +14,9 @@ export type JsonRead = { ok: true; value: unknown } | { ok: false; message: stri
 export const MAX_JSON_FILE_BYTES = MAX_MESSAGE_BYTES;
 /** Entitlement tokens (a signed JWT is a few hundred bytes; the kernel refuses more than 64 KiB). */
 export const MAX_TOKEN_FILE_BYTES = 64 * 1024;
+
+// node:fs's callback stat, not node:fs/promises: loading that module costs every command a few ms at start.
+const stat = (file: string) => new Promise<Stats>((resolve, reject) => statCb(file, (e, st) => (e ? reject(e) : resolve(st))));
 
 const size = (n: number) => (n >= 1024 * 1024 ? `${n / (1024 * 1024)} MiB` : `${n / 1024} KiB`);
 

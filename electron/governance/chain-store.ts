@@ -91,14 +91,6 @@ export function beginChain(db: Db, a: { starter: string; starterRunId: string; r
   return { id, starter: a.starter, starter_run_id: a.starterRunId, touched, hop_count: 1 };
 }
 
-/** Allocate the next hop number of a chain (recorded order). */
-export function nextHop(db: Db, chain_id: string, now: number): number {
-  const r = stmt(db, 'UPDATE chains SET hop_count = hop_count + 1, updated_at = ? WHERE id = ? RETURNING hop_count').get(now, chain_id) as
-    { hop_count: number } | undefined;
-  if (!r) throw new Error(`no chain ${chain_id}`);
-  return r.hop_count;
-}
-
 /** Record that the chain touched `agent` (a recipient), keeping first-touch order. */
 export function touch(db: Db, chain_id: string, agent: string, now: number): void {
   tx(db, () => {
@@ -126,14 +118,19 @@ export function bindMemberRun(db: Db, handoff_row_id: string, run_id: string): v
   stmt(db, 'UPDATE chain_runs SET run_id = ? WHERE handoff_row_id = ?').run(run_id, handoff_row_id);
 }
 
-/** The gate's read: a run's position and its chain in ONE query (the hot path of every governed hop). */
-export function placeOf(db: Db, run: { id: string; parent?: { row_id: string } | null }): { member: ChainMember; chain: ChainRecord } | null {
-  const sql = `SELECT m.handoff_row_id, m.run_id, m.chain_id, m.agent, m.depth, m.path_json,
+// The gate's read, as constants: a statement's text built per call is a new string each time, and finding its
+// prepared statement then hashes the whole text again on every hop.
+const PLACE = `SELECT m.handoff_row_id, m.run_id, m.chain_id, m.agent, m.depth, m.path_json,
                       c.starter, c.starter_run_id, c.touched_json, c.hop_count
                FROM chain_runs m JOIN chains c ON c.id = m.chain_id WHERE m.`;
+const PLACE_BY_RUN = `${PLACE}run_id = ?`;
+const PLACE_BY_HANDOFF = `${PLACE}handoff_row_id = ?`;
+
+/** The gate's read: a run's position and its chain in ONE query (the hot path of every governed hop). */
+export function placeOf(db: Db, run: { id: string; parent?: { row_id: string } | null }): { member: ChainMember; chain: ChainRecord } | null {
   type R = MemberRecord & { starter: string; starter_run_id: string; touched_json: string; hop_count: number };
-  let r = stmt(db, `${sql}run_id = ?`).get(run.id) as R | undefined;
-  if (!r && run.parent) r = stmt(db, `${sql}handoff_row_id = ?`).get(run.parent.row_id) as R | undefined;
+  let r = stmt(db, PLACE_BY_RUN).get(run.id) as R | undefined;
+  if (!r && run.parent) r = stmt(db, PLACE_BY_HANDOFF).get(run.parent.row_id) as R | undefined;
   if (!r) return null;
   return {
     member: toMember(r),

@@ -14,7 +14,8 @@ import { handoffRecipient, hopFacts } from '../../shared/orchestration/chain.js'
 import { heldResult, refusedResult } from '../../shared/orchestration/holds.js';
 import { readSettings } from './settings.js';
 import { gateEntitlement } from './entitlements.js';
-import { nextHop, placeOf, touch } from './chain-store.js';
+import { touch } from './chain-store.js';
+import { gatePlace, nextHopUnlessHeld } from '../store/queries/hops.js';
 import { getAgent } from '../store/queries/agents.js';
 import { cancelHold, consumeHold, expiredUnanswered, fingerprint, insertHold, liveHold, newRequestId, type Hold } from './hold-store.js';
 
@@ -50,66 +51,55 @@ const UNGOVERNED: GateOutcome = Object.freeze({ decision: PROCEED, hop: null, op
 export function evaluateHop(d: GateDeps, call: HopGateCall): GateOutcome {
   const run = call.run;
   // Only runs a chain started are governed: a lone agent, a person's run, and the starter's own calls are not.
-  const place = placeOf(d.db, run);
+  const place = gatePlace(d.db, run);
   if (!place) {
     // A run claiming a chain whose position is unknown must not run ungoverned: fail closed.
     if (run.chain_id) throw new Error(`run ${run.id} belongs to chain ${run.chain_id} but its position in the chain is not recorded`);
     return UNGOVERNED;
   }
   const now = d.now();
-  const { member, chain } = place;
-  const agent = member.agent;
+  const chain_id = place.chain_id;
+  const agent = place.agent;
   const recipient = handoffRecipient(call.tool, call.input);
   const target = d.targetOf(call.tool, call.input, run.workspace);
-  const fp = fingerprint(chain.id, agent, call.tool, call.input);
-  const existing = liveHold(d.db, fp);
-  // The identical retry of a held hop is that hop again, not a new one.
-  const hop = existing ? existing.hop : nextHop(d.db, chain.id, now);
-  const facts = hopFacts({ chain_id: chain.id, touched: chain.touched }, hop, member, recipient);
+  const fp = fingerprint(chain_id, agent, call.tool, call.input);
+  // The identical retry of a held hop is that hop again, not a new one. The common hop (nothing held) takes its
+  // number in the statement that finds no hold; only when one is live is the hold read.
+  const allocated = nextHopUnlessHeld(d.db, { chain_id, fingerprint: fp, now });
+  const existing = allocated === null ? liveHold(d.db, fp) : null;
+  const hop = existing?.hop ?? allocated;
+  if (hop === null) throw new Error(`no chain ${chain_id}`);
+  // The place is both the chain (its id, whom it touched) and the actor's position in it.
+  const facts = hopFacts(place, hop, place, recipient);
 
   // Read fresh, at this moment.
   const stored = readSettings(d.db);
   const settings = d.stopAll?.() ? { ...stored, 'orchestration.stopAll': true } : stored;
   const entitlement = gateEntitlement(d.db, d.keyFingerprint, now);
   const decision = decideHop(settings, entitlement, facts);
-  const base = { hop, agent, action: call.tool, target };
-  const where = { ...base, chain_id: chain.id }; // what every result and record names
-  const outcome = (decision: HopGateDecision, record: Omit<HopRecord, keyof typeof where> | null, more: Partial<GateOutcome> = {}): GateOutcome => ({
-    decision,
-    hop: record ? { ...where, ...record } : null,
-    opened: null,
-    canceled: null,
-    ...more,
-  });
-  // An expired hold stays refused (one of the five words) but says so: nobody refused it.
-  const refused = (h: Hold) =>
-    outcome(refusedResultOf(where, h), {
-      verdict: 'refused',
-      request_id: h.request_id,
-      ...(expiredUnanswered(h) ? { code: 'approval_expired' as const } : {}),
-    });
+  const where: Where = { hop, agent, action: call.tool, target, chain_id }; // what every result and record names
   if (!decision.allowed) {
     const result = denialResult(decision.denial satisfies Denial);
-    return outcome({ proceed: false, result }, { verdict: 'denied', code: decision.denial.code, request_id: existing?.request_id });
+    return outcomeOf(where, { proceed: false, result }, { verdict: 'denied', code: decision.denial.code, request_id: existing?.request_id });
   }
 
   if (settings['orchestration.perHopApproval']) {
     if (existing?.status === 'pending') {
       // Still waiting: the same request id, no second card, nothing new to list.
-      return outcome({ proceed: false, result: heldResult({ ...where, request_id: existing.request_id }) }, null);
+      return outcomeOf(where, { proceed: false, result: heldResult({ ...where, request_id: existing.request_id }) }, null);
     }
-    if (existing?.status === 'refused') return refused(existing);
+    if (existing?.status === 'refused') return refusedOutcome(where, existing);
     if (existing?.status === 'approved') {
       if (!consumeHold(d.db, existing.request_id, now)) throw new Error('the approval could not be consumed');
-      admit(d, chain.id, recipient, now);
+      admit(d, chain_id, recipient, now);
       // The row says who let this hop through: the person who approved the hold, whatever the stage then says.
       const go = existing.answered_by ? { proceed: true as const, approved_by: existing.answered_by } : PROCEED;
-      return outcome(go, { verdict: 'approved', request_id: existing.request_id });
+      return outcomeOf(where, go, { verdict: 'approved', request_id: existing.request_id });
     }
     const hold: Hold = {
       request_id: newRequestId(),
       fingerprint: fp,
-      chain_id: chain.id,
+      chain_id,
       hop,
       agent,
       run_id: run.id,
@@ -125,19 +115,36 @@ export function evaluateHop(d: GateDeps, call: HopGateCall): GateOutcome {
     };
     insertHold(d.db, hold);
     const result = heldResult({ ...where, request_id: hold.request_id });
-    return outcome({ proceed: false, result }, { verdict: 'awaiting_approval', request_id: hold.request_id }, { opened: hold });
+    return outcomeOf(where, { proceed: false, result }, { verdict: 'awaiting_approval', request_id: hold.request_id }, { opened: hold });
   }
 
   // Per-hop approval is off: the chain runs unattended (the other checks above still applied).
   const canceled = existing?.status === 'pending' && cancelHold(d.db, existing.request_id, now) ? existing : null;
   if (existing?.status === 'approved') consumeHold(d.db, existing.request_id, now);
   // A person's refusal of this exact hop stands even after the setting is switched off.
-  if (existing?.status === 'refused') return refused(existing);
-  admit(d, chain.id, recipient, now);
-  return outcome(PROCEED, { verdict: 'allowed' }, { canceled });
+  if (existing?.status === 'refused') return refusedOutcome(where, existing);
+  admit(d, chain_id, recipient, now);
+  return outcomeOf(where, PROCEED, { verdict: 'allowed' }, { canceled });
 }
 
-function refusedResultOf(where: { hop: number; agent: string; action: string; target: string; chain_id: string }, h: Hold): HopGateDecision {
+/** The hop, agent, action, target and chain every result and record of one decision names. */
+type Where = { hop: number; agent: string; action: string; target: string; chain_id: string };
+
+// Module functions, not closures made per call: they run on every governed hop.
+function outcomeOf(where: Where, decision: HopGateDecision, record: Omit<HopRecord, keyof Where> | null, more: Partial<GateOutcome> = {}): GateOutcome {
+  return { decision, hop: record ? { ...where, ...record } : null, opened: null, canceled: null, ...more };
+}
+
+/** An expired hold stays refused (one of the five words) but says so: nobody refused it. */
+function refusedOutcome(where: Where, h: Hold): GateOutcome {
+  return outcomeOf(where, refusedResultOf(where, h), {
+    verdict: 'refused',
+    request_id: h.request_id,
+    ...(expiredUnanswered(h) ? { code: 'approval_expired' as const } : {}),
+  });
+}
+
+function refusedResultOf(where: Where, h: Hold): HopGateDecision {
   return { proceed: false, result: refusedResult({ ...where, request_id: h.request_id, reason: h.reason, expired: expiredUnanswered(h) }) };
 }
 

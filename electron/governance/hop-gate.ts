@@ -55,10 +55,8 @@ function afterCommit(d: HopGateDeps, o: GateOutcome, card: HoldCard | null, clos
     d.holdTimers.disarm(request_id);
     if (closed) safely(() => d.kernel.emitInbox({ removed: [{ id: request_id, status: 'canceled' }] }));
   }
-  if (o.hop) {
-    const { chain_id, ...hop } = o.hop;
-    safely(() => d.recent.recordHop(chain_id, hop));
-  }
+  const hop = o.hop;
+  if (hop) safely(() => d.recent.recordHop(hop.chain_id, hop)); // the listed hop takes its own fields only
   if (o.opened && card) {
     d.holdTimers.arm(o.opened);
     safely(() => d.kernel.inbox.announce(card.item, card.title));

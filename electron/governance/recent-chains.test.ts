@@ -27,6 +27,21 @@ describe('Recent chains (seed 003 "Where to see what a chain did")', () => {
     r.recordHop('c1', hop(2, 'mid'));
     expect(r.list()).toHaveLength(1);
   });
+  it('a listed hop holds its own fields only: no key left undefined, nothing else the record carried (its chain)', () => {
+    const r = new RecentChains(clock().now);
+    r.recordHop('c1', hop(1, 'lead'));
+    r.recordHop('c1', { ...hop(2, 'mid', 'denied', 'chain_depth_exceeded'), request_id: undefined, chain_id: 'c1' } as Parameters<
+      RecentChains['recordHop']
+    >[1]);
+    r.recordHop('c1', { ...hop(3, 'mid', 'awaiting_approval'), request_id: 'req1' });
+    const [listed] = r.list();
+    expect(listed.hops.map((h) => Object.keys(h).sort())).toEqual([
+      ['action', 'agent', 'at', 'hop', 'target', 'verdict'],
+      ['action', 'agent', 'at', 'code', 'hop', 'target', 'verdict'],
+      ['action', 'agent', 'at', 'hop', 'request_id', 'target', 'verdict'],
+    ]);
+    expect(listed.hops[2]).toMatchObject({ hop: 3, verdict: 'awaiting_approval', request_id: 'req1' });
+  });
   it('"lists multi-agent runs, most recently active first"', () => {
     const r = new RecentChains(clock().now);
     for (const c of ['c1', 'c2', 'c3']) {

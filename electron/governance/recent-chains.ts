@@ -36,9 +36,7 @@ export class RecentChains {
 
   /** Record (or replace) one hop of a chain. */
   recordHop(chain_id: string, hop: Omit<ChainHopView, 'at'> & { at?: string }): void {
-    const view: ChainHopView = { ...hop, at: hop.at ?? new Date(this.now()).toISOString() };
-    if (view.code === undefined) delete view.code;
-    if (view.request_id === undefined) delete view.request_id;
+    const view = viewOf(hop, hop.at ?? new Date(this.now()).toISOString());
     const listed = this.chains.has(chain_id);
     if (!listed && hop.hop < 2) {
       // Not composed yet: remembered apart, bounded apart, never listed.
@@ -131,6 +129,17 @@ export class RecentChains {
   private evict(): void {
     while (this.chains.size > this.limit) this.chains.delete(this.chains.keys().next().value!);
   }
+}
+
+/**
+ * A hop as listed: its own fields only (a caller's record may carry more, such as its chain), no key left
+ * undefined. Built field by field: copying the record and deleting keys cost every governed hop.
+ */
+function viewOf(h: Omit<ChainHopView, 'at'>, at: string): ChainHopView {
+  const view: ChainHopView = { hop: h.hop, agent: h.agent, action: h.action, target: h.target, verdict: h.verdict, at };
+  if (h.code !== undefined) view.code = h.code;
+  if (h.request_id !== undefined) view.request_id = h.request_id;
+  return view;
 }
 
 function acted(e: Entry, agent: string): void {

@@ -3,10 +3,11 @@
 // identical retry finds its answer whatever order the model wrote the keys in. Pure.
 
 export function canonicalJson(value: unknown): string {
-  return write(value, new Set());
+  return write(value, []);
 }
 
-function write(v: unknown, seen: Set<object>): string {
+// Built with string appends and an ancestor stack (no Set, no arrays of parts): it runs on every governed hop.
+function write(v: unknown, ancestors: object[]): string {
   if (v === null || v === undefined) return 'null';
   switch (typeof v) {
     case 'string':
@@ -18,17 +19,29 @@ function write(v: unknown, seen: Set<object>): string {
     case 'bigint':
       return JSON.stringify(v.toString());
     case 'object': {
-      if (seen.has(v)) throw new TypeError('canonicalJson: circular structure');
-      seen.add(v);
+      if (ancestors.includes(v)) throw new TypeError('canonicalJson: circular structure');
+      ancestors.push(v);
       try {
-        if (Array.isArray(v)) return `[${v.map((x) => (x === undefined ? 'null' : write(x, seen))).join(',')}]`;
+        let out: string;
+        if (Array.isArray(v)) {
+          out = '[';
+          for (let i = 0; i < v.length; i++) {
+            const x: unknown = v[i];
+            out += (i ? ',' : '') + (x === undefined ? 'null' : write(x, ancestors));
+          }
+          return `${out}]`;
+        }
         const o = v as Record<string, unknown>;
-        const keys = Object.keys(o)
-          .filter((k) => o[k] !== undefined && typeof o[k] !== 'function')
-          .sort();
-        return `{${keys.map((k) => `${JSON.stringify(k)}:${write(o[k], seen)}`).join(',')}}`;
+        const keys = Object.keys(o).sort();
+        out = '{';
+        for (const k of keys) {
+          const x = o[k];
+          if (x === undefined || typeof x === 'function') continue;
+          out += `${out.length > 1 ? ',' : ''}${JSON.stringify(k)}:${write(x, ancestors)}`;
+        }
+        return `${out}}`;
       } finally {
-        seen.delete(v);
+        ancestors.pop();
       }
     }
     default:

@@ -94,6 +94,22 @@ describe('inbox store', () => {
     expect(updates).toBe(1);
   });
 
+  it('a pushed answer after a quiet spell leaves the list at the end of its own task, without waiting a frame', async () => {
+    await useInbox.getState().refresh();
+    await new Promise((r) => setTimeout(r, 40)); // quiet: nothing applied for longer than a frame
+    applyEvent({ type: 'inbox_changed', pending: 1, removed: [{ id: 'a', status: 'approved' }] });
+    applyEvent({ type: 'inbox_changed', pending: 1, added: [item('c')] }); // the same task: applied with it
+    await Promise.resolve();
+    expect(useInbox.getState().items.map((i) => i.id)).toEqual(['b', 'c']);
+    expect(useStatus.getState().pending).toBe(1);
+    // The next change within the frame waits for it (a burst stays one update per frame).
+    applyEvent({ type: 'inbox_changed', pending: 0, removed: [{ id: 'b', status: 'approved' }] });
+    await Promise.resolve();
+    expect(useInbox.getState().items.map((i) => i.id)).toEqual(['b', 'c']);
+    await new Promise((r) => setTimeout(r, 40));
+    expect(useInbox.getState().items.map((i) => i.id)).toEqual(['c']);
+  });
+
   it('a filtered list takes only the added cards that fit; a list with more pages leaves them to the next page', () => {
     const s = { items: [item('a')], hasMore: false };
     expect(applyChange(s, [{ ...item('b'), agent: 'other' }, item('c')], [], { agent: 'a' }).items.map((i) => i.id)).toEqual(['a', 'c']);

@@ -1,6 +1,6 @@
 // One card in full: who wants to do what to what (said once), why (what the agent said just before, the
 // chain's path), and only the answers that work for its kind.
-import { lazy, Suspense, useState } from 'react';
+import { lazy, memo, Suspense, useState } from 'react';
 import { useInbox, type InboxItem } from '../../stores/inbox.js';
 import { useNav } from '../../stores/nav.js';
 import { useRuns } from '../../stores/runs.js';
@@ -37,8 +37,13 @@ interface Props {
   onApprove(item: InboxItem, trust?: boolean): void;
 }
 
-export function CardDetail({ item, reason, setReason, now, onApprove }: Props) {
-  const { deny, retry, abandon, answer } = useInbox();
+// Memoized, with the store's answer functions picked one by one (they never change): a card leaving the list
+// elsewhere re-rendered the whole card shown here, its danger check, input and run line, on every such event.
+export const CardDetail = memo(function CardDetail({ item, reason, setReason, now, onApprove }: Props) {
+  const deny = useInbox((s) => s.deny);
+  const retry = useInbox((s) => s.retry);
+  const abandon = useInbox((s) => s.abandon);
+  const answer = useInbox((s) => s.answer);
   const busy = useInbox((s) => Boolean(s.busy[item.id]));
   const [reply, setReply] = useState('');
   const [allowing, setAllowing] = useState(false);
@@ -268,4 +273,4 @@ export function CardDetail({ item, reason, setReason, now, onApprove }: Props) {
       ) : null}
     </article>
   );
-}
+});

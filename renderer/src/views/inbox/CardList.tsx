@@ -1,5 +1,6 @@
 // The queue of cards, oldest first, windowed so thousands paint at once; each row has a checkbox for a bulk
 // answer beside the button that opens it. More cards load as the list nears the end of what is loaded.
+import { memo } from 'react';
 import { useInbox, type InboxItem } from '../../stores/inbox.js';
 import { useStatus } from '../../stores/status.js';
 import { VirtualList } from '../../components/VirtualList.js';
@@ -8,7 +9,8 @@ import { timeLeft } from '../../components/time.js';
 
 export const ROW_HEIGHT = 84;
 
-function Row({ item, selected, now }: { item: InboxItem; selected: boolean; now: number }) {
+// Memoized: a card leaving the list re-renders only the rows whose card, selection or clock changed.
+const Row = memo(function Row({ item, selected, now }: { item: InboxItem; selected: boolean; now: number }) {
   const select = useInbox((s) => s.select);
   const checked = useInbox((s) => Boolean(s.checked[item.id]));
   const left = timeLeft(item.expires_at, now);
@@ -46,7 +48,7 @@ function Row({ item, selected, now }: { item: InboxItem; selected: boolean; now:
       </button>
     </div>
   );
-}
+});
 
 export function CardList({ items, selectedId, now }: { items: InboxItem[]; selectedId: string | null; now: number }) {
   const active = items.findIndex((i) => i.id === selectedId);

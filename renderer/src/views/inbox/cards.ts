@@ -87,14 +87,19 @@ export function actionsOf(item: Pick<InboxItem, 'kind' | 'tool' | 'answers'>): I
   return item.answers ? [...item.answers] : [...answersOf(item)];
 }
 
+// The formats runLabel uses, made once: toLocaleTimeString with options builds a new formatter per call
+// (about a millisecond each, on every render of the card shown). The same output.
+let clock: Intl.DateTimeFormat | null = null;
+let day: Intl.DateTimeFormat | null = null;
+
 /** The run link's words: whose run, and when it started ("builder · started 10:42"). */
 export function runLabel(agent: string | null, createdAt: string | null | undefined, now = Date.now()): string {
   const who = agent ?? 'standalone run';
   if (!createdAt || Number.isNaN(Date.parse(createdAt))) return who;
   const d = new Date(createdAt);
-  const hm = d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
+  const hm = (clock ??= new Intl.DateTimeFormat([], { hour: '2-digit', minute: '2-digit', hour12: false })).format(d);
   const sameDay = new Date(now).toDateString() === d.toDateString();
-  return `${who} · started ${sameDay ? hm : `${d.toLocaleDateString([], { month: 'short', day: 'numeric' })} ${hm}`}`;
+  return `${who} · started ${sameDay ? hm : `${(day ??= new Intl.DateTimeFormat([], { month: 'short', day: 'numeric' })).format(d)} ${hm}`}`;
 }
 
 /** What the agent said before its call, cut to a readable length (the rest behind "Show more"). */
