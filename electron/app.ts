@@ -25,7 +25,7 @@ import { systemClock, type Clock } from './kernel/clock.js';
 import { NO_KEYS, type KeyStore } from './providers/keys.js';
 import { createTurns } from './kernel/turns/setup.js';
 import type { TurnEngine } from './kernel/turns/engine.js';
-import { readSetting } from './governance/settings.js';
+import { readSetting } from './store/queries/settings.js';
 import { createGovernance } from './governance/setup.js';
 import type { Governance } from './governance/service.js';
 import type { Delegation } from './governance/delegation.js';

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
 import type { Kernel } from '../kernel/kernel.js';
 import { getAgent, type AgentRow } from '../store/queries/agents.js';
-import { stmt } from '../store/db.js';
+import { newestRunCreatedBy } from '../store/queries/runs.js';
 import { saveAgent, tightenApproval } from '../kernel/agents.js';
 import { CLIENT_RUN_PREFIX } from '../kernel/client-runs.js';
 import type { Run } from '../kernel/types.js';
@@ -74,8 +74,8 @@ export const sessionKey = (client: ClientName, session_id: string) => `${CLIENT_
 
 /** The session's run, or null: the newest run recorded for this client session. */
 export function findSessionRun(kernel: Kernel, key: string): Run | null {
-  const hit = stmt(kernel.db, 'SELECT id FROM runs WHERE created_by = ? ORDER BY created_at DESC, rowid DESC LIMIT 1').get(key) as { id: string } | undefined;
-  return hit ? kernel.getRun(hit.id) : null;
+  const hit = newestRunCreatedBy(kernel.db, key);
+  return hit ? kernel.getRun(hit) : null;
 }
 
 /** A new run for the session: the agent's mode and rules frozen now; its folder is the session's. */

@@ -10,7 +10,7 @@ import { ManualClock } from '../kernel/clock.js';
 import { dispatch } from '../api/dispatch.js';
 import { captureLog } from '../log.js';
 import { saveAgent } from '../kernel/agents.js';
-import { addMember, beginChain, bindMemberRun } from './chain-store.js';
+import { addMember, beginChain, bindMemberRun } from '../store/queries/chains.js';
 import { recipientPosition, starterPosition } from '../../shared/orchestration/chain.js';
 import { PUBLIC_KEY_ENV } from './entitlements.js';
 import { ACCOUNT_TOKEN_ENV, ACCOUNT_URL_ENV, loadAccountConfig, REFRESH_INTERVAL_MS } from './account.js';

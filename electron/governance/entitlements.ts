@@ -6,7 +6,8 @@
 // import FILE` (source "import") and by the account refresh (account.ts, source "account") — one code path.
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
-import { stmt, watchedRead, wroteWatched, type Db } from '../store/db.js';
+import type { Db } from '../store/db.js';
+import { gateEntitlementRow, getEntitlement, rekeyEntitlement, upsertEntitlement, type EntitlementSource } from '../store/queries/entitlement.js';
 import { ApiFailure } from '../../shared/errors.js';
 import { ENTITLEMENT_NAME } from '../../shared/orchestration/codes.js';
 import type { GateEntitlement } from '../../shared/orchestration/gate.js';
@@ -101,50 +102,26 @@ export async function importEntitlement(
 
 /** Store a token that verifyEntitlementToken has just verified (synchronous: nothing runs in between). */
 export function storeEntitlement(db: Db, token: string, c: VerifiedClaims, key: EntitlementKey, nowMs: number, source: EntitlementSource): void {
-  stmt(
-    db,
-    `INSERT INTO entitlement (id, token, subject, ent_json, exp, key_fingerprint, imported_at, source) VALUES (1, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT(id) DO UPDATE SET token = excluded.token, subject = excluded.subject, ent_json = excluded.ent_json,
-       exp = excluded.exp, key_fingerprint = excluded.key_fingerprint, imported_at = excluded.imported_at, source = excluded.source`,
-  ).run(token.trim(), c.sub, JSON.stringify(c.ent), c.exp, key.fingerprint, nowMs, source);
-  wroteWatched(db);
+  upsertEntitlement(db, { token: token.trim(), subject: c.sub, ent: c.ent, exp: c.exp, key_fingerprint: key.fingerprint, imported_at: nowMs, source });
 }
 
-/** Where a stored token came from: the account service (refresh) or a person's import of a file. */
-export type EntitlementSource = 'account' | 'import';
+export type { EntitlementSource } from '../store/queries/entitlement.js';
 
 /**
  * At start: a token verified under another key (the key changed: NEXUS_ENTITLEMENT_PUBLIC_KEY) is verified
  * again under the current one; if it does not verify, it stays stored but counts as invalid at the gate.
  */
 export async function reverifyStoredEntitlement(db: Db, key: EntitlementKey, nowMs: number): Promise<void> {
-  const r = row(db);
+  const r = getEntitlement(db);
   if (!r || r.key_fingerprint === key.fingerprint) return;
   try {
     await verifyEntitlementToken(r.token, key, nowMs);
-    rekey(db, key);
+    rekeyEntitlement(db, key.fingerprint);
   } catch (e) {
     // Verified for an expired token also fails here; it stays expired either way. Anything else is invalid.
-    if (e instanceof ApiFailure && /already expired/.test(e.message)) rekey(db, key);
+    if (e instanceof ApiFailure && /already expired/.test(e.message)) rekeyEntitlement(db, key.fingerprint);
   }
 }
-
-function rekey(db: Db, key: EntitlementKey): void {
-  stmt(db, 'UPDATE entitlement SET key_fingerprint = ? WHERE id = 1').run(key.fingerprint);
-  wroteWatched(db);
-}
-
-interface EntitlementRow {
-  token: string;
-  subject: string | null;
-  ent_json: string;
-  exp: number;
-  key_fingerprint: string;
-  imported_at: number;
-  source: EntitlementSource;
-}
-const row = (db: Db) =>
-  stmt(db, 'SELECT token, subject, ent_json, exp, key_fingerprint, imported_at, source FROM entitlement WHERE id = 1').get() as EntitlementRow | undefined;
 
 // Whether a stored ent claim carries the entitlement, memoized by the stored text (the row is still read
 // from the store at every decision).
@@ -159,15 +136,9 @@ function carries(entJson: string): boolean {
   return v;
 }
 
-const gateRow = watchedRead(
-  (db) =>
-    stmt(db, 'SELECT ent_json, exp, key_fingerprint FROM entitlement WHERE id = 1').get() as
-      Pick<EntitlementRow, 'ent_json' | 'exp' | 'key_fingerprint'> | undefined,
-);
-
 /** What the gate reads, as the store holds it now, expiry judged now. */
 export function gateEntitlement(db: Db, keyFingerprint: string, nowMs: number): GateEntitlement {
-  const r = gateRow(db);
+  const r = gateEntitlementRow(db);
   if (!r) return { entitled: false, status: 'absent' };
   if (r.key_fingerprint !== keyFingerprint || !(r.exp <= MAX_EXP_S)) return { entitled: false, status: 'invalid' };
   if (r.exp * 1000 <= nowMs) return { entitled: false, status: 'expired' };
@@ -203,7 +174,7 @@ export interface AccountView {
 const NO_ACCOUNT: AccountView = { configured: false, url: null, problem: null, last_refresh: null };
 
 export function showEntitlement(db: Db, key: EntitlementKey, nowMs: number, account: AccountView = NO_ACCOUNT): EntitlementView {
-  const r = row(db);
+  const r = getEntitlement(db);
   const g = gateEntitlement(db, key.fingerprint, nowMs);
   if (!r) {
     return {

@@ -3,7 +3,7 @@
 // scripted models over HTTP are in test/governance/.
 import { afterEach, describe, expect, it } from 'vitest';
 import { saveAgent } from '../kernel/agents.js';
-import { addMember, beginChain, bindMemberRun } from './chain-store.js';
+import { addMember, beginChain, bindMemberRun } from '../store/queries/chains.js';
 import { recipientPosition, starterPosition, type ChainPosition } from '../../shared/orchestration/chain.js';
 import { openGate, testNexus, type TestNexus } from '../../test/support/nexus.js';
 import type { Row, Run } from '../kernel/types.js';

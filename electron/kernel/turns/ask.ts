@@ -9,7 +9,7 @@ import { KernelError } from '../errors.js';
 import type { ExecutorTool } from '../types.js';
 import { resultText } from '../results.js';
 import { notForModels } from './internal-tools.js';
-import { answerQuestion, cancelQuestion, getQuestion, insertQuestion } from './conversation-store.js';
+import { answerQuestion, cancelQuestion, getQuestion, insertQuestion } from '../../store/queries/conversation.js';
 
 const questionOf = (input: unknown): string => {
   const q = (input as { question?: unknown } | null)?.question;

@@ -9,7 +9,7 @@ import { KernelError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Kernel } from '../kernel.js';
 import type { Run } from '../types.js';
-import { getTurnState } from './conversation-store.js';
+import { getTurnState } from '../../store/queries/conversation.js';
 import type { HookRunner } from './hooks.js';
 import { budgetSpent, DEFAULT_MAX_ROUNDS, DEFAULT_MAX_ROWS } from './turn-limits.js';
 

@@ -5,7 +5,7 @@
 import type { ModelProvider } from '../../providers/types.js';
 import type { Kernel } from '../kernel.js';
 import type { ExecutorTool, Run } from '../types.js';
-import { compactMessages, getTurnState, liveMessages, updateTurnState, type StoredMessage } from './conversation-store.js';
+import { compactMessages, getTurnState, liveMessages, updateTurnState, type StoredMessage } from '../../store/queries/conversation.js';
 import type { HookRunner } from './hooks.js';
 import { notForModels } from './internal-tools.js';
 import { estimateTokens } from './policy.js';

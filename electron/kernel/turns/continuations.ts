@@ -2,7 +2,7 @@
 // the stage by its origin), and once that row succeeds, a user message in the run's conversation.
 import type { Kernel } from '../kernel.js';
 import type { Row, Run } from '../types.js';
-import { getTurnState } from './conversation-store.js';
+import { getTurnState } from '../../store/queries/conversation.js';
 import { continuationTool } from './internal-tools.js';
 
 export interface ContinuationContext {

@@ -13,13 +13,21 @@ import type { Kernel } from '../kernel.js';
 import type { Run } from '../types.js';
 import { Questions } from './ask.js';
 import { Compactor } from './compaction.js';
-import { appendMessage, getTurnState, initTurnState, liveMessages, updateTurnState, type MessageKind } from './conversation-store.js';
+import {
+  appendMessage,
+  getTurnState,
+  initTurnState,
+  liveMessages,
+  runningTurnRuns,
+  updateTurnState,
+  type MessageKind,
+} from '../../store/queries/conversation.js';
 import { HookRunner } from './hooks.js';
 import { createAgentRun } from '../agents.js';
 import { continuationTool } from './internal-tools.js';
 import { RunResources, type RunResourceOptions } from './run-resources.js';
 import { deliverContinuations } from './continuations.js';
-import { closeOrphanedCards, runningTurnRuns } from './restart.js';
+import { closeOrphanedCards } from './restart.js';
 import { activeAgent, stopHookCap, tokenBudget } from './turn-limits.js';
 import { finishTurn, type Finalizer } from './finish.js';
 import { collectFan, modelRound, type RoundContext } from './rounds.js';

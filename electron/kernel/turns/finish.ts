@@ -3,7 +3,7 @@
 // reported), then the finalizers (GOVERNANCE's acceptance checks), then the turn ends with the answer.
 import type { Kernel } from '../kernel.js';
 import type { Run } from '../types.js';
-import { getTurnState, updateTurnState } from './conversation-store.js';
+import { getTurnState, updateTurnState } from '../../store/queries/conversation.js';
 import type { HookRunner } from './hooks.js';
 import { errorMessage } from '../../../shared/errors.js';
 

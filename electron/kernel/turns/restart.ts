@@ -1,9 +1,8 @@
 // What the turn engine picks up after a restart: cards nobody waits on any more are closed (the runs' loops
 // ask again when they get there), and the runs with a conversation still `running` resume.
-import type { Db } from '../../store/db.js';
 import type { Kernel } from '../kernel.js';
 import type { Questions } from './ask.js';
-import { cancelQuestion } from './conversation-store.js';
+import { cancelQuestion } from '../../store/queries/conversation.js';
 import { HOOK_SOURCE, type HookRunner } from './hooks.js';
 
 /** Questions and hook attention cards from before the restart that this process does not wait on. */
@@ -18,10 +17,4 @@ export function closeOrphanedCards(kernel: Kernel, questions: Questions, hooks: 
       kernel.inbox.resolve(item.id, 'canceled');
     }
   }
-}
-
-/** Ids of the runs that have a conversation and are still `running`. */
-export function runningTurnRuns(db: Db): string[] {
-  const rows = db.prepare("SELECT r.id FROM runs r JOIN turn_state t ON t.run_id = r.id WHERE r.status = 'running'").all() as { id: string }[];
-  return rows.map((r) => r.id);
 }

@@ -7,7 +7,7 @@ import { ProviderError, type ModelProvider, type ModelToolResult } from '../../p
 import type { Kernel } from '../kernel.js';
 import { resultText } from '../results.js';
 import type { Row, Run } from '../types.js';
-import { appendMessage, getTurnState, liveMessages, updateMessage, updateTurnState } from './conversation-store.js';
+import { appendMessage, getTurnState, liveMessages, updateMessage, updateTurnState } from '../../store/queries/conversation.js';
 import { systemPrompt } from './policy.js';
 import { concreteWireName, offeredTools } from './run-tools.js';
 import { errorMessage } from '../../../shared/errors.js';

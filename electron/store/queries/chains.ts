@@ -1,8 +1,8 @@
 // Chain state in the store (migration 003): chains, the runs each started, and the hop counter. Limits are
 // computed from these rows, so a restart cannot reset a limit mid-chain.
 import { randomBytes } from 'node:crypto';
-import { stmt, tx, type Db } from '../store/db.js';
-import type { ChainPosition } from '../../shared/orchestration/chain.js';
+import { stmt, tx, type Db } from '../db.js';
+import type { ChainPosition } from '../../../shared/orchestration/chain.js';
 
 export interface ChainRecord {
   id: string;
@@ -32,8 +32,10 @@ function list(text: string): string[] {
 export const newChainId = (): string => `chain_${randomBytes(8).toString('hex')}`;
 
 export function getChain(db: Db, id: string): ChainRecord | null {
-  const r = stmt(db, 'SELECT id, starter, starter_run_id, touched_json, hop_count FROM chains WHERE id = ?').get(id) as
-    { id: string; starter: string; starter_run_id: string; touched_json: string; hop_count: number } | undefined;
+  const r = stmt<{ id: string; starter: string; starter_run_id: string; touched_json: string; hop_count: number }>(
+    db,
+    'SELECT id, starter, starter_run_id, touched_json, hop_count FROM chains WHERE id = ?',
+  ).get(id);
   return r ? { id: r.id, starter: r.starter, starter_run_id: r.starter_run_id, touched: JSON.parse(r.touched_json), hop_count: r.hop_count } : null;
 }
 
@@ -59,15 +61,15 @@ const toMember = (r: MemberRecord): ChainMember => ({
  * membership was written before the run existed is found through the hand-off row that is its parent.
  */
 export function memberOf(db: Db, run: { id: string; parent?: { row_id: string } | null }): ChainMember | null {
-  let r = stmt(db, 'SELECT * FROM chain_runs WHERE run_id = ?').get(run.id) as MemberRecord | undefined;
+  let r = stmt<MemberRecord>(db, 'SELECT * FROM chain_runs WHERE run_id = ?').get(run.id);
   if (!r && run.parent) {
-    r = stmt(db, 'SELECT * FROM chain_runs WHERE handoff_row_id = ?').get(run.parent.row_id) as MemberRecord | undefined;
+    r = stmt<MemberRecord>(db, 'SELECT * FROM chain_runs WHERE handoff_row_id = ?').get(run.parent.row_id);
   }
   return r ? toMember(r) : null;
 }
 
 export function memberByHandoff(db: Db, handoff_row_id: string): ChainMember | null {
-  const r = stmt(db, 'SELECT * FROM chain_runs WHERE handoff_row_id = ?').get(handoff_row_id) as MemberRecord | undefined;
+  const r = stmt<MemberRecord>(db, 'SELECT * FROM chain_runs WHERE handoff_row_id = ?').get(handoff_row_id);
   return r ? toMember(r) : null;
 }
 
@@ -93,8 +95,7 @@ export function beginChain(db: Db, a: { starter: string; starterRunId: string; r
 
 /** Allocate the next hop number of a chain (recorded order). */
 export function nextHop(db: Db, chain_id: string, now: number): number {
-  const r = stmt(db, 'UPDATE chains SET hop_count = hop_count + 1, updated_at = ? WHERE id = ? RETURNING hop_count').get(now, chain_id) as
-    { hop_count: number } | undefined;
+  const r = stmt<{ hop_count: number }>(db, 'UPDATE chains SET hop_count = hop_count + 1, updated_at = ? WHERE id = ? RETURNING hop_count').get(now, chain_id);
   if (!r) throw new Error(`no chain ${chain_id}`);
   return r.hop_count;
 }

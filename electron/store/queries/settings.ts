@@ -1,12 +1,12 @@
 // Settings in the store (migration 003). The gate reads them at each hop as the store holds them at that
 // moment, so a person's change takes hold on the very next hop with no restart (seed 003: "not cached"): the read
 // is a watched read (store/db.ts), answered from memory only while SQLite says nothing can have changed.
-import { stmt, tx, watchedRead, wroteWatched, type Db } from '../store/db.js';
-import { DEFAULT_SETTINGS, type Settings } from '../../shared/types.js';
-import type { SettableKey } from '../../shared/orchestration/settings.js';
-import { coerceStored, validateSetting } from '../../shared/orchestration/setting-values.js';
-import { ApiFailure } from '../../shared/errors.js';
-import { getAgent } from '../store/queries/agents.js';
+import { stmt, tx, watchedRead, wroteWatched, type Db } from '../db.js';
+import { DEFAULT_SETTINGS, type Settings } from '../../../shared/types.js';
+import type { SettableKey } from '../../../shared/orchestration/settings.js';
+import { coerceStored, validateSetting } from '../../../shared/orchestration/setting-values.js';
+import { ApiFailure } from '../../../shared/errors.js';
+import { getAgent } from './agents.js';
 
 const KEYS = Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[];
 
@@ -27,7 +27,7 @@ function parse<K extends keyof Settings>(key: K, raw: string | undefined): Setti
 export const readSettings: (db: Db) => Settings = watchedRead(queryAll);
 
 function queryAll(db: Db): Settings {
-  const rows = stmt(db, 'SELECT key, value_json FROM settings').all() as { key: string; value_json: string }[];
+  const rows = stmt<{ key: string; value_json: string }>(db, 'SELECT key, value_json FROM settings').all();
   const raw: Record<string, string> = {};
   for (const r of rows) raw[r.key] = r.value_json;
   const out = {} as Record<string, unknown>;
@@ -37,7 +37,7 @@ function queryAll(db: Db): Settings {
 
 /** One setting, fresh from the store. */
 export function readSetting<K extends keyof Settings>(db: Db, key: K): Settings[K] {
-  const r = stmt(db, 'SELECT value_json FROM settings WHERE key = ?').get(key) as { value_json: string } | undefined;
+  const r = stmt<{ value_json: string }>(db, 'SELECT value_json FROM settings WHERE key = ?').get(key);
   return parse(key, r?.value_json);
 }
 

@@ -1,7 +1,7 @@
 // Delegated tasks and their evidence (migration 003). A task completes only once its acceptance check has
 // passed; every check run is kept as evidence, queryable per task (seed 003 "Finishing is an evidence-gated step").
 import { randomBytes } from 'node:crypto';
-import { stmt, type Db } from '../store/db.js';
+import { stmt, type Db } from '../db.js';
 
 export type TaskStatus = 'open' | 'completed' | 'failed' | 'canceled';
 
@@ -56,7 +56,7 @@ export function insertTask(db: Db, t: Omit<Task, 'status' | 'refusals' | 'answer
 }
 
 export function getTask(db: Db, id: string): Task | null {
-  return (stmt(db, 'SELECT * FROM tasks WHERE id = ?').get(id) as Task | undefined) ?? null;
+  return stmt<Task>(db, 'SELECT * FROM tasks WHERE id = ?').get(id) ?? null;
 }
 
 const LAST_CHECK = '(SELECT e.exit_code FROM task_evidence e WHERE e.task_id = t.id ORDER BY e.seq DESC LIMIT 1) AS last_check_exit_code';
@@ -68,18 +68,17 @@ const LAST_CHECK = '(SELECT e.exit_code FROM task_evidence e WHERE e.task_id = t
  */
 export function listTasksPage(db: Db, a: { limit: number; cursor?: string }): Array<Task & { last_check_exit_code: number | null }> | null {
   type Listed = Task & { last_check_exit_code: number | null };
-  if (a.cursor === undefined)
-    return stmt(db, `SELECT t.*, ${LAST_CHECK} FROM tasks t ORDER BY t.created_at DESC, t.rowid DESC LIMIT ?`).all(a.limit) as Listed[];
-  const at = stmt(db, 'SELECT created_at, rowid AS rid FROM tasks WHERE id = ?').get(a.cursor) as { created_at: number; rid: number } | undefined;
+  if (a.cursor === undefined) return stmt<Listed>(db, `SELECT t.*, ${LAST_CHECK} FROM tasks t ORDER BY t.created_at DESC, t.rowid DESC LIMIT ?`).all(a.limit);
+  const at = stmt<{ created_at: number; rid: number }>(db, 'SELECT created_at, rowid AS rid FROM tasks WHERE id = ?').get(a.cursor);
   if (!at) return null;
-  return stmt(
+  return stmt<Listed>(
     db,
     `SELECT t.*, ${LAST_CHECK} FROM tasks t WHERE t.created_at <= ? AND (t.created_at < ? OR t.rowid < ?) ORDER BY t.created_at DESC, t.rowid DESC LIMIT ?`,
-  ).all(at.created_at, at.created_at, at.rid, a.limit) as Listed[];
+  ).all(at.created_at, at.created_at, at.rid, a.limit);
 }
 
 export function openTaskOfRun(db: Db, run_id: string): Task | null {
-  return (stmt(db, "SELECT * FROM tasks WHERE run_id = ? AND status = 'open' ORDER BY created_at DESC LIMIT 1").get(run_id) as Task | undefined) ?? null;
+  return stmt<Task>(db, "SELECT * FROM tasks WHERE run_id = ? AND status = 'open' ORDER BY created_at DESC LIMIT 1").get(run_id) ?? null;
 }
 
 export function setTaskRun(db: Db, id: string, run_id: string, now: number): void {
@@ -113,9 +112,22 @@ export function addEvidence(db: Db, task_id: string, e: Evidence): void {
 }
 
 export function listEvidence(db: Db, task_id: string): Evidence[] {
-  return (
-    stmt(db, 'SELECT command, exit_code, passed, output, duration_ms, at, row_id FROM task_evidence WHERE task_id = ? ORDER BY seq').all(task_id) as Array<
-      Omit<Evidence, 'passed'> & { passed: number }
-    >
-  ).map((r) => ({ ...r, passed: r.passed === 1 }));
+  return stmt<Omit<Evidence, 'passed'> & { passed: number }>(
+    db,
+    'SELECT command, exit_code, passed, output, duration_ms, at, row_id FROM task_evidence WHERE task_id = ? ORDER BY seq',
+  )
+    .all(task_id)
+    .map((r) => ({ ...r, passed: r.passed === 1 }));
+}
+
+/** Every open task: its id and the delegate_task row that waits on it (recovery after a restart). */
+export function listOpenTasks(db: Db): { id: string; delegator_row_id: string }[] {
+  return stmt<{ id: string; delegator_row_id: string }>(db, "SELECT id, delegator_row_id FROM tasks WHERE status = 'open'").all();
+}
+
+/** The run whose open task `run_id` works on (the newest), or undefined: nobody delegated to that run. */
+export function delegatorRunOf(db: Db, run_id: string): string | undefined {
+  return stmt<{ delegator_run_id: string }>(db, "SELECT delegator_run_id FROM tasks WHERE run_id = ? AND status = 'open' ORDER BY created_at DESC LIMIT 1").get(
+    run_id,
+  )?.delegator_run_id;
 }

@@ -1,9 +1,9 @@
 // Per-hop approval holds in the store (migration 003). A hold is bound to its hop's fingerprint (chain,
 // agent, resolved tool, canonical input): the identical retry finds it. Request ids are random 128 bits.
 import { hash, randomBytes } from 'node:crypto';
-import { stmt, type Db } from '../store/db.js';
-import { hopFingerprintText } from '../../shared/orchestration/canonical.js';
-import { APPROVAL_EXPIRED_TEXT, PARK_DURATION_MS } from '../../shared/types.js';
+import { stmt, type Db } from '../db.js';
+import { hopFingerprintText } from '../../../shared/orchestration/canonical.js';
+import { APPROVAL_EXPIRED_TEXT, PARK_DURATION_MS } from '../../../shared/types.js';
 
 export type HoldStatus = 'pending' | 'approved' | 'refused' | 'consumed' | 'canceled';
 
@@ -42,15 +42,15 @@ export function fingerprint(chain_id: string, agent: string, tool: string, input
 
 /** The live hold for a fingerprint: pending, approved (not yet used) or refused. */
 export function liveHold(db: Db, fp: string): Hold | null {
-  const r = stmt(
+  const r = stmt<HoldRecord>(
     db,
     "SELECT * FROM hop_holds WHERE fingerprint = ? AND status IN ('pending','approved','refused') ORDER BY created_at DESC, rowid DESC LIMIT 1",
-  ).get(fp) as HoldRecord | undefined;
+  ).get(fp);
   return r ? toHold(r) : null;
 }
 
 export function getHold(db: Db, request_id: string): Hold | null {
-  const r = stmt(db, 'SELECT * FROM hop_holds WHERE request_id = ?').get(request_id) as HoldRecord | undefined;
+  const r = stmt<HoldRecord>(db, 'SELECT * FROM hop_holds WHERE request_id = ?').get(request_id);
   return r ? toHold(r) : null;
 }
 
@@ -113,9 +113,9 @@ export function cancelHold(db: Db, request_id: string, now: number, why: string 
 }
 
 export function pendingHolds(db: Db): Hold[] {
-  return (stmt(db, "SELECT * FROM hop_holds WHERE status = 'pending' ORDER BY created_at, rowid").all() as HoldRecord[]).map(toHold);
+  return stmt<HoldRecord>(db, "SELECT * FROM hop_holds WHERE status = 'pending' ORDER BY created_at, rowid").all().map(toHold);
 }
 
 export function pendingHoldsOfRun(db: Db, run_id: string): Hold[] {
-  return (stmt(db, "SELECT * FROM hop_holds WHERE status = 'pending' AND run_id = ? ORDER BY created_at").all(run_id) as HoldRecord[]).map(toHold);
+  return stmt<HoldRecord>(db, "SELECT * FROM hop_holds WHERE status = 'pending' AND run_id = ? ORDER BY created_at").all(run_id).map(toHold);
 }

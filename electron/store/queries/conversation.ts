@@ -1,6 +1,6 @@
 // The stored conversation of a run (migration 002) and its turn state. Plain query functions (db, args).
-import { stmt, tx, type Db } from '../../store/db.js';
-import type { ConvMessage } from '../../providers/types.js';
+import { stmt, tx, type Db } from '../db.js';
+import type { ConvMessage } from '../../../shared/conversation.js';
 
 export type MessageKind = 'message' | 'prompt' | 'continuation' | 'feedback' | 'summary';
 
@@ -61,12 +61,12 @@ export function updateMessage(db: Db, id: number, message: ConvMessage): void {
 
 /** What the model reads now: every message not compacted away, in order. */
 export function liveMessages(db: Db, run_id: string): StoredMessage[] {
-  return (stmt(db, 'SELECT * FROM messages WHERE run_id = ? AND compacted = 0 ORDER BY id').all(run_id) as MessageRecord[]).map(toStored);
+  return stmt<MessageRecord>(db, 'SELECT * FROM messages WHERE run_id = ? AND compacted = 0 ORDER BY id').all(run_id).map(toStored);
 }
 
 /** Everything ever said in the run, compacted messages included (for `runs show`). */
 export function allMessages(db: Db, run_id: string): StoredMessage[] {
-  return (stmt(db, 'SELECT * FROM messages WHERE run_id = ? ORDER BY id').all(run_id) as MessageRecord[]).map(toStored);
+  return stmt<MessageRecord>(db, 'SELECT * FROM messages WHERE run_id = ? ORDER BY id').all(run_id).map(toStored);
 }
 
 /**
@@ -98,9 +98,9 @@ export interface TurnState {
 
 export function getTurnState(db: Db, run_id: string): TurnState | null {
   return (
-    (stmt(db, 'SELECT run_id, agent, turn, round, stop_continuations, compactions, input_tokens, output_tokens FROM turn_state WHERE run_id = ?').get(
+    stmt<TurnState>(db, 'SELECT run_id, agent, turn, round, stop_continuations, compactions, input_tokens, output_tokens FROM turn_state WHERE run_id = ?').get(
       run_id,
-    ) as TurnState | undefined) ?? null
+    ) ?? null
   );
 }
 
@@ -153,4 +153,11 @@ export function assistantTextOfRound(db: Db, run_id: string, round: number | nul
   if (!r) return null;
   const m = JSON.parse(r.content_json) as { text?: unknown };
   return typeof m.text === 'string' && m.text.trim() ? m.text : null;
+}
+
+/** Ids of the runs that have a conversation and are still `running` (they resume after a restart). */
+export function runningTurnRuns(db: Db): string[] {
+  return stmt<{ id: string }>(db, "SELECT r.id FROM runs r JOIN turn_state t ON t.run_id = r.id WHERE r.status = 'running'")
+    .all()
+    .map((r) => r.id);
 }
