@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { createNexus, type Nexus } from '../electron/app.js';
-import { saveAgent } from '../electron/kernel/agents.js';
+import { saveAgent } from '../electron/agents/profiles.js';
 import type { ExecutorTool, Run } from '../electron/kernel/types.js';
 import type { Governance } from '../electron/governance/service.js';
 import { addMember, beginChain, bindMemberRun, placeOf } from '../electron/store/queries/chains.js';

@@ -1,5 +1,5 @@
 // The composition root: `createNexus({ dataDir })` opens the store, builds the kernel, then constructs each
-// module explicitly and hands it the typed ports it declares: the turn engine (kernel/turns/setup.ts TurnsPorts),
+// module explicitly and hands it the typed ports it declares: the turn engine (agents/setup.ts TurnsPorts),
 // governance and delegation (governance/ports.ts), the offline demo (demo/setup.ts DemoPorts), connected clients
 // (external/setup.ts ExternalPorts) and the API's handlers (api/). It composes the one handler table, which
 // `satisfies Handlers`, then runs crash recovery and starts the kernel.
@@ -23,8 +23,8 @@ import { Kernel, type RecoveryReport } from './kernel/kernel.js';
 import { EventBus } from './kernel/events.js';
 import { systemClock, type Clock } from './kernel/clock.js';
 import { NO_KEYS, type KeyStore } from './providers/keys.js';
-import { createTurns } from './kernel/turns/setup.js';
-import type { TurnEngine } from './kernel/turns/engine.js';
+import { createTurns } from './agents/setup.js';
+import type { TurnEngine } from './agents/engine.js';
 import { readSetting } from './store/queries/settings.js';
 import { createGovernance } from './governance/setup.js';
 import type { Governance } from './governance/service.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { harness, type Harness } from '../../test/support/kernel.js';
 import { dispatch } from '../api/dispatch.js';
-import { saveAgent } from '../kernel/agents.js';
+import { saveAgent } from '../agents/profiles.js';
 import type { ApprovalRule } from '../../shared/types.js';
 
 let h: Harness;

@@ -6,7 +6,7 @@ import { realpathSync, statSync } from 'node:fs';
 import type { Kernel } from '../kernel/kernel.js';
 import { getAgent, type AgentRow } from '../store/queries/agents.js';
 import { newestRunCreatedBy } from '../store/queries/runs.js';
-import { saveAgent, tightenApproval } from '../kernel/agents.js';
+import { saveAgent, tightenApproval } from '../agents/profiles.js';
 import { CLIENT_RUN_PREFIX } from '../kernel/client-runs.js';
 import type { Run } from '../kernel/types.js';
 import type { ClientName } from './tool-map.js';

@@ -9,7 +9,7 @@ import { createNexus, type Nexus } from '../app.js';
 import { ManualClock } from '../kernel/clock.js';
 import { dispatch } from '../api/dispatch.js';
 import { captureLog } from '../log.js';
-import { saveAgent } from '../kernel/agents.js';
+import { saveAgent } from '../agents/profiles.js';
 import { addMember, beginChain, bindMemberRun } from '../store/queries/chains.js';
 import { recipientPosition, starterPosition } from '../../shared/orchestration/chain.js';
 import { PUBLIC_KEY_ENV } from './entitlements.js';

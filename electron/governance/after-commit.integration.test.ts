@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { saveAgent } from '../kernel/agents.js';
+import { saveAgent } from '../agents/profiles.js';
 import { ManualClock } from '../kernel/clock.js';
 import { addMember, beginChain, bindMemberRun } from '../store/queries/chains.js';
 import { getHold } from '../store/queries/holds.js';

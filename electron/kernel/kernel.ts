@@ -239,7 +239,7 @@ export class Kernel {
     return readdressRows(this.k, agent);
   }
 
-  /** Bookkeeping when an agent is removed (kernel/agents.ts does the store part): no trust, no new runs. */
+  /** Bookkeeping when an agent is removed (agents/profiles.ts does the store part): no trust, no new runs. */
   agentRemoved(agent: string): void {
     this.k.removedAgents.add(agent);
     this.k.trusted.delete(agent);

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { harness, type Harness } from '../../../test/support/kernel.js';
 import { dispatch } from '../../api/dispatch.js';
-import { saveAgent } from '../../kernel/agents.js';
+import { saveAgent } from '../../agents/profiles.js';
 import { sandboxAvailability } from '../../sandbox/index.js';
 import { listProcesses } from '../../store/queries/processes.js';
 import type { ApprovalRule } from '../../../shared/types.js';

@@ -5,7 +5,7 @@
 // group at once (it does not wait for the agent to agree).
 import { ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import type { Kernel } from '../../kernel/kernel.js';
-import { createAgentRun, getAgentProfile, type ApprovalRequest } from '../../kernel/agents.js';
+import { createAgentRun, getAgentProfile, type ApprovalRequest } from '../../agents/profiles.js';
 import { KernelError } from '../../kernel/errors.js';
 import type { Run } from '../../kernel/types.js';
 import { policyFor } from '../../sandbox/index.js';

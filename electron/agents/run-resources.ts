@@ -1,10 +1,10 @@
 // What a run's turns build once and reuse: its model provider (key resolved, credentials fence checked) and
 // its tools (the agent's MCP servers started and their tools added to the run). Dropped when the run ends;
 // rebuilt if it re-opens for another turn.
-import { createProvider, ProviderError, type KeyStore, type ModelProvider, type ProviderOptions } from '../../providers/index.js';
-import type { RunnerPool } from '../../runners/pool.js';
-import type { Kernel } from '../kernel.js';
-import type { Run } from '../types.js';
+import { createProvider, ProviderError, type KeyStore, type ModelProvider, type ProviderOptions } from '../providers/index.js';
+import type { RunnerPool } from '../runners/pool.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { Run } from '../kernel/types.js';
 import { prepareRunTools } from './run-tools.js';
 import { activeAgent } from './turn-limits.js';
 

@@ -4,10 +4,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeSetting } from '../../store/queries/settings.js';
-import { listRunEvents } from '../../store/queries/events.js';
-import { turnsHarness, type TurnsHarness } from '../../../test/support/turns.js';
-import { startHttpMcpServer, type HttpMcpServer } from '../../../test/support/mcp-http-server.js';
+import { writeSetting } from '../store/queries/settings.js';
+import { listRunEvents } from '../store/queries/events.js';
+import { turnsHarness, type TurnsHarness } from '../../test/support/turns.js';
+import { startHttpMcpServer, type HttpMcpServer } from '../../test/support/mcp-http-server.js';
 
 let h: TurnsHarness;
 let mcp: HttpMcpServer | null = null;

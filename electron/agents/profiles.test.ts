@@ -1,7 +1,7 @@
 // Agent profiles and the approval a run-backed run freezes: the profile's, tightened never loosened.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../../test/support/kernel.js';
-import { createAgentRun, MODE_STRICTNESS, saveAgent, stricterMode, tightenApproval } from './agents.js';
+import { createAgentRun, MODE_STRICTNESS, saveAgent, stricterMode, tightenApproval } from './profiles.js';
 import type { AgentProfile } from '../../shared/types.js';
 
 let h: Harness;
@@ -108,7 +108,7 @@ describe('tightened, never loosened', () => {
 
 describe('agentsRemove', () => {
   it("closes the agent's cards the stop path does not reach (an attention card on an ended run); other agents' stay", async () => {
-    const { removeAgent } = await import('./agents.js');
+    const { removeAgent } = await import('./profiles.js');
     saveAgent(h.nexus.kernel, profile());
     saveAgent(h.nexus.kernel, profile({ name: 'bob' }));
     const run = createAgentRun(h.nexus.kernel, { agent: 'alice' });

@@ -2,4 +2,4 @@
 export { TurnEngine, type StartTurnOptions, type TurnEngineOptions, type Finalizer, type FinalizerVerdict } from './engine.js';
 export { HOOK_SOURCE } from './hooks.js';
 export { systemPrompt, estimateTokens } from './policy.js';
-export { allMessages, liveMessages, type StoredMessage } from '../../store/queries/conversation.js';
+export { allMessages, liveMessages, type StoredMessage } from '../store/queries/conversation.js';

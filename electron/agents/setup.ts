@@ -1,7 +1,7 @@
 // createTurns(ports): the turn engine (rounds, hooks, compaction, ask, runners), closed (runners' child processes
 // included) when NEXUS closes. electron/app.ts constructs it and hands it to governance and the API.
-import type { Kernel } from '../kernel.js';
-import type { KeyStore } from '../../providers/keys.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { KeyStore } from '../providers/keys.js';
 import { TurnEngine } from './engine.js';
 
 export interface TurnsPorts {

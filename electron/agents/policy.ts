@@ -1,7 +1,7 @@
 // What the model is told (DESIGN §3), and how big its conversation is.
 
 export type HookEvent = 'turn_start' | 'pre_compact' | 'post_compact' | 'stop';
-import type { ConvMessage } from '../../providers/types.js';
+import type { ConvMessage } from '../providers/types.js';
 
 /** The standing instructions every agent gets, after its own (DESIGN §3: report a denial, never retry it). */
 export function systemPrompt(a: { agent: string; instructions?: string; workspace: string }): string {

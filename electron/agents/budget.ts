@@ -2,14 +2,14 @@
 // round the run's rounds and rows are counted against its profile's max_rounds / max_rows (defaults 200 and
 // 2,000); spent, the run ends failed with a sentence saying which limit and what to do, and an attention card
 // tells the person (Abandon dismisses it; there is nothing to retry: the run has ended).
-import type { Db } from '../../store/db.js';
-import { getAgent } from '../../store/queries/agents.js';
-import { maxSeq } from '../../store/queries/rows.js';
-import { KernelError } from '../errors.js';
-import { newId } from '../ids.js';
-import type { Kernel } from '../kernel.js';
-import type { Run } from '../types.js';
-import { getTurnState } from '../../store/queries/conversation.js';
+import type { Db } from '../store/db.js';
+import { getAgent } from '../store/queries/agents.js';
+import { maxSeq } from '../store/queries/rows.js';
+import { KernelError } from '../kernel/errors.js';
+import { newId } from '../kernel/ids.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { Run } from '../kernel/types.js';
+import { getTurnState } from '../store/queries/conversation.js';
 import type { HookRunner } from './hooks.js';
 import { budgetSpent, DEFAULT_MAX_ROUNDS, DEFAULT_MAX_ROWS } from './turn-limits.js';
 

@@ -1,15 +1,15 @@
 // What a run may call and what its model is shown. Per run, once per process: the agent's runner (MCP)
 // tools join the run's own tools under the names the model sees; the profile's `tools` list limits the
 // kernel's global tools — but hooks and the kernel's own rows run their tools whatever the model may call.
-import type { AgentRow } from '../../store/queries/agents.js';
-import type { RunnerPool } from '../../runners/pool.js';
-import { toolsForAgent } from '../../runners/agent-tools.js';
-import type { ModelToolSpec } from '../../providers/types.js';
-import type { Kernel } from '../kernel.js';
-import type { ExecutorTool, Run } from '../types.js';
+import type { AgentRow } from '../store/queries/agents.js';
+import type { RunnerPool } from '../runners/pool.js';
+import { toolsForAgent } from '../runners/agent-tools.js';
+import type { ModelToolSpec } from '../providers/types.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { ExecutorTool, Run } from '../kernel/types.js';
 import { INTERNAL_TOOLS } from './internal-tools.js';
-import { joinSecrets } from '../agent-secrets.js';
-import type { McpServerConfig } from '../../../shared/types.js';
+import { joinSecrets } from '../kernel/agent-secrets.js';
+import type { McpServerConfig } from '../../shared/types.js';
 
 const WIRE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 

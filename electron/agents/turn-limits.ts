@@ -1,10 +1,10 @@
 // What a turn reads from the agent's profile and the settings: the agent must be active, the stop-hook cap
 // (approval.stopHookCap, read fresh each time), the compaction budget.
-import type { Db } from '../../store/db.js';
-import { getAgent, type AgentRow } from '../../store/queries/agents.js';
-import { DEFAULT_SETTINGS } from '../../../shared/types.js';
-import { KernelError, notFound } from '../errors.js';
-import type { Run } from '../types.js';
+import type { Db } from '../store/db.js';
+import { getAgent, type AgentRow } from '../store/queries/agents.js';
+import { DEFAULT_SETTINGS } from '../../shared/types.js';
+import { KernelError, notFound } from '../kernel/errors.js';
+import type { Run } from '../kernel/types.js';
 
 const DEFAULT_TOKEN_BUDGET = 24_000;
 /** The runaway budget when the profile says nothing (docs/security.md): a lone run cannot loop for ever. */

@@ -1,8 +1,8 @@
 // Kernel continuations planted with continueRun: each becomes a kernel row `continuation` (on the record, across
 // the stage by its origin), and once that row succeeds, a user message in the run's conversation.
-import type { Kernel } from '../kernel.js';
-import type { Row, Run } from '../types.js';
-import { getTurnState } from '../../store/queries/conversation.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { Row, Run } from '../kernel/types.js';
+import { getTurnState } from '../store/queries/conversation.js';
 import { continuationTool } from './internal-tools.js';
 
 export interface ContinuationContext {

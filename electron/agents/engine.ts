@@ -3,27 +3,19 @@
 //
 // The loop is resumable from the stored conversation: what to do next is read from the last live message
 // (assistant with calls -> collect the fan; assistant without -> finish; else -> call the model).
-import { getAgent, type AgentRow } from '../../store/queries/agents.js';
-import { insertRunEvent } from '../../store/queries/events.js';
-import type { ModelProvider } from '../../providers/index.js';
-import { RunnerPool } from '../../runners/pool.js';
-import type { Mode } from '../../../shared/types.js';
-import { KernelError, notFound } from '../errors.js';
-import type { Kernel } from '../kernel.js';
-import type { Run } from '../types.js';
+import { getAgent, type AgentRow } from '../store/queries/agents.js';
+import { insertRunEvent } from '../store/queries/events.js';
+import type { ModelProvider } from '../providers/index.js';
+import { RunnerPool } from '../runners/pool.js';
+import type { Mode } from '../../shared/types.js';
+import { KernelError, notFound } from '../kernel/errors.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { Run } from '../kernel/types.js';
 import { Questions } from './ask.js';
 import { Compactor } from './compaction.js';
-import {
-  appendMessage,
-  getTurnState,
-  initTurnState,
-  liveMessages,
-  runningTurnRuns,
-  updateTurnState,
-  type MessageKind,
-} from '../../store/queries/conversation.js';
+import { appendMessage, getTurnState, initTurnState, liveMessages, runningTurnRuns, updateTurnState, type MessageKind } from '../store/queries/conversation.js';
 import { HookRunner } from './hooks.js';
-import { createAgentRun } from '../agents.js';
+import { createAgentRun } from './profiles.js';
 import { continuationTool } from './internal-tools.js';
 import { RunResources, type RunResourceOptions } from './run-resources.js';
 import { deliverContinuations } from './continuations.js';
@@ -31,7 +23,7 @@ import { closeOrphanedCards } from './restart.js';
 import { activeAgent, stopHookCap, tokenBudget } from './turn-limits.js';
 import { finishTurn, type Finalizer } from './finish.js';
 import { collectFan, modelRound, type RoundContext } from './rounds.js';
-import { errorMessage } from '../../../shared/errors.js';
+import { errorMessage } from '../../shared/errors.js';
 import { endAtBudget, registerBudgetCards, spentBudget } from './budget.js';
 
 export type { Finalizer, FinalizerVerdict } from './finish.js';

@@ -1,11 +1,11 @@
 // The candidate final answer (DESIGN §2, §4): stop hooks first (each may ask for a bounded continuation
 // with feedback, at most approval.stopHookCap times a turn; then the answer is accepted and the cap is
 // reported), then the finalizers (GOVERNANCE's acceptance checks), then the turn ends with the answer.
-import type { Kernel } from '../kernel.js';
-import type { Run } from '../types.js';
-import { getTurnState, updateTurnState } from '../../store/queries/conversation.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { Run } from '../kernel/types.js';
+import { getTurnState, updateTurnState } from '../store/queries/conversation.js';
 import type { HookRunner } from './hooks.js';
-import { errorMessage } from '../../../shared/errors.js';
+import { errorMessage } from '../../shared/errors.js';
 
 /** `wait`: the answer cannot be judged yet (a person is asked something); the run stays running, idle, until a
  *  continuation re-opens the loop or it is stopped. */

@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { startHttpMcpServer, type HttpMcpServer } from '../../../test/support/mcp-http-server.js';
-import { runnerId } from '../../runners/runner-id.js';
-import { turnsHarness, type TurnsHarness } from '../../../test/support/turns.js';
+import { startHttpMcpServer, type HttpMcpServer } from '../../test/support/mcp-http-server.js';
+import { runnerId } from '../runners/runner-id.js';
+import { turnsHarness, type TurnsHarness } from '../../test/support/turns.js';
 
 const require = createRequire(import.meta.url);
 const EVERYTHING = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist/index.js');

@@ -1,8 +1,8 @@
 // Rounds and fans through the real kernel, store and stage, with the scripted model on real HTTP:
 // granted, parked-then-approved and denied calls in one fan; a park that expires; stop mid-request.
 import { afterEach, describe, expect, it } from 'vitest';
-import { APPROVAL_EXPIRED_TEXT, PARK_DURATION_MS } from '../../../shared/types.js';
-import { turnsHarness, type TurnsHarness } from '../../../test/support/turns.js';
+import { APPROVAL_EXPIRED_TEXT, PARK_DURATION_MS } from '../../shared/types.js';
+import { turnsHarness, type TurnsHarness } from '../../test/support/turns.js';
 
 let h: TurnsHarness;
 afterEach(async () => h?.cleanup());

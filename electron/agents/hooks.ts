@@ -2,13 +2,13 @@
 // origin `kernel` at its event, whatever tools the model may call. A failing hook raises an attention card
 // (Retry / Abandon) and the turn waits for a person's answer; a force-stop cancels the hook's row and any
 // attention wait, and asks nobody.
-import type { EffectProfile, HookSpec } from '../../../shared/types.js';
-import { targetOf } from '../effect.js';
-import type { InboxEntry } from '../../store/queries/inbox.js';
-import type { InboxActOptions, InboxKindHandler } from '../inbox.js';
-import type { Kernel } from '../kernel.js';
-import { newId } from '../ids.js';
-import type { Run } from '../types.js';
+import type { EffectProfile, HookSpec } from '../../shared/types.js';
+import { targetOf } from '../kernel/effect.js';
+import type { InboxEntry } from '../store/queries/inbox.js';
+import type { InboxActOptions, InboxKindHandler } from '../kernel/inbox.js';
+import type { Kernel } from '../kernel/kernel.js';
+import { newId } from '../kernel/ids.js';
+import type { Run } from '../kernel/types.js';
 import { readHookRow, type HookOutcome } from './hook-outcome.js';
 import type { HookEvent } from './policy.js';
 import { concreteWireName } from './run-tools.js';

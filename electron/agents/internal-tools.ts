@@ -1,7 +1,7 @@
 // Tools only the kernel plants (origin kernel): never offered to a model; a model row naming them is refused
 // at execution. `continuation` carries a planted message into the conversation; `summarize` is in
 // compaction.ts; `ask_await` in ask.ts.
-import type { ExecutorTool } from '../types.js';
+import type { ExecutorTool } from '../kernel/types.js';
 
 export const INTERNAL_TOOLS: readonly string[] = ['continuation', 'summarize', 'ask_await'];
 

@@ -6,9 +6,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startScriptedModel, type ScriptedModel } from '../../../test/support/scripted-model.js';
+import { startScriptedModel, type ScriptedModel } from '../../test/support/scripted-model.js';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
+const ROOT = join(import.meta.dirname, '..', '..');
 const ENTRY = `import(${JSON.stringify(join(ROOT, 'electron/cli/main.ts'))}).then((m) => m.main(process.argv.slice(1))).then((c) => process.exit(c), (e) => { console.error(e); process.exit(70); })`;
 
 const nexus = (args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess =>

@@ -2,15 +2,15 @@
 // becomes a model row (hop gate, then the approval stage), in the order the model gave them; granted rows
 // run in parallel, parked rows wait; when every row of the fan has ended, their results are recorded as one
 // `tool` message — what the model reads in the next round.
-import { getAgent } from '../../store/queries/agents.js';
-import { ProviderError, type ModelProvider, type ModelToolResult } from '../../providers/index.js';
-import type { Kernel } from '../kernel.js';
-import { resultText } from '../results.js';
-import type { Row, Run } from '../types.js';
-import { appendMessage, getTurnState, liveMessages, updateMessage, updateTurnState } from '../../store/queries/conversation.js';
+import { getAgent } from '../store/queries/agents.js';
+import { ProviderError, type ModelProvider, type ModelToolResult } from '../providers/index.js';
+import type { Kernel } from '../kernel/kernel.js';
+import { resultText } from '../kernel/results.js';
+import type { Row, Run } from '../kernel/types.js';
+import { appendMessage, getTurnState, liveMessages, updateMessage, updateTurnState } from '../store/queries/conversation.js';
 import { systemPrompt } from './policy.js';
 import { concreteWireName, offeredTools } from './run-tools.js';
-import { errorMessage } from '../../../shared/errors.js';
+import { errorMessage } from '../../shared/errors.js';
 
 export interface RoundContext {
   kernel: Kernel;

@@ -3,13 +3,13 @@
 // row, granted by its origin unless a rule naming kernel rows opts it back in) whose execution is an inbox
 // card of kind `question`, answered with inboxAnswer. The answer is the tool result the next round reads.
 // A stop cancels both rows and withdraws the card.
-import type { Kernel } from '../kernel.js';
-import { newId } from '../ids.js';
-import { KernelError } from '../errors.js';
-import type { ExecutorTool } from '../types.js';
-import { resultText } from '../results.js';
+import type { Kernel } from '../kernel/kernel.js';
+import { newId } from '../kernel/ids.js';
+import { KernelError } from '../kernel/errors.js';
+import type { ExecutorTool } from '../kernel/types.js';
+import { resultText } from '../kernel/results.js';
 import { notForModels } from './internal-tools.js';
-import { answerQuestion, cancelQuestion, getQuestion, insertQuestion } from '../../store/queries/conversation.js';
+import { answerQuestion, cancelQuestion, getQuestion, insertQuestion } from '../store/queries/conversation.js';
 
 const questionOf = (input: unknown): string => {
   const q = (input as { question?: unknown } | null)?.question;

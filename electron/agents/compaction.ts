@@ -2,10 +2,10 @@
 // pre_compact hooks run, then a SUMMARIZER kernel row (which asks the model to summarize the older messages),
 // then the post_compact hooks, in that order; the conversation becomes the summary + the recent messages.
 // The older messages stay in the store (compacted = 1) for the record.
-import type { ModelProvider } from '../../providers/types.js';
-import type { Kernel } from '../kernel.js';
-import type { ExecutorTool, Run } from '../types.js';
-import { compactMessages, getTurnState, liveMessages, updateTurnState, type StoredMessage } from '../../store/queries/conversation.js';
+import type { ModelProvider } from '../providers/types.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { ExecutorTool, Run } from '../kernel/types.js';
+import { compactMessages, getTurnState, liveMessages, updateTurnState, type StoredMessage } from '../store/queries/conversation.js';
 import type { HookRunner } from './hooks.js';
 import { notForModels } from './internal-tools.js';
 import { estimateTokens } from './policy.js';

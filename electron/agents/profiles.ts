@@ -6,12 +6,12 @@ import { didYouMean } from '../../shared/did-you-mean.js';
 import type { AgentProfile, ApprovalRule, LifecycleHooks, Mode } from '../../shared/types.js';
 import { getAgent, listAgents, markAgentRemoved, setExecutorRevoked, upsertAgent, type AgentRow } from '../store/queries/agents.js';
 import { listRuns } from '../store/queries/runs.js';
-import { KernelError, notFound } from './errors.js';
+import { KernelError, notFound } from '../kernel/errors.js';
 import { LifecycleHooksInput, ruleErrorDetails } from '../../shared/api/approval.js';
 import { detailPath } from '../../shared/api/contract.js';
-import { splitSecrets } from './agent-secrets.js';
-import type { Kernel } from './kernel.js';
-import type { Run } from './types.js';
+import { splitSecrets } from '../kernel/agent-secrets.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { Run } from '../kernel/types.js';
 import { errorMessage } from '../../shared/errors.js';
 import { log } from '../log.js';
 

@@ -2,7 +2,7 @@
 // 200 and 2,000): the run ends failed with a sentence naming the limit, and an attention card says so.
 // Real kernel, store and stage; the scripted model on real HTTP answers every request with more tool calls.
 import { afterEach, describe, expect, it } from 'vitest';
-import { turnsHarness, type TurnsHarness } from '../../../test/support/turns.js';
+import { turnsHarness, type TurnsHarness } from '../../test/support/turns.js';
 import { DEFAULT_MAX_ROUNDS, DEFAULT_MAX_ROWS, budgetSpent } from './turn-limits.js';
 
 let h: TurnsHarness;

@@ -1,8 +1,8 @@
 // How a hook row's ending reads (DESIGN §4). A stop hook accepts or asks to continue: for bash, exit 0
 // accepts and exit 2 continues with stderr as the feedback; any tool may answer the JSON
 // {"decision": "continue", "feedback": "…"}. Anything else that did not succeed is a hook failure.
-import type { Row } from '../types.js';
-import { resultText } from '../results.js';
+import type { Row } from '../kernel/types.js';
+import { resultText } from '../kernel/results.js';
 
 export type HookOutcome =
   { kind: 'ack' } | { kind: 'accept' } | { kind: 'continue'; feedback: string } | { kind: 'failed'; reason: string } | { kind: 'canceled' };

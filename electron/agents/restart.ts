@@ -1,8 +1,8 @@
 // What the turn engine picks up after a restart: cards nobody waits on any more are closed (the runs' loops
 // ask again when they get there), and the runs with a conversation still `running` resume.
-import type { Kernel } from '../kernel.js';
+import type { Kernel } from '../kernel/kernel.js';
 import type { Questions } from './ask.js';
-import { cancelQuestion } from '../../store/queries/conversation.js';
+import { cancelQuestion } from '../store/queries/conversation.js';
 import { HOOK_SOURCE, type HookRunner } from './hooks.js';
 
 /** Questions and hook attention cards from before the restart that this process does not wait on. */

@@ -3,11 +3,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { listRunEvents } from '../../store/queries/events.js';
-import { allMessages } from '../../store/queries/conversation.js';
+import { listRunEvents } from '../store/queries/events.js';
+import { allMessages } from '../store/queries/conversation.js';
 import { SUMMARY_PREFIX, SUMMARY_SYSTEM, keepFrom } from './compaction.js';
-import { turnsHarness, type TurnsHarness } from '../../../test/support/turns.js';
-import type { StoredMessage } from '../../store/queries/conversation.js';
+import { turnsHarness, type TurnsHarness } from '../../test/support/turns.js';
+import type { StoredMessage } from '../store/queries/conversation.js';
 
 let h: TurnsHarness;
 afterEach(async () => h?.cleanup());
