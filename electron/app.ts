@@ -144,7 +144,7 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
   const workspacesDir = resolve(opts.workspacesDir ?? env.NEXUS_WORKSPACES_DIR ?? workspacesRoot(dataDir));
   const kernel = new Kernel({ db, dataDir, workspacesDir, clock, events, secretCipher: opts.secretCipher });
   try {
-    const moved = moveClearSecretsOutOfDb(kernel);
+    const moved = moveClearSecretsOutOfDb(db, kernel.secrets);
     if (moved.length) warn(`nexus: moved the MCP secrets of ${moved.join(', ')} out of the database into ${kernel.secrets.path}`);
   } catch (e) {
     db.close();
@@ -173,7 +173,7 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
     const keys = opts.keys?.(dataDir) ?? null;
     const keyStore = keys?.store ?? NO_KEYS;
 
-    const turns = want.turns ? createTurns({ kernel, env, keyStore, stopHookCap: () => readSetting(db, 'approval.stopHookCap'), onClose }) : null;
+    const turns = want.turns ? createTurns({ kernel, db, env, keyStore, stopHookCap: () => readSetting(db, 'approval.stopHookCap'), onClose }) : null;
     const gov = want.governance ? await createGovernance({ db, kernel, clock, env, onClose, turns }) : null;
     const governance = gov?.governance ?? null;
     // What governance answers for the rest (false / nothing waits when it is not built).

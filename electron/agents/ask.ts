@@ -3,6 +3,7 @@
 // row, granted by its origin unless a rule naming kernel rows opts it back in) whose execution is an inbox
 // card of kind `question`, answered with inboxAnswer. The answer is the tool result the next round reads.
 // A stop cancels both rows and withdraws the card.
+import type { Db } from '../store/db.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { newId } from '../kernel/ids.js';
 import { KernelError } from '../kernel/errors.js';
@@ -23,12 +24,13 @@ export class Questions {
 
   constructor(
     private readonly kernel: Kernel,
+    private readonly db: Db,
     private readonly event: (run_id: string, type: string, data?: unknown) => void,
   ) {
     kernel.inbox.register('question', {
       answer: (item, o) => {
         const text = o.text ?? '';
-        if (!answerQuestion(kernel.db, { id: item.id, answer: text, now: kernel.clock.now() })) {
+        if (!answerQuestion(db, { id: item.id, answer: text, now: kernel.clock.now() })) {
           // The question table and the card disagree only if the process died mid-way: close the card.
           kernel.inbox.resolve(item.id, 'canceled', o.by);
           return { state: 'canceled' };
@@ -94,12 +96,12 @@ export class Questions {
         return Promise.resolve({ content: [{ type: 'text', text: 'ask_await needs a "question" (text).' }], isError: true });
       const id = newId('q');
       const k = this.kernel;
-      insertQuestion(k.db, { id, run_id: ctx.run.id, row_id: ctx.row.id, question: q, now: k.clock.now() });
+      insertQuestion(this.db, { id, run_id: ctx.run.id, row_id: ctx.row.id, question: q, now: k.clock.now() });
       const first = typeof asked_by === 'string' ? this.answeredFirst.get(asked_by) : undefined;
       if (first && typeof asked_by === 'string') {
         // Answered already, on the call's own card: recorded as asked and answered, no question card.
         this.answeredFirst.delete(asked_by);
-        answerQuestion(k.db, { id, answer: first.text, now: k.clock.now() });
+        answerQuestion(this.db, { id, answer: first.text, now: k.clock.now() });
         this.event(ctx.run.id, 'question_asked', { question_id: id, row_id: ctx.row.id, asked_by, question: q });
         this.event(ctx.run.id, 'question_answered', { question_id: id, by: first.by, on: 'autonomy_card' });
         return Promise.resolve({ content: [{ type: 'text', text: first.text }], structuredContent: { question_id: id, answered: true } });
@@ -107,7 +109,7 @@ export class Questions {
       return new Promise((resolve) => {
         const onAbort = () => {
           this.waiting.delete(id);
-          cancelQuestion(k.db, id, k.clock.now());
+          cancelQuestion(this.db, id, k.clock.now());
           k.inbox.resolve(id, 'canceled');
           resolve({
             content: [{ type: 'text', text: 'The question was withdrawn: the run was stopped.' }],
@@ -145,6 +147,6 @@ export class Questions {
   }
 
   get(id: string) {
-    return getQuestion(this.kernel.db, id);
+    return getQuestion(this.db, id);
   }
 }

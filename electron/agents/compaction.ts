@@ -2,6 +2,7 @@
 // pre_compact hooks run, then a SUMMARIZER kernel row (which asks the model to summarize the older messages),
 // then the post_compact hooks, in that order; the conversation becomes the summary + the recent messages.
 // The older messages stay in the store (compacted = 1) for the record.
+import type { Db } from '../store/db.js';
 import type { ModelProvider } from '../providers/types.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { ExecutorTool, Run } from '../kernel/types.js';
@@ -46,6 +47,7 @@ function transcript(msgs: readonly StoredMessage[]): string {
 export class Compactor {
   constructor(
     private readonly kernel: Kernel,
+    private readonly db: Db,
     private readonly event: (run_id: string, type: string, data?: unknown) => void,
     private readonly provider: (run: Run) => Promise<ModelProvider>,
     private readonly hooks: HookRunner,
@@ -61,7 +63,7 @@ export class Compactor {
       if (ctx.row.origin !== 'kernel') return notForModels('summarize');
       const from = (input as { keep_from?: unknown } | null)?.keep_from;
       if (typeof from !== 'number') return { content: [{ type: 'text', text: 'summarize needs keep_from' }], isError: true };
-      const older = liveMessages(this.kernel.db, ctx.run.id).filter((m) => m.id < from);
+      const older = liveMessages(this.db, ctx.run.id).filter((m) => m.id < from);
       const provider = await this.provider(ctx.run);
       const reply = await provider.complete({ system: SUMMARY_SYSTEM, messages: [{ role: 'user', text: transcript(older) }], tools: [], signal: ctx.signal });
       if (!reply.text.trim())
@@ -72,7 +74,7 @@ export class Compactor {
 
   /** 'ok' (compacted or not needed), 'canceled' (the run stopped), or a failure reason (the run fails). */
   async maybeCompact(run: Run, budget: number): Promise<'ok' | 'canceled' | { failed: string }> {
-    const live = liveMessages(this.kernel.db, run.id);
+    const live = liveMessages(this.db, run.id);
     const tokens = estimateTokens(
       '',
       live.map((m) => m.message),
@@ -92,22 +94,22 @@ export class Compactor {
     if (row.state !== 'succeeded' || !row.result)
       return { failed: `The summarizer failed: ${row.error?.code ?? row.state}: ${row.error?.detail ?? ''}`.trim() };
     const summary = row.result.content.map((c) => c.text).join('\n');
-    const st = getTurnState(this.kernel.db, run.id)!;
-    compactMessages(this.kernel.db, {
+    const st = getTurnState(this.db, run.id)!;
+    compactMessages(this.db, {
       run_id: run.id,
       keepFrom: from,
       summary: { role: 'user', text: `${SUMMARY_PREFIX}\n${summary}` },
       turn: st.turn,
       now: this.kernel.clock.now(),
     });
-    updateTurnState(this.kernel.db, run.id, { compactions: st.compactions + 1 }, this.kernel.clock.now());
+    updateTurnState(this.db, run.id, { compactions: st.compactions + 1 }, this.kernel.clock.now());
     this.event(run.id, 'compacted', {
       row_id: row.id,
       messages: older,
       tokens_before: tokens,
       tokens_after: estimateTokens(
         '',
-        liveMessages(this.kernel.db, run.id).map((m) => m.message),
+        liveMessages(this.db, run.id).map((m) => m.message),
       ),
     });
     for (const spec of run.hooks.post_compact ?? []) if ((await this.hooks.run(run, 'post_compact', spec)).kind === 'canceled') return 'canceled';

@@ -1,5 +1,6 @@
 // Kernel continuations planted with continueRun: each becomes a kernel row `continuation` (on the record, across
 // the stage by its origin), and once that row succeeds, a user message in the run's conversation.
+import type { Db } from '../store/db.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { Row, Run } from '../kernel/types.js';
 import { getTurnState } from '../store/queries/conversation.js';
@@ -7,6 +8,8 @@ import { continuationTool } from './internal-tools.js';
 
 export interface ContinuationContext {
   kernel: Kernel;
+  /** The agents' own tables (the conversation, turn state, questions): handed over by app.ts. */
+  db: Db;
   running(run_id: string): boolean;
   event(run_id: string, type: string, data?: unknown): void;
   /** Add a continuation as a user message to the conversation. */
@@ -17,7 +20,7 @@ export interface ContinuationContext {
 export async function deliverContinuations(c: ContinuationContext, run: Run, queue: string[] | undefined): Promise<boolean> {
   while (queue && queue.length) {
     const text = queue.shift()!;
-    const st = getTurnState(c.kernel.db, run.id)!;
+    const st = getTurnState(c.db, run.id)!;
     let row: Row;
     try {
       row = await c.kernel.waitRow(c.kernel.submitRow(run.id, { tool: continuationTool.name, input: { text }, origin: 'kernel', round: null }).id);

@@ -3,8 +3,8 @@
 //
 // The loop is resumable from the stored conversation: what to do next is read from the last live message
 // (assistant with calls -> collect the fan; assistant without -> finish; else -> call the model).
-import { getAgent, type AgentRow } from '../store/queries/agents.js';
-import { insertRunEvent } from '../store/queries/events.js';
+import type { Db } from '../store/db.js';
+import type { AgentRow } from '../store/queries/agents.js';
 import type { ModelProvider } from '../providers/index.js';
 import { RunnerPool } from '../runners/pool.js';
 import type { Mode } from '../../shared/types.js';
@@ -47,6 +47,8 @@ export interface StartTurnOptions {
 /** keyStore and provider options reach the run's model provider (run-resources.ts). */
 export interface TurnEngineOptions extends RunResourceOptions {
   kernel: Kernel;
+  /** The agents' own tables (the conversation, turn state, questions); the kernel's are reached through it. */
+  db: Db;
   runners?: RunnerPool;
   /** Setting approval.stopHookCap, read fresh each time (GOVERNANCE's settings store). */
   stopHookCap?: () => number;
@@ -58,6 +60,7 @@ const RUN_END_EVENTS = new Set(['run_stopped', 'run_ended', 'run_failed']);
 
 export class TurnEngine {
   readonly kernel: Kernel;
+  private readonly db: Db;
   readonly runners: RunnerPool;
   readonly hooks: HookRunner;
   readonly questions: Questions;
@@ -77,15 +80,17 @@ export class TurnEngine {
 
   constructor(private readonly opts: TurnEngineOptions) {
     this.kernel = opts.kernel;
+    this.db = opts.db;
     this.runners = opts.runners ?? new RunnerPool();
     const ev = (run_id: string, type: string, data?: unknown) => this.event(run_id, type, data);
-    this.resources = new RunResources(this.kernel, this.runners, opts, ev);
+    this.resources = new RunResources(this.kernel, this.db, this.runners, opts, ev);
     this.hooks = new HookRunner(this.kernel, ev);
     registerBudgetCards(this.kernel, this.hooks);
-    this.questions = new Questions(this.kernel, ev);
-    this.compactor = new Compactor(this.kernel, ev, (run) => this.providerFor(run), this.hooks);
+    this.questions = new Questions(this.kernel, this.db, ev);
+    this.compactor = new Compactor(this.kernel, this.db, ev, (run) => this.providerFor(run), this.hooks);
     this.loop = {
       kernel: this.kernel,
+      db: this.db,
       provider: (run) => this.providerFor(run),
       shutdown: this.shutdown.signal,
       event: ev,
@@ -100,7 +105,7 @@ export class TurnEngine {
       if (e.type === 'agents_changed') {
         // A removed agent's MCP servers (child processes included) are closed now, not at shutdown.
         for (const name of this.runners.agents()) {
-          if (getAgent(this.kernel.db, name)?.status !== 'active') void this.runners.forget(name);
+          if (this.kernel.records.agent(name)?.status !== 'active') void this.runners.forget(name);
         }
       }
       if (e.type === 'run_event' && RUN_END_EVENTS.has(e.event)) {
@@ -130,7 +135,7 @@ export class TurnEngine {
   startTurn(o: StartTurnOptions): Run {
     if (this.closed) throw new KernelError('closed', 'the kernel is closed');
     if (o.run) return this.continueRun(o.run, o.prompt);
-    const agent = activeAgent(this.kernel.db, o.agent);
+    const agent = activeAgent(this.db, o.agent);
     const started = this.starter?.(agent, o);
     if (started) return started;
     // Mode, rules and hooks frozen from the profile, tightened (never loosened) by the request (KERNEL's rule).
@@ -143,8 +148,8 @@ export class TurnEngine {
       created_by: o.created_by ?? null,
     });
     const now = this.kernel.clock.now();
-    initTurnState(this.kernel.db, { run_id: run.id, agent: agent.name, now });
-    appendMessage(this.kernel.db, { run_id: run.id, turn: 1, round: null, kind: 'prompt', message: { role: 'user', text: o.prompt }, now });
+    initTurnState(this.db, { run_id: run.id, agent: agent.name, now });
+    appendMessage(this.db, { run_id: run.id, turn: 1, round: null, kind: 'prompt', message: { role: 'user', text: o.prompt }, now });
     this.launch(run.id, true);
     return this.kernel.getRun(run.id)!;
   }
@@ -161,15 +166,15 @@ export class TurnEngine {
     if (!run.agent) throw new KernelError('not_supported', `Run ${run_id} is a person's standalone run; it has no model to continue.`);
     if (run.created_by?.startsWith('acp:')) throw new KernelError('not_supported', `Run ${run_id} is an ACP agent's session; start a new run to ask it again.`);
     if (typeof text !== 'string' || !text.trim()) throw new KernelError('invalid_input', 'a continuation needs text');
-    activeAgent(this.kernel.db, run.agent);
+    activeAgent(this.db, run.agent);
     const queue = this.pendingContinuations.get(run_id) ?? [];
     queue.push(text);
     this.pendingContinuations.set(run_id, queue);
     if (!this.active.has(run_id)) {
       if (run.status !== 'running') {
         this.kernel.reopenRun(run_id);
-        const st = getTurnState(this.kernel.db, run_id) ?? initTurnState(this.kernel.db, { run_id, agent: run.agent, now: this.kernel.clock.now() });
-        updateTurnState(this.kernel.db, run_id, { turn: st.turn + 1, stop_continuations: 0 }, this.kernel.clock.now());
+        const st = getTurnState(this.db, run_id) ?? initTurnState(this.db, { run_id, agent: run.agent, now: this.kernel.clock.now() });
+        updateTurnState(this.db, run_id, { turn: st.turn + 1, stop_continuations: 0 }, this.kernel.clock.now());
         this.launch(run_id, true);
       } else this.launch(run_id, false);
     }
@@ -178,9 +183,9 @@ export class TurnEngine {
 
   /** Runs still 'running' after a restart pick up where their conversation stands. */
   recover(): string[] {
-    closeOrphanedCards(this.kernel, this.questions, this.hooks);
+    closeOrphanedCards(this.kernel, this.db, this.questions, this.hooks);
     const resumed: string[] = [];
-    for (const id of runningTurnRuns(this.kernel.db)) {
+    for (const id of runningTurnRuns(this.db)) {
       if (this.active.has(id)) continue;
       this.launch(id, false);
       resumed.push(id);
@@ -195,7 +200,7 @@ export class TurnEngine {
   }
 
   messages(run_id: string) {
-    return liveMessages(this.kernel.db, run_id);
+    return liveMessages(this.db, run_id);
   }
 
   async close(): Promise<void> {
@@ -236,9 +241,9 @@ export class TurnEngine {
       return;
     }
     if (run.status !== 'running') {
-      const st = getTurnState(this.kernel.db, run_id);
+      const st = getTurnState(this.db, run_id);
       this.kernel.reopenRun(run_id);
-      if (st) updateTurnState(this.kernel.db, run_id, { turn: st.turn + 1, stop_continuations: 0 }, this.kernel.clock.now());
+      if (st) updateTurnState(this.db, run_id, { turn: st.turn + 1, stop_continuations: 0 }, this.kernel.clock.now());
       this.launch(run_id, true);
     } else this.launch(run_id, false);
   }
@@ -252,7 +257,7 @@ export class TurnEngine {
     if (!run || run.status !== 'running') return;
     await this.resources.prepareTools(run);
     if (newTurn) {
-      this.event(run_id, 'turn_started', { turn: getTurnState(this.kernel.db, run_id)?.turn ?? 1 });
+      this.event(run_id, 'turn_started', { turn: getTurnState(this.db, run_id)?.turn ?? 1 });
       for (const spec of run.hooks.turn_start ?? []) {
         const r = await this.hooks.run(run, 'turn_start', spec);
         if (r.kind === 'canceled') return;
@@ -260,7 +265,7 @@ export class TurnEngine {
     }
     while (this.running(run_id)) {
       run = this.kernel.getRun(run_id)!;
-      const live = liveMessages(this.kernel.db, run_id);
+      const live = liveMessages(this.db, run_id);
       const last = live[live.length - 1]?.message;
       if (last?.role === 'assistant' && last.toolCalls?.length) {
         await collectFan(this.loop, run, live[live.length - 1]!.round ?? 0, last.toolCalls);
@@ -276,14 +281,14 @@ export class TurnEngine {
         if ((await this.finish(run, last.text)) === 'ended') return;
         continue;
       }
-      const compacted = await this.compactor.maybeCompact(run, tokenBudget(this.kernel.db, run, this.opts.tokenBudget));
+      const compacted = await this.compactor.maybeCompact(run, tokenBudget(this.db, run, this.opts.tokenBudget));
       if (compacted === 'canceled') return;
       if (compacted !== 'ok') {
         this.failRun(run_id, compacted.failed);
         return;
       }
       if (!this.running(run_id)) return;
-      const spent = spentBudget(this.kernel.db, run);
+      const spent = spentBudget(this.db, run);
       if (spent)
         return endAtBudget(
           this.kernel,
@@ -309,7 +314,7 @@ export class TurnEngine {
   }
 
   private say(run_id: string, turn: number, kind: MessageKind, text: string): void {
-    appendMessage(this.kernel.db, { run_id, turn, round: null, kind, message: { role: 'user', text }, now: this.kernel.clock.now() });
+    appendMessage(this.db, { run_id, turn, round: null, kind, message: { role: 'user', text }, now: this.kernel.clock.now() });
   }
 
   private failRun(run_id: string, reason: string): void {
@@ -325,7 +330,7 @@ export class TurnEngine {
 
   event(run_id: string, type: string, data?: unknown): void {
     try {
-      insertRunEvent(this.kernel.db, { run_id, type, data, now: this.kernel.clock.now() });
+      this.kernel.records.recordRunEvent(run_id, type, data);
     } catch {
       /* the record is best effort once the store is closing */
     }

@@ -1,6 +1,7 @@
 // The candidate final answer (DESIGN §2, §4): stop hooks first (each may ask for a bounded continuation
 // with feedback, at most approval.stopHookCap times a turn; then the answer is accepted and the cap is
 // reported), then the finalizers (GOVERNANCE's acceptance checks), then the turn ends with the answer.
+import type { Db } from '../store/db.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { Run } from '../kernel/types.js';
 import { getTurnState, updateTurnState } from '../store/queries/conversation.js';
@@ -14,6 +15,8 @@ export type Finalizer = (run: Run, answer: string) => FinalizerVerdict | Promise
 
 export interface FinishContext {
   kernel: Kernel;
+  /** The agents' own tables (the conversation, turn state, questions): handed over by app.ts. */
+  db: Db;
   hooks: HookRunner;
   finalizers: readonly Finalizer[];
   stopHookCap(): number;
@@ -29,13 +32,13 @@ export async function finishTurn(c: FinishContext, run: Run, answer: string): Pr
     const r = await c.hooks.run(run, 'stop', spec);
     if (r.kind === 'canceled') return 'ended';
     if (r.kind !== 'continue') continue;
-    const st = getTurnState(c.kernel.db, run.id)!;
+    const st = getTurnState(c.db, run.id)!;
     const cap = c.stopHookCap();
     if (st.stop_continuations >= cap) {
       c.event(run.id, 'stop_hook_cap_reached', { cap, tool: spec.tool, feedback: r.feedback });
       break;
     }
-    updateTurnState(c.kernel.db, run.id, { stop_continuations: st.stop_continuations + 1 }, c.kernel.clock.now());
+    updateTurnState(c.db, run.id, { stop_continuations: st.stop_continuations + 1 }, c.kernel.clock.now());
     c.event(run.id, 'stop_hook_continue', { tool: spec.tool, feedback: r.feedback, count: st.stop_continuations + 1, cap });
     c.say(run.id, st.turn, `A stop hook asked you to keep working before this answer is final:\n${r.feedback}`);
     return 'continue';
@@ -58,7 +61,7 @@ export async function finishTurn(c: FinishContext, run: Run, answer: string): Pr
       return 'ended';
     }
     if (v.accept === false) {
-      c.say(run.id, getTurnState(c.kernel.db, run.id)!.turn, v.feedback);
+      c.say(run.id, getTurnState(c.db, run.id)!.turn, v.feedback);
       c.event(run.id, 'answer_refused', { feedback: v.feedback.slice(0, 2000) });
       return 'continue';
     }

@@ -4,8 +4,7 @@
 import { compileRules, DEFAULT_KNOWN_TOOLS, lintRules, validateRules, type CompiledRules, type RuleWarning } from '../../shared/rules/index.js';
 import { didYouMean } from '../../shared/did-you-mean.js';
 import type { AgentProfile, ApprovalRule, LifecycleHooks, Mode } from '../../shared/types.js';
-import { getAgent, listAgents, markAgentRemoved, setExecutorRevoked, upsertAgent, type AgentRow } from '../store/queries/agents.js';
-import { listRuns } from '../store/queries/runs.js';
+import type { AgentRow } from '../store/queries/agents.js';
 import { KernelError, notFound } from '../kernel/errors.js';
 import { LifecycleHooksInput, ruleErrorDetails } from '../../shared/api/approval.js';
 import { detailPath } from '../../shared/api/contract.js';
@@ -52,15 +51,15 @@ export function saveAgent(
   const key = input.model?.apiKeyEnv;
   if (key && input.env_passthrough?.includes(key))
     throw new KernelError('invalid_input', `env_passthrough may not name ${key}: it holds this agent's provider key, which never reaches its commands.`);
-  const replaced = getAgent(kernel.db, input.name)?.status === 'active';
+  const replaced = kernel.records.agent(input.name)?.status === 'active';
   // Secrets leave the profile before it reaches the database; a { set: true } keeps the value stored.
   const { servers, secrets } = splitSecrets(input.mcpServers, replaced ? storedSecrets(kernel, input.name) : {});
   const profile: AgentProfile = { ...input, approval_rules: rules, lifecycle_hooks: hooks, ...(servers ? { mcpServers: servers } : {}) };
   kernel.secrets.set(profile.name, secrets);
-  upsertAgent(kernel.db, { profile, now: kernel.clock.now() });
+  kernel.records.saveAgent(profile);
   kernel.agentSaved(profile.name);
   kernel.emit({ type: 'agents_changed' });
-  return { agent: getAgent(kernel.db, profile.name)!, warnings: lintRules(rules, DEFAULT_KNOWN_TOOLS, input.mode), replaced };
+  return { agent: kernel.records.agent(profile.name)!, warnings: lintRules(rules, DEFAULT_KNOWN_TOOLS, input.mode), replaced };
 }
 
 /** `tools` limits the kernel's tools: a name it does not know would limit nothing, so it is refused, with the
@@ -85,9 +84,9 @@ function storedSecrets(kernel: Kernel, name: string) {
   }
 }
 
-export const listAgentProfiles = (kernel: Kernel): AgentRow[] => listAgents(kernel.db);
+export const listAgentProfiles = (kernel: Kernel): AgentRow[] => kernel.records.agents();
 export function getAgentProfile(kernel: Kernel, name: string): AgentRow {
-  const a = getAgent(kernel.db, name);
+  const a = kernel.records.agent(name);
   if (!a) throw notFound('agent', name);
   return a;
 }
@@ -97,16 +96,16 @@ export function getAgentProfile(kernel: Kernel, name: string): AgentRow {
  * still running force-stopped asynchronously through the ordinary stop path (held rows canceled).
  */
 export function removeAgent(kernel: Kernel, name: string): { removed: boolean; runs_stopped: number } {
-  const agent = getAgent(kernel.db, name);
+  const agent = kernel.records.agent(name);
   if (!agent) throw notFound('agent', name);
-  if (!markAgentRemoved(kernel.db, { name, now: kernel.clock.now() })) return { removed: false, runs_stopped: 0 };
+  if (!kernel.records.markAgentRemoved(name)) return { removed: false, runs_stopped: 0 };
   kernel.agentRemoved(name);
   try {
     kernel.secrets.delete(name); // fenced: a removed agent's MCP secrets go with it
   } catch (e) {
     log.error(`the MCP secrets of removed agent ${name} could not be deleted`, e);
   }
-  const runs = listRuns(kernel.db, { agent: name, status: 'running', limit: 1_000_000 });
+  const runs = kernel.records.runs({ agent: name, status: 'running', limit: 1_000_000 });
   setImmediate(() => {
     for (const r of runs) {
       try {
@@ -126,8 +125,8 @@ export function removeAgent(kernel: Kernel, name: string): { removed: boolean; r
 
 /** Revoke the agent's executor application: held rows lose their addressee; later parks get none either. */
 export function revokeExecutor(kernel: Kernel, name: string): number {
-  if (!getAgent(kernel.db, name)) throw notFound('agent', name);
-  setExecutorRevoked(kernel.db, { name, revoked: true, now: kernel.clock.now() });
+  if (!kernel.records.agent(name)) throw notFound('agent', name);
+  kernel.records.revokeExecutor(name);
   return kernel.readdressRows(name);
 }
 

@@ -2,7 +2,7 @@
 // becomes a model row (hop gate, then the approval stage), in the order the model gave them; granted rows
 // run in parallel, parked rows wait; when every row of the fan has ended, their results are recorded as one
 // `tool` message — what the model reads in the next round.
-import { getAgent } from '../store/queries/agents.js';
+import type { Db } from '../store/db.js';
 import { ProviderError, type ModelProvider, type ModelToolResult } from '../providers/index.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { resultText } from '../kernel/results.js';
@@ -14,6 +14,8 @@ import { errorMessage } from '../../shared/errors.js';
 
 export interface RoundContext {
   kernel: Kernel;
+  /** The agents' own tables (the conversation, turn state, questions): handed over by app.ts. */
+  db: Db;
   provider(run: Run): Promise<ModelProvider>;
   /** Aborted when NEXUS closes. */
   shutdown: AbortSignal;
@@ -23,17 +25,17 @@ export interface RoundContext {
 }
 
 export async function modelRound(c: RoundContext, run: Run): Promise<void> {
-  const st = getTurnState(c.kernel.db, run.id)!;
+  const st = getTurnState(c.db, run.id)!;
   const round = st.round + 1;
-  updateTurnState(c.kernel.db, run.id, { round }, c.kernel.clock.now());
+  updateTurnState(c.db, run.id, { round }, c.kernel.clock.now());
   let reply;
   try {
     const provider = await c.provider(run);
-    const agent = getAgent(c.kernel.db, run.agent!)!;
+    const agent = c.kernel.records.agent(run.agent!)!;
     c.event(run.id, 'model_request', { round });
     reply = await provider.complete({
       system: systemPrompt({ agent: agent.name, instructions: agent.instructions, workspace: run.workspace }),
-      messages: liveMessages(c.kernel.db, run.id).map((m) => m.message),
+      messages: liveMessages(c.db, run.id).map((m) => m.message),
       tools: offeredTools(c.kernel, agent, run),
       signal: AbortSignal.any([c.kernel.runSignal(run.id), c.shutdown]),
     });
@@ -45,15 +47,10 @@ export async function modelRound(c: RoundContext, run: Run): Promise<void> {
   }
   if (!c.running(run.id)) return;
   const now = c.kernel.clock.now();
-  updateTurnState(
-    c.kernel.db,
-    run.id,
-    { input_tokens: st.input_tokens + reply.usage.input_tokens, output_tokens: st.output_tokens + reply.usage.output_tokens },
-    now,
-  );
+  updateTurnState(c.db, run.id, { input_tokens: st.input_tokens + reply.usage.input_tokens, output_tokens: st.output_tokens + reply.usage.output_tokens }, now);
   const calls = reply.toolCalls.map((c) => ({ ...c }));
   const message = { role: 'assistant' as const, text: reply.text, ...(calls.length ? { toolCalls: calls } : {}) };
-  const messageId = appendMessage(c.kernel.db, { run_id: run.id, turn: st.turn, round, message, now });
+  const messageId = appendMessage(c.db, { run_id: run.id, turn: st.turn, round, message, now });
   c.event(run.id, 'model_reply', {
     round,
     text: reply.text.slice(0, 2000),
@@ -64,7 +61,7 @@ export async function modelRound(c: RoundContext, run: Run): Promise<void> {
   if (!reply.toolCalls.length) return;
   // The fan: every call becomes a model row now, in order, recorded and decided in ONE transaction; each
   // call notes its row, so the results pair with the calls whatever happens to one of them.
-  if (!c.running(run.id)) return updateMessage(c.kernel.db, messageId, message);
+  if (!c.running(run.id)) return updateMessage(c.db, messageId, message);
   const specs = calls.map((call) => ({ tool: concreteWireName(c.kernel, run, call.name), input: call.input, origin: 'model' as const, round }));
   const recorded = () => c.kernel.listRows(run.id).filter((r) => r.origin === 'model' && r.round === round).length;
   try {
@@ -86,7 +83,7 @@ export async function modelRound(c: RoundContext, run: Run): Promise<void> {
       }
     }
   }
-  updateMessage(c.kernel.db, messageId, message);
+  updateMessage(c.db, messageId, message);
 }
 
 /** Wait for every row of the fan, then record their results as one tool message. */
@@ -108,7 +105,7 @@ export async function collectFan(c: RoundContext, run: Run, round: number, calls
     const text = row.result ? resultText(row.result) : row.error ? `${row.error.code}: ${row.error.detail}` : '(no result)';
     return { id: c.id, name: c.name, text, ...(row.state !== 'succeeded' || row.result?.isError ? { isError: true } : {}) };
   });
-  const st = getTurnState(c.kernel.db, run.id)!;
-  appendMessage(c.kernel.db, { run_id: run.id, turn: st.turn, round, message: { role: 'tool', results }, now: c.kernel.clock.now() });
+  const st = getTurnState(c.db, run.id)!;
+  appendMessage(c.db, { run_id: run.id, turn: st.turn, round, message: { role: 'tool', results }, now: c.kernel.clock.now() });
   c.event(run.id, 'fan_ended', { round, rows: ended.filter((r): r is Row => r !== null).map((r) => ({ row_id: r.id, tool: r.tool, state: r.state })) });
 }

@@ -1,11 +1,14 @@
 // createTurns(ports): the turn engine (rounds, hooks, compaction, ask, runners), closed (runners' child processes
 // included) when NEXUS closes. electron/app.ts constructs it and hands it to governance and the API.
+import type { Db } from '../store/db.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { KeyStore } from '../providers/keys.js';
 import { TurnEngine } from './engine.js';
 
 export interface TurnsPorts {
   kernel: Kernel;
+  /** The store the agents keep their own tables in (the conversation, turn state, questions). */
+  db: Db;
   env: NodeJS.ProcessEnv;
   /** Provider keys (the desktop app's keychain; headless: none, keys come from the environment). */
   keyStore: KeyStore;
@@ -19,6 +22,7 @@ export function createTurns(ports: TurnsPorts): TurnEngine {
   const timeout = Number(env.NEXUS_MODEL_TIMEOUT_S);
   const engine = new TurnEngine({
     kernel,
+    db: ports.db,
     keyStore: ports.keyStore,
     provider: { env, ...(timeout > 0 ? { timeoutMs: timeout * 1000 } : {}) },
     stopHookCap: ports.stopHookCap,

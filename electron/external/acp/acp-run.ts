@@ -66,7 +66,7 @@ export function startAcpRun(kernel: Kernel, o: AcpRunOptions): AcpRun {
   };
   const done = (async (): Promise<Run> => {
     const policy = policyFor(profile, { workspace: run.workspace, dataDir: kernel.dataDir });
-    const proc = await startAgentProcess(acp, policy, { db: kernel.db, what: `acp agent ${o.agent}`, now: () => kernel.clock.now() });
+    const proc = await startAgentProcess(acp, policy, { processes: kernel.records.processes(`acp agent ${o.agent}`) });
     if ('refusal' in proc) return end('failed', `The ACP agent was not started: ${proc.refusal}`);
     const conn = nexusClient(s).connect(ndJsonStream(proc.input, proc.output));
     let sessionId: string | null = null;
