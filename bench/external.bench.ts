@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createNexus } from '../electron/app.js';
 import { startSocketDoor } from '../electron/doors/socket.js';
-import { saveAgent } from '../electron/kernel/agents.js';
+import { saveAgent } from '../electron/agents/profiles.js';
 import { apply } from '../electron/external/connect/plan.js';
 import { dispatch } from '../electron/api/dispatch.js';
 import { line, now, pct, timeSpawn } from './report.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createNexus } from '../electron/app.js';
 import { startSocketDoor } from '../electron/doors/socket.js';
-import { saveAgent } from '../electron/kernel/agents.js';
+import { saveAgent } from '../electron/agents/profiles.js';
 import { line, pct, timeSpawn } from './report.js';
 
 const HOOK = join(import.meta.dirname, '..', 'dist', 'hook', 'nexus-hook.mjs');

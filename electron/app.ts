@@ -1,5 +1,5 @@
 // The composition root: `createNexus({ dataDir })` opens the store, builds the kernel, then constructs each
-// module explicitly and hands it the typed ports it declares: the turn engine (kernel/turns/setup.ts TurnsPorts),
+// module explicitly and hands it the typed ports it declares: the turn engine (agents/setup.ts TurnsPorts),
 // governance and delegation (governance/ports.ts), the offline demo (demo/setup.ts DemoPorts), connected clients
 // (external/setup.ts ExternalPorts) and the API's handlers (api/). It composes the one handler table, which
 // `satisfies Handlers`, then runs crash recovery and starts the kernel.
@@ -23,9 +23,9 @@ import { Kernel, type RecoveryReport } from './kernel/kernel.js';
 import { EventBus } from './kernel/events.js';
 import { systemClock, type Clock } from './kernel/clock.js';
 import { NO_KEYS, type KeyStore } from './providers/keys.js';
-import { createTurns } from './kernel/turns/setup.js';
-import type { TurnEngine } from './kernel/turns/engine.js';
-import { readSetting } from './governance/settings.js';
+import { createTurns } from './agents/setup.js';
+import type { TurnEngine } from './agents/engine.js';
+import { readSetting } from './store/queries/settings.js';
 import { createGovernance } from './governance/setup.js';
 import type { Governance } from './governance/service.js';
 import type { Delegation } from './governance/delegation.js';
@@ -144,7 +144,7 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
   const workspacesDir = resolve(opts.workspacesDir ?? env.NEXUS_WORKSPACES_DIR ?? workspacesRoot(dataDir));
   const kernel = new Kernel({ db, dataDir, workspacesDir, clock, events, secretCipher: opts.secretCipher });
   try {
-    const moved = moveClearSecretsOutOfDb(kernel);
+    const moved = moveClearSecretsOutOfDb(db, kernel.secrets);
     if (moved.length) warn(`nexus: moved the MCP secrets of ${moved.join(', ')} out of the database into ${kernel.secrets.path}`);
   } catch (e) {
     db.close();
@@ -173,7 +173,7 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
     const keys = opts.keys?.(dataDir) ?? null;
     const keyStore = keys?.store ?? NO_KEYS;
 
-    const turns = want.turns ? createTurns({ kernel, env, keyStore, stopHookCap: () => readSetting(db, 'approval.stopHookCap'), onClose }) : null;
+    const turns = want.turns ? createTurns({ kernel, db, env, keyStore, stopHookCap: () => readSetting(db, 'approval.stopHookCap'), onClose }) : null;
     const gov = want.governance ? await createGovernance({ db, kernel, clock, env, onClose, turns }) : null;
     const governance = gov?.governance ?? null;
     // What governance answers for the rest (false / nothing waits when it is not built).

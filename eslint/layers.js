@@ -22,6 +22,9 @@ export const LAYERS = [
   ['sandbox', (p) => p.startsWith('electron/sandbox/'), ['shared', 'log', 'store']],
   ['runners', (p) => p.startsWith('electron/runners/'), ['shared', 'log', 'sandbox']],
   ['kernel', (p) => p.startsWith('electron/kernel/'), ['shared', 'log', 'data-dir', 'store', 'sandbox', 'providers', 'runners']],
+  // The agents: a profile's turns (model rounds, hooks, compaction, ask) and the agent profiles. They drive the
+  // kernel through its public face like any other caller; governance reaches their turns through a port.
+  ['agents', (p) => p.startsWith('electron/agents/'), ['shared', 'log', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel']],
   ['governance', (p) => p.startsWith('electron/governance/'), ['shared', 'log', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel']],
   ['demo', (p) => p.startsWith('electron/demo/'), ['shared', 'log', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance']],
   // The team desk (PostgreSQL): a kernel's seat at it. It drives the kernel and governance through their public
@@ -30,18 +33,18 @@ export const LAYERS = [
   [
     'api',
     (p) => p.startsWith('electron/api/'),
-    ['shared', 'log', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'desk'],
+    ['shared', 'log', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'agents', 'governance', 'demo', 'desk'],
   ],
   // Connected clients (Claude Code, Codex): a module app.ts constructs, whose handlers are typed by api/.
   [
     'external',
     (p) => p.startsWith('electron/external/'),
-    ['shared', 'log', 'data-dir', 'connect', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'desk', 'api'],
+    ['shared', 'log', 'data-dir', 'connect', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'agents', 'governance', 'demo', 'desk', 'api'],
   ],
   [
     'app',
     (p) => p === 'electron/app.ts',
-    ['shared', 'log', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'governance', 'demo', 'desk', 'api', 'connect', 'external'],
+    ['shared', 'log', 'data-dir', 'store', 'sandbox', 'providers', 'runners', 'kernel', 'agents', 'governance', 'demo', 'desk', 'api', 'connect', 'external'],
   ],
   ['doors', (p) => p.startsWith('electron/doors/'), ['shared', 'log', 'data-dir', 'api']],
   ['cli', (p) => p.startsWith('electron/cli/'), ['shared', 'log', 'data-dir', 'connect', 'api', 'doors']],
@@ -57,6 +60,7 @@ export const LAYERS = [
       'providers',
       'runners',
       'kernel',
+      'agents',
       'governance',
       'demo',
       'desk',
@@ -82,6 +86,7 @@ export const LAYER_NAMES = {
   sandbox: '`electron/sandbox/`',
   runners: '`electron/runners/`',
   kernel: '`electron/kernel/`',
+  agents: '`electron/agents/`',
   governance: '`electron/governance/`',
   demo: '`electron/demo/`',
   desk: '`electron/desk/`',

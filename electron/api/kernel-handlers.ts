@@ -13,10 +13,10 @@ import { countRunsInFlight, listRunsPage } from '../store/queries/runs.js';
 import { countParkedOfRun } from '../store/queries/rows.js';
 import { lastCallOfRun } from '../store/queries/client-runs.js';
 import { listPendingInboxPage, pendingInboxIds, summarizePendingInbox } from '../store/queries/inbox.js';
-import { allMessages, assistantTextOfRound } from '../kernel/turns/conversation-store.js';
+import { allMessages, assistantTextOfRound } from '../store/queries/conversation.js';
 import { getAgent } from '../store/queries/agents.js';
-import { budgetOf } from '../kernel/turns/budget.js';
-import { getAgentProfile, listAgentProfiles, removeAgent, revokeExecutor, saveAgent } from '../kernel/agents.js';
+import { budgetOf } from '../agents/budget.js';
+import { getAgentProfile, listAgentProfiles, removeAgent, revokeExecutor, saveAgent } from '../agents/profiles.js';
 
 import { NEXUS_VERSION } from '../../shared/version.js';
 import { agentView, filterOf, inboxView, rowView, runSummary, withWaiting } from './kernel-views.js';

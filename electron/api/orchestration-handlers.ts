@@ -3,7 +3,7 @@
 import type { Handlers } from './dispatch.js';
 import { ApiFailure } from './dispatch.js';
 import type { Governance } from '../governance/service.js';
-import { getTask, listEvidence, listTasksPage } from '../governance/task-store.js';
+import { getTask, listEvidence, listTasksPage } from '../store/queries/tasks.js';
 import { evidenceView } from '../governance/acceptance-check.js';
 import { methodNames } from '../../shared/api/contract.js';
 import { orchestrationMethods } from '../../shared/api/orchestration.js';

@@ -4,7 +4,7 @@
 // A real NEXUS (turns + governance) on a fresh SQLite, called through the dispatcher (zod in front).
 import { afterEach, describe, expect, it } from 'vitest';
 import { scenario, type Scenario } from '../../test/support/scenarios.js';
-import { insertTask } from '../governance/task-store.js';
+import { insertTask } from '../store/queries/tasks.js';
 
 let s: Scenario | null = null;
 afterEach(async () => {

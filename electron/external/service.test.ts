@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { harness, type Harness } from '../../test/support/kernel.js';
 import { dispatch } from '../api/dispatch.js';
-import { saveAgent } from '../kernel/agents.js';
+import { saveAgent } from '../agents/profiles.js';
 import type { ApprovalRule } from '../../shared/types.js';
 
 let h: Harness;
@@ -61,7 +61,7 @@ describe('externalToolUse', () => {
   it('creates the agent claude-code-<folder> (mode ask) and one run per session', async () => {
     const first = ask(event('Bash', { command: 'ls' }));
     await until(() => pending() === 1);
-    const agentRow = h.nexus.kernel.db.prepare('SELECT name, mode FROM agents').all();
+    const agentRow = h.nexus.db.prepare('SELECT name, mode FROM agents').all();
     expect(agentRow).toEqual([{ name: 'claude-code-proj', mode: 'ask' }]);
     const card = (await dispatch(h.nexus.handlers, 'inboxList', {}, { door: 'internal' })) as {
       ok: true;
@@ -75,7 +75,7 @@ describe('externalToolUse', () => {
     const b = ask(event('Read', { file_path: join(project, 'x') }));
     // Frozen at the session's first call: the rule saved after it does not apply to this session (it asks)...
     await until(() => pending() === 1);
-    const held = h.nexus.kernel.db.prepare("SELECT id, run_id FROM inbox WHERE status = 'pending'").get() as { id: string; run_id: string };
+    const held = h.nexus.db.prepare("SELECT id, run_id FROM inbox WHERE status = 'pending'").get() as { id: string; run_id: string };
     expect(held.run_id).toBe(a.run_id);
     h.nexus.kernel.deny(held.id, { by: 'person:test' });
     expect((await b).decision).toBe('deny');
@@ -106,7 +106,7 @@ describe('externalToolUse', () => {
   it('a person denies with a reason', async () => {
     const p = ask(event('Bash', { command: 'ls' }));
     await until(() => pending() === 1);
-    const id = h.nexus.kernel.db.prepare('SELECT id FROM inbox').get() as { id: string };
+    const id = h.nexus.db.prepare('SELECT id FROM inbox').get() as { id: string };
     h.nexus.kernel.deny(id.id, { by: 'person:test', reason: 'Not now.' });
     expect(await p).toMatchObject({ decision: 'deny', by: 'person', reason: 'A person denied this call in NEXUS: Not now.' });
   });
@@ -114,7 +114,7 @@ describe('externalToolUse', () => {
   it("the card expires at the hook's deadline (not 24 h) and the answer says nobody approved it", async () => {
     const p = ask(event('Bash', { command: 'ls' }), { wait_ms: 60_000 });
     await until(() => pending() === 1);
-    const card = h.nexus.kernel.db.prepare('SELECT expires_at FROM inbox').get() as { expires_at: number };
+    const card = h.nexus.db.prepare('SELECT expires_at FROM inbox').get() as { expires_at: number };
     expect(card.expires_at).toBe(h.clock.now() + 60_000);
     h.clock.advance(60_000);
     const a = await p;
@@ -164,11 +164,11 @@ describe('externalToolUse', () => {
     const w = ask(event('Write', { file_path: join(project, 'notes.txt'), content: 'line one\nline two\n' }));
     await until(() => pending() === 1);
     const cards = () =>
-      (h.nexus.kernel.db.prepare("SELECT data_json FROM inbox WHERE status = 'pending'").all() as Array<{ data_json: string }>).map(
+      (h.nexus.db.prepare("SELECT data_json FROM inbox WHERE status = 'pending'").all() as Array<{ data_json: string }>).map(
         (r) => JSON.parse(r.data_json).effect,
       );
     expect(cards()[0]).toMatchObject({ tool: 'write', target: 'notes.txt', diff: expect.stringContaining('+line two') });
-    h.nexus.kernel.deny((h.nexus.kernel.db.prepare('SELECT id FROM inbox').get() as { id: string }).id, { by: 'person:test' });
+    h.nexus.kernel.deny((h.nexus.db.prepare('SELECT id FROM inbox').get() as { id: string }).id, { by: 'person:test' });
     await w;
     const patch = '*** Begin Patch\n*** Add File: new.txt\n+hello\n*** End Patch\n';
     const p = ask(event('apply_patch', { command: patch }, 'sess-9'), { client: 'codex' });
@@ -179,7 +179,7 @@ describe('externalToolUse', () => {
       diff: '*** Add File: new.txt\n+hello',
       client: { name: 'codex', tool_name: 'write' },
     });
-    h.nexus.kernel.deny((h.nexus.kernel.db.prepare("SELECT id FROM inbox WHERE status = 'pending'").get() as { id: string }).id, { by: 'person:test' });
+    h.nexus.kernel.deny((h.nexus.db.prepare("SELECT id FROM inbox WHERE status = 'pending'").get() as { id: string }).id, { by: 'person:test' });
     await p;
   });
 

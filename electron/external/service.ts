@@ -11,7 +11,6 @@ import type { z } from 'zod';
 import type { Kernel } from '../kernel/kernel.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Row, Run } from '../kernel/types.js';
-import { insertRunEvent } from '../store/queries/events.js';
 import { STOP_ALL_REASON } from '../governance/service.js';
 import type { ExternalAnswer, HookEvent } from '../../shared/api/external.js';
 import { mapToolCall, type ClientName } from './tool-map.js';
@@ -68,13 +67,7 @@ export class ExternalService {
     try {
       if (this.ports.stopAll()) {
         run = findSessionRun(this.kernel, key);
-        if (run)
-          insertRunEvent(this.kernel.db, {
-            run_id: run.id,
-            type: 'client_call_refused',
-            data: { tool: ev.tool_name, by: 'stop_all' },
-            now: this.ports.clock.now(),
-          });
+        if (run) this.kernel.records.recordRunEvent(run.id, 'client_call_refused', { tool: ev.tool_name, by: 'stop_all' }, this.ports.clock.now());
         return { decision: 'deny', reason: STOP_ALL_SENTENCE, by: 'stop_all', agent: run?.agent ?? null, run_id: run?.id ?? null, row_ids: [] };
       }
       if (viaHook && this.ports.wallGap) {

@@ -6,8 +6,6 @@
 import type { Kernel } from '../kernel/kernel.js';
 import type { Clock, TimerHandle } from '../kernel/clock.js';
 import type { Run } from '../kernel/types.js';
-import { insertRunEvent } from '../store/queries/events.js';
-import { listRunningClientRuns } from '../store/queries/client-runs.js';
 import { findSessionRun, sessionKey } from './session-runs.js';
 import type { ClientName } from './tool-map.js';
 import { log } from '../log.js';
@@ -21,7 +19,7 @@ export type EndedBy = 'client' | 'idle';
 export function endSessionRun(kernel: Kernel, clock: Clock, run: Run, by: EndedBy, detail: string): Run {
   if (run.status !== 'running') return run;
   const [, client = 'client'] = (run.created_by ?? '').split(':');
-  insertRunEvent(kernel.db, { run_id: run.id, type: 'client_session_ended', data: { by, detail }, now: clock.now() });
+  kernel.records.recordRunEvent(run.id, 'client_session_ended', { by, detail }, clock.now());
   const why = by === 'client' ? `${client} ended the session (${detail})` : `no call for ${detail}`;
   return kernel.endRun(run.id, { status: 'succeeded', final_answer: `The ${client} session ended: ${why}.` });
 }
@@ -37,7 +35,7 @@ export function clientEndedSession(kernel: Kernel, clock: Clock, client: ClientN
 export function endIdleSessions(kernel: Kernel, clock: Clock, idleMs: number): string[] {
   const cutoff = clock.now() - idleMs;
   const ended: string[] = [];
-  for (const r of listRunningClientRuns(kernel.db)) {
+  for (const r of kernel.records.runningClientRuns()) {
     if (r.live || r.last_at > cutoff) continue;
     const run = kernel.getRun(r.id);
     if (run?.status !== 'running') continue;

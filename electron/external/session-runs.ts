@@ -4,9 +4,8 @@ import { basename, isAbsolute } from 'node:path';
 import { createHash } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
 import type { Kernel } from '../kernel/kernel.js';
-import { getAgent, type AgentRow } from '../store/queries/agents.js';
-import { stmt } from '../store/db.js';
-import { saveAgent, tightenApproval } from '../kernel/agents.js';
+import type { AgentRow } from '../store/queries/agents.js';
+import { saveAgent, tightenApproval } from '../agents/profiles.js';
 import { CLIENT_RUN_PREFIX } from '../kernel/client-runs.js';
 import type { Run } from '../kernel/types.js';
 import type { ClientName } from './tool-map.js';
@@ -47,7 +46,7 @@ export function agentFor(kernel: Kernel, client: ClientName, project: string): A
   const base = sanitize(`${client}-${basename(project)}`).slice(0, 50) || client;
   const hash = createHash('sha256').update(project).digest('hex').slice(0, 8);
   for (const name of [base, `${base}-${hash}`]) {
-    const a = getAgent(kernel.db, name);
+    const a = kernel.records.agent(name);
     if (a && a.external?.client === client && a.external.project === project) {
       if (a.status === 'removed')
         throw new Refusal(
@@ -74,8 +73,8 @@ export const sessionKey = (client: ClientName, session_id: string) => `${CLIENT_
 
 /** The session's run, or null: the newest run recorded for this client session. */
 export function findSessionRun(kernel: Kernel, key: string): Run | null {
-  const hit = stmt(kernel.db, 'SELECT id FROM runs WHERE created_by = ? ORDER BY created_at DESC, rowid DESC LIMIT 1').get(key) as { id: string } | undefined;
-  return hit ? kernel.getRun(hit.id) : null;
+  const hit = kernel.records.newestRunCreatedBy(key);
+  return hit ? kernel.getRun(hit) : null;
 }
 
 /** A new run for the session: the agent's mode and rules frozen now; its folder is the session's. */

@@ -18,7 +18,7 @@ import { ExternalService } from './service.js';
 import { clientWallGap } from './client-wall.js';
 import { connectionHandlers } from './connections.js';
 import { clientEndedSession, startIdleSweep } from './session-end.js';
-import { readSetting } from '../governance/settings.js';
+import { readSetting } from '../store/queries/settings.js';
 
 /** The API methods this module answers (a bare kernel answers them "not available"). */
 /** What this module serves: the contract's external group, by name. */

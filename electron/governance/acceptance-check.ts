@@ -1,7 +1,7 @@
 // A delegated task's acceptance check: run as a KERNEL row (bash in the recipient's workspace, through the
 // stage like any other call), its outcome kept as evidence: the command, its exit code and the tail of its output.
 import type { Row, Run } from '../kernel/types.js';
-import type { Evidence, Task } from './task-store.js';
+import type { Evidence, Task } from '../store/queries/tasks.js';
 import type { Governance } from './service.js';
 
 const OUTPUT_TAIL = 4000;

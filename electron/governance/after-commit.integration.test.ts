@@ -5,10 +5,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { saveAgent } from '../kernel/agents.js';
+import { saveAgent } from '../agents/profiles.js';
 import { ManualClock } from '../kernel/clock.js';
-import { addMember, beginChain, bindMemberRun } from './chain-store.js';
-import { getHold } from './hold-store.js';
+import { addMember, beginChain, bindMemberRun } from '../store/queries/chains.js';
+import { getHold } from '../store/queries/holds.js';
 import { recipientPosition, starterPosition } from '../../shared/orchestration/chain.js';
 import { openGate, testNexus, type TestNexus } from '../../test/support/nexus.js';
 import type { NexusEvent } from '../../shared/api/index.js';

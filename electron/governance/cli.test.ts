@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../cli/main.js';
 import { startSocketDoor, type SocketDoor } from '../doors/socket.js';
-import { saveAgent } from '../kernel/agents.js';
+import { saveAgent } from '../agents/profiles.js';
 import { testNexus, type TestNexus } from '../../test/support/nexus.js';
 import { startScriptedModel, type ScriptedModel } from '../../test/support/scripted-model.js';
 

@@ -9,12 +9,23 @@
 import type { ExecutorTool, Run, ToolContext } from '../kernel/types.js';
 import type { ToolResult } from '../../shared/types.js';
 import { getAgent } from '../store/queries/agents.js';
-import { bindMemberRun } from './chain-store.js';
+import { bindMemberRun } from '../store/queries/chains.js';
 import { placeHandoff } from './handoff.js';
-import { addEvidence, addRefusal, closeTask, getTask, insertTask, listEvidence, newTaskId, openTaskOfRun, setTaskRun } from './task-store.js';
-import { pendingHoldsOfRun, type Hold } from './hold-store.js';
+import {
+  addEvidence,
+  addRefusal,
+  closeTask,
+  getTask,
+  insertTask,
+  listEvidence,
+  listOpenTasks,
+  newTaskId,
+  openTaskOfRun,
+  setTaskRun,
+} from '../store/queries/tasks.js';
+import { pendingHoldsOfRun, type Hold } from '../store/queries/holds.js';
 import { APPROVAL_EXPIRED_TEXT } from '../../shared/types.js';
-import { readSetting } from './settings.js';
+import { readSetting } from '../store/queries/settings.js';
 import type { Governance } from './service.js';
 import type { FinalizerVerdict } from './turns-port.js';
 import { parseDelegateInput } from './delegate-input.js';
@@ -216,7 +227,7 @@ export class Delegation {
    * the task is canceled and the recipient's run, if it resumed, is stopped.
    */
   recoverTasks(): number {
-    const open = this.gov.db.prepare("SELECT id, delegator_row_id FROM tasks WHERE status = 'open'").all() as { id: string; delegator_row_id: string }[];
+    const open = listOpenTasks(this.gov.db);
     let n = 0;
     for (const t of open) {
       if (this.waiters.has(t.id)) continue;

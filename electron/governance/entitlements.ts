@@ -6,7 +6,8 @@
 // import FILE` (source "import") and by the account refresh (account.ts, source "account") — one code path.
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
-import { stmt, watchedRead, wroteWatched, type Db } from '../store/db.js';
+import type { Db } from '../store/db.js';
+import { gateEntitlementRow, getEntitlement, rekeyEntitlement, upsertEntitlement, type EntitlementSource } from '../store/queries/entitlement.js';
 import { ApiFailure } from '../../shared/errors.js';
 import { ENTITLEMENT_NAME } from '../../shared/orchestration/codes.js';
 import type { GateEntitlement } from '../../shared/orchestration/gate.js';
@@ -101,17 +102,10 @@ export async function importEntitlement(
 
 /** Store a token that verifyEntitlementToken has just verified (synchronous: nothing runs in between). */
 export function storeEntitlement(db: Db, token: string, c: VerifiedClaims, key: EntitlementKey, nowMs: number, source: EntitlementSource): void {
-  stmt(
-    db,
-    `INSERT INTO entitlement (id, token, subject, ent_json, exp, key_fingerprint, imported_at, source) VALUES (1, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT(id) DO UPDATE SET token = excluded.token, subject = excluded.subject, ent_json = excluded.ent_json,
-       exp = excluded.exp, key_fingerprint = excluded.key_fingerprint, imported_at = excluded.imported_at, source = excluded.source`,
-  ).run(token.trim(), c.sub, JSON.stringify(c.ent), c.exp, key.fingerprint, nowMs, source);
-  wroteWatched(db);
+  upsertEntitlement(db, { token: token.trim(), subject: c.sub, ent: c.ent, exp: c.exp, key_fingerprint: key.fingerprint, imported_at: nowMs, source });
 }
 
-/** Where a stored token came from: the account service (refresh) or a person's import of a file. */
-export type EntitlementSource = 'account' | 'import';
+export type { EntitlementSource } from '../store/queries/entitlement.js';
 
 /**
  * At start: a token verified under another key (the key changed: NEXUS_ENTITLEMENT_PUBLIC_KEY) is verified
@@ -119,16 +113,16 @@ export type EntitlementSource = 'account' | 'import';
  * the sentence returned says so (the kernel writes it to its log: a start that turns it invalid is never silent).
  */
 export async function reverifyStoredEntitlement(db: Db, key: EntitlementKey, nowMs: number): Promise<string | null> {
-  const r = row(db);
+  const r = getEntitlement(db);
   if (!r || r.key_fingerprint === key.fingerprint) return null;
   try {
     await verifyEntitlementToken(r.token, key, nowMs);
-    rekey(db, key);
+    rekeyEntitlement(db, key.fingerprint);
     return null;
   } catch (e) {
     // Verified for an expired token also fails here; it stays expired either way. Anything else is invalid.
     if (e instanceof ApiFailure && /already expired/.test(e.message)) {
-      rekey(db, key);
+      rekeyEntitlement(db, key.fingerprint);
       return null;
     }
     return `the stored entitlement${r.subject ? ` (${r.subject})` : ''} no longer verifies: ${keyHint(key, r.source)} Until then chains are denied orchestration_not_entitled.`;
@@ -144,23 +138,6 @@ function keyHint(key: EntitlementKey, source: EntitlementSource): string {
   return 'the key that verifies entitlements changed. Refresh it from your account, or import a fresh token.';
 }
 
-function rekey(db: Db, key: EntitlementKey): void {
-  stmt(db, 'UPDATE entitlement SET key_fingerprint = ? WHERE id = 1').run(key.fingerprint);
-  wroteWatched(db);
-}
-
-interface EntitlementRow {
-  token: string;
-  subject: string | null;
-  ent_json: string;
-  exp: number;
-  key_fingerprint: string;
-  imported_at: number;
-  source: EntitlementSource;
-}
-const row = (db: Db) =>
-  stmt(db, 'SELECT token, subject, ent_json, exp, key_fingerprint, imported_at, source FROM entitlement WHERE id = 1').get() as EntitlementRow | undefined;
-
 // Whether a stored ent claim carries the entitlement, memoized by the stored text (the row is still read
 // from the store at every decision).
 const carriesMemo = new Map<string, boolean>();
@@ -174,15 +151,9 @@ function carries(entJson: string): boolean {
   return v;
 }
 
-const gateRow = watchedRead(
-  (db) =>
-    stmt(db, 'SELECT ent_json, exp, key_fingerprint FROM entitlement WHERE id = 1').get() as
-      Pick<EntitlementRow, 'ent_json' | 'exp' | 'key_fingerprint'> | undefined,
-);
-
 /** What the gate reads, as the store holds it now, expiry judged now. */
 export function gateEntitlement(db: Db, keyFingerprint: string, nowMs: number): GateEntitlement {
-  const r = gateRow(db);
+  const r = gateEntitlementRow(db);
   if (!r) return { entitled: false, status: 'absent' };
   if (r.key_fingerprint !== keyFingerprint || !(r.exp <= MAX_EXP_S)) return { entitled: false, status: 'invalid' };
   if (r.exp * 1000 <= nowMs) return { entitled: false, status: 'expired' };
@@ -218,7 +189,7 @@ export interface AccountView {
 const NO_ACCOUNT: AccountView = { configured: false, url: null, problem: null, last_refresh: null };
 
 export function showEntitlement(db: Db, key: EntitlementKey, nowMs: number, account: AccountView = NO_ACCOUNT): EntitlementView {
-  const r = row(db);
+  const r = getEntitlement(db);
   const g = gateEntitlement(db, key.fingerprint, nowMs);
   if (!r) {
     return {

@@ -2,8 +2,8 @@
 // as a hand-off lays them out, then model rows are submitted to the kernel. The multi-agent scenarios with
 // scripted models over HTTP are in test/governance/.
 import { afterEach, describe, expect, it } from 'vitest';
-import { saveAgent } from '../kernel/agents.js';
-import { addMember, beginChain, bindMemberRun } from './chain-store.js';
+import { saveAgent } from '../agents/profiles.js';
+import { addMember, beginChain, bindMemberRun } from '../store/queries/chains.js';
 import { recipientPosition, starterPosition, type ChainPosition } from '../../shared/orchestration/chain.js';
 import { openGate, testNexus, type TestNexus } from '../../test/support/nexus.js';
 import type { Row, Run } from '../kernel/types.js';

@@ -12,12 +12,12 @@ import type { ChainHopView, HopCode } from '../../shared/types.js';
 import { decideHop, denialResult, type Denial } from '../../shared/orchestration/gate.js';
 import { handoffRecipient, hopFacts } from '../../shared/orchestration/chain.js';
 import { heldResult, refusedResult } from '../../shared/orchestration/holds.js';
-import { readSettings } from './settings.js';
+import { readSettings } from '../store/queries/settings.js';
 import { gateEntitlement } from './entitlements.js';
-import { touch } from './chain-store.js';
+import { touch } from '../store/queries/chains.js';
 import { gatePlace, nextHopUnlessHeld } from '../store/queries/hops.js';
 import { getAgent } from '../store/queries/agents.js';
-import { cancelHold, consumeHold, expiredUnanswered, fingerprint, insertHold, liveHold, newRequestId, type Hold } from './hold-store.js';
+import { cancelHold, consumeHold, expiredUnanswered, fingerprint, insertHold, liveHold, newRequestId, type Hold } from '../store/queries/holds.js';
 
 export interface GateDeps {
   db: Db;

@@ -2,11 +2,11 @@
 // starts. An agent acting on its own that hands work on begins a chain: that hand-off is hop 1 (not governed;
 // the approval stage already applied to it). A hand-off from a run the chain started is a governed hop the
 // gate already recorded.
-import { getChain, addMember, beginChain, memberOf } from './chain-store.js';
+import { getChain, addMember, beginChain, memberOf } from '../store/queries/chains.js';
 import { recipientPosition, starterPosition, type ChainPosition } from '../../shared/orchestration/chain.js';
 import type { Governance } from './service.js';
 import type { ToolContext } from '../kernel/types.js';
-import { touch } from './chain-store.js';
+import { touch } from '../store/queries/chains.js';
 
 export interface HandoffPlace {
   chain_id: string;

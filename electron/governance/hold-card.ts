@@ -4,8 +4,8 @@
 import type { Kernel } from '../kernel/kernel.js';
 import type { HopGateCall } from '../kernel/types.js';
 import type { InsertInboxItem } from '../store/queries/inbox.js';
-import type { Task } from './task-store.js';
-import { holdExpiresAt, type Hold } from './hold-store.js';
+import type { Task } from '../store/queries/tasks.js';
+import { holdExpiresAt, type Hold } from '../store/queries/holds.js';
 
 export interface HoldCard {
   item: Omit<InsertInboxItem, 'now'>;

@@ -2,7 +2,8 @@
 // pending. Governance (service.ts) decides what expiry does; this file only keeps time and reads the store.
 import type { Clock, TimerHandle } from '../kernel/clock.js';
 import type { Db } from '../store/db.js';
-import { holdExpiresAt, pendingHolds, type Hold } from './hold-store.js';
+import { holdExpiresAt, pendingHolds, type Hold } from '../store/queries/holds.js';
+import { delegatorRunOf } from '../store/queries/tasks.js';
 
 /** A pending hold some run waits on (its own hop, or one inside the delegation it waits for). */
 export interface WaitingOn {
@@ -55,7 +56,6 @@ export class HoldTimers {
  */
 export function waitingOn(db: Db): Map<string, WaitingOn[]> {
   const out = new Map<string, WaitingOn[]>();
-  const delegatorOf = db.prepare("SELECT delegator_run_id FROM tasks WHERE run_id = ? AND status = 'open' ORDER BY created_at DESC LIMIT 1");
   for (const h of pendingHolds(db)) {
     const w: WaitingOn = {
       request_id: h.request_id,
@@ -69,7 +69,7 @@ export function waitingOn(db: Db): Map<string, WaitingOn[]> {
     for (let run_id: string | undefined = h.run_id; run_id && !seen.has(run_id);) {
       seen.add(run_id);
       out.set(run_id, [...(out.get(run_id) ?? []), w]);
-      run_id = (delegatorOf.get(run_id) as { delegator_run_id: string } | undefined)?.delegator_run_id;
+      run_id = delegatorRunOf(db, run_id);
     }
   }
   return out;

@@ -12,7 +12,7 @@ import { targetOf } from '../kernel/effect.js';
 import { insertInboxItem, resolveInboxItem } from '../store/queries/inbox.js';
 import { evaluateHop, type GateOutcome } from './gate.js';
 import { holdCard, type HoldCard } from './hold-card.js';
-import { openTaskOfRun } from './task-store.js';
+import { openTaskOfRun } from '../store/queries/tasks.js';
 import type { HoldTimers } from './hold-clock.js';
 import type { RecentChains } from './recent-chains.js';
 import { log } from '../log.js';

@@ -4,7 +4,7 @@
 // check: a message asks, it does not delegate a task. The answer travelling back is not a hop.
 import type { ExecutorTool, Run, ToolContext } from '../kernel/types.js';
 import type { ToolResult } from '../../shared/types.js';
-import { bindMemberRun } from './chain-store.js';
+import { bindMemberRun } from '../store/queries/chains.js';
 import { placeHandoff } from './handoff.js';
 import { NAME_RE } from './delegate-input.js';
 import { toolError } from '../kernel/results.js';

@@ -11,7 +11,7 @@ import { ApiFailure } from '../../shared/errors.js';
 import type { HopCode, HopVerdict, Settings } from '../../shared/types.js';
 import { gateHop } from './hop-gate.js';
 import { RecentChains } from './recent-chains.js';
-import { readSetting, readSettings, settingWarnings, writeSetting, writeStopAll, type SettingWarning } from './settings.js';
+import { readSetting, readSettings, settingWarnings, writeSetting, writeStopAll, type SettingWarning } from '../store/queries/settings.js';
 import {
   importEntitlement,
   loadEntitlementKey,
@@ -20,8 +20,8 @@ import {
   type EntitlementKey,
   type EntitlementView,
 } from './entitlements.js';
-import { answerHold, cancelHold, expireHold, getHold, holdExpiresAt, pendingHolds, pendingHoldsOfRun, type Hold } from './hold-store.js';
-import { openTaskOfRun } from './task-store.js';
+import { answerHold, cancelHold, expireHold, getHold, holdExpiresAt, pendingHolds, pendingHoldsOfRun, type Hold } from '../store/queries/holds.js';
+import { openTaskOfRun } from '../store/queries/tasks.js';
 import { APPROVAL_EXPIRED_TEXT } from '../../shared/types.js';
 import { HoldTimers, waitingOn, type WaitingOn } from './hold-clock.js';
 import type { TurnsPort } from './turns-port.js';

@@ -1,4 +1,4 @@
-// What governance needs from AGENTS' turns (electron/kernel/turns): the turn engine satisfies it.
+// What governance needs from AGENTS' turns (electron/agents/): the turn engine satisfies it.
 import type { Run } from '../kernel/types.js';
 import type { InboxKindHandler } from '../kernel/inbox.js';
 

@@ -162,7 +162,7 @@ describe('the gate', () => {
 
 describe('the profile fields', () => {
   it("env_passthrough may not name the agent's provider-key variable, nor any NEXUS_* variable", async () => {
-    const { saveAgent } = await import('./agents.js');
+    const { saveAgent } = await import('../agents/profiles.js');
     const { AgentProfileInput } = await import('../../shared/api/kernel.js');
     const n = await nexusAt(join(fresh(), 'data'));
     const model = { provider: 'chat-completions' as const, baseURL: 'http://127.0.0.1:1/v1', model: 'm', apiKeyEnv: 'OPENROUTER_API' };

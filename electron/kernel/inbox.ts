@@ -13,7 +13,6 @@ import type { Row } from './types.js';
 
 /** What the inbox needs of the kernel that owns it (the Kernel class satisfies it; handed in, not imported). */
 export interface InboxHost {
-  readonly db: Db;
   readonly clock: Clock;
   approve(row_id: string, opts: { by: string; trust_session?: boolean }): Row;
   deny(row_id: string, opts: { by: string; reason?: string }): Row;
@@ -43,7 +42,10 @@ export interface InboxKindHandler {
 export class InboxKinds {
   private handlers = new Map<string, InboxKindHandler>();
 
-  constructor(private readonly kernel: InboxHost) {
+  constructor(
+    private readonly kernel: InboxHost,
+    private readonly db: Db,
+  ) {
     this.register('autonomy', {
       approve: (item, o) => ({ state: kernel.approve(item.row_id ?? item.id, { by: o.by, trust_session: o.trust_session }).state }),
       deny: (item, o) => ({ state: kernel.deny(item.row_id ?? item.id, { by: o.by, reason: o.reason }).state }),
@@ -56,9 +58,9 @@ export class InboxKinds {
 
   /** Add a card of another kind; announced as inbox_changed and work_available. */
   add(item: Omit<InsertInboxItem, 'now'>, title?: string): InboxEntry {
-    insertInboxItem(this.kernel.db, { ...item, now: this.kernel.clock.now() });
+    insertInboxItem(this.db, { ...item, now: this.kernel.clock.now() });
     this.announce(item, title);
-    return getInboxItem(this.kernel.db, item.id)!;
+    return getInboxItem(this.db, item.id)!;
   }
 
   /**
@@ -78,16 +80,16 @@ export class InboxKinds {
 
   /** Close a card (answered elsewhere, expired, canceled). False when it was not pending. */
   resolve(id: string, status: string, by: string | null = null): boolean {
-    const done = resolveInboxItem(this.kernel.db, { id, status, by, now: this.kernel.clock.now() });
+    const done = resolveInboxItem(this.db, { id, status, by, now: this.kernel.clock.now() });
     if (done) this.kernel.emitInbox({ removed: [{ id, status }] });
     return done;
   }
 
   get(id: string): InboxEntry | null {
-    return getInboxItem(this.kernel.db, id);
+    return getInboxItem(this.db, id);
   }
   pending(): InboxEntry[] {
-    return listPendingInbox(this.kernel.db);
+    return listPendingInbox(this.db);
   }
 
   /** The answers a card takes (shared/inbox/answers.ts, the one list), as the commands that give them. */
@@ -103,7 +105,7 @@ export class InboxKinds {
 
   /** A person's answer to a card, routed to the card kind's handler. */
   async act(id: string, action: InboxAction, opts: InboxActOptions): Promise<{ id: string; state: string }> {
-    const item = getInboxItem(this.kernel.db, id);
+    const item = getInboxItem(this.db, id);
     if (!item) throw notFound('inbox item', id);
     if (item.status !== 'pending') {
       const why = this.handlers.get(item.kind)?.closedBecause?.(item);

@@ -25,6 +25,7 @@ import { systemClock, type Clock } from './clock.js';
 import { EventBus } from './events.js';
 import { ToolRegistry } from './registry.js';
 import { InboxKinds } from './inbox.js';
+import { KernelRecords } from './records.js';
 import { BUILTIN_TOOLS } from './tools/index.js';
 import { createKernelState, emit, emitInbox, isOpen, runAbort, type InboxChange, type KernelState } from './kernel-state.js';
 import { submitRows } from './stage.js';
@@ -53,7 +54,8 @@ export interface KernelOptions {
 }
 
 export class Kernel {
-  readonly db: Db;
+  /** The kernel's connection: its own. The layers above read and record through `records` and the methods. */
+  private readonly db: Db;
   readonly clock: Clock;
   readonly events: EventBus;
   readonly dataDir: string;
@@ -64,6 +66,8 @@ export class Kernel {
   readonly inbox: InboxKinds;
   /** MCP secrets of agent profiles, outside the database (agent-secrets.ts). */
   readonly secrets: SecretStore;
+  /** Agents' profiles, runs, run events and the process ledger, as the layers above read and record them. */
+  readonly records: KernelRecords;
 
   private readonly k: KernelState;
 
@@ -82,7 +86,8 @@ export class Kernel {
       tools: this.tools,
       failRun: (k, run_id, why) => terminateRun(k, run_id, 'failed', { error: why, rowWhy: `the run failed (${why})`, event: 'run_failed' }),
     });
-    this.inbox = new InboxKinds(this);
+    this.inbox = new InboxKinds(this, this.db);
+    this.records = new KernelRecords(this.db, this.clock);
     this.secrets = createSecretStore(this.dataDir, opts.secretCipher);
     for (const t of BUILTIN_TOOLS) this.tools.register(t);
     for (const a of listAgents(this.db)) if (a.status === 'removed') this.k.removedAgents.add(a.name);
@@ -239,7 +244,7 @@ export class Kernel {
     return readdressRows(this.k, agent);
   }
 
-  /** Bookkeeping when an agent is removed (kernel/agents.ts does the store part): no trust, no new runs. */
+  /** Bookkeeping when an agent is removed (agents/profiles.ts does the store part): no trust, no new runs. */
   agentRemoved(agent: string): void {
     this.k.removedAgents.add(agent);
     this.k.trusted.delete(agent);

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { harness, probe, record, type Harness } from '../../test/support/kernel.js';
-import { createAgentRun, removeAgent, revokeExecutor, saveAgent } from './agents.js';
+import { createAgentRun, removeAgent, revokeExecutor, saveAgent } from '../agents/profiles.js';
 import { APPROVAL_EXPIRED_TEXT, PARK_DURATION_MS, type AgentProfile } from '../../shared/types.js';
 import { listRunEvents } from '../store/queries/events.js';
 import { getAgentKeyRef } from '../store/queries/agents.js';

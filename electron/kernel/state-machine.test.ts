@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { harness, probe } from '../../test/support/kernel.js';
 import { APPROVAL_EXPIRED_TEXT, MODES, ORIGINS, PARK_DURATION_MS, TERMINAL_ROW_STATES, type ApprovalRule, type RowState } from '../../shared/types.js';
 import { listPendingInbox } from '../store/queries/inbox.js';
-import { saveAgent } from './agents.js';
+import { saveAgent } from '../agents/profiles.js';
 
 const VERDICT = fc.constantFrom('allow', 'ask', 'deny', null);
 const op = fc.oneof(

@@ -2,27 +2,10 @@
 // The kernel's rounds speak only this; each provider maps it to its wire format and streams internally.
 
 import { NexusError } from '../../shared/errors.js';
+import type { ConvMessage, ModelToolCall } from '../../shared/conversation.js';
 
-/** One tool call the model composed: `input` is already-parsed JSON (malformed arguments are a provider error). */
-export interface ModelToolCall {
-  id: string;
-  name: string;
-  input: Record<string, unknown>;
-  /** Set by the kernel once the call is recorded: the row that carries it (never sent to a model). */
-  row_id?: string;
-}
-
-/** One tool result as the model reads it (DESIGN §3: text, then structuredContent JSON on its own line). */
-export interface ModelToolResult {
-  id: string;
-  name: string;
-  text: string;
-  isError?: boolean;
-}
-
-/** A conversation message, provider-neutral. A `tool` message carries every result of one fan. */
-export type ConvMessage =
-  { role: 'user'; text: string } | { role: 'assistant'; text: string; toolCalls?: ModelToolCall[] } | { role: 'tool'; results: ModelToolResult[] };
+// The conversation's shapes live in shared/ (the store keeps them too); the providers speak them.
+export type { ConvMessage, ModelToolCall, ModelToolResult } from '../../shared/conversation.js';
 
 /** A tool the model may call: the name is the wire name the model will use. */
 export interface ModelToolSpec {

@@ -48,14 +48,16 @@ export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): 
 }
 
 // Prepared statements are cached per connection: queries call `stmt(db, sql)` on every use and pay the
-// SQL compile only once.
+// SQL compile only once. `stmt<R>(db, sql)` names the shape of the statement's result rows once, where its
+// SQL is written (Signal's typed statements), so no caller casts what `get`/`all` return.
 const caches = new WeakMap<Db, Map<string, Statement>>();
-export function stmt(db: Db, sql: string): Statement {
+export function stmt<R = unknown, P extends unknown[] = unknown[]>(db: Db, sql: string): Database.Statement<P, R> {
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
   let s = cache.get(sql);
   if (!s) cache.set(sql, (s = db.prepare(sql)));
-  return s;
+  // The one place a result type is asserted: SQLite does not know TypeScript's types, the statement's author does.
+  return s as Database.Statement<P, R>;
 }
 
 /** The SQL of every statement prepared on this connection so far (the query-plan test reads them). */

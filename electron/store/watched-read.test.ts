@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, stmt, tx, watchedRead, wroteWatched, type Db } from './db.js';
-import { readSettings, writeSetting } from '../governance/settings.js';
+import { readSettings, writeSetting } from './queries/settings.js';
 
 const dirs: string[] = [];
 const dbs: Db[] = [];

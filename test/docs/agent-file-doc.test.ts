@@ -1,11 +1,11 @@
 // docs/agent-file.md against the zod schema the API validates an agent file with (shared/api/kernel.ts):
 // every field the schema has is on the page and every field on the page is in the schema — except rows the
 // page marks "(being added)", which may be absent until that work lands. Hook events and hook fields
-// are the kernel's validator's (electron/kernel/agents.ts).
+// are the kernel's validator's (electron/agents/profiles.ts).
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentProfileInput } from '../../shared/api/kernel.js';
-import { validateHooks } from '../../electron/kernel/agents.js';
+import { validateHooks } from '../../electron/agents/profiles.js';
 import { bodyRows, fences, readDoc, sections, unquote } from '../support/docs-markdown.js';
 
 const page = readDoc('agent-file.md');
@@ -83,7 +83,7 @@ describe('docs/agent-file.md: the built-in tools', () => {
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const { createNexus } = await import('../../electron/app.js');
-    const { INTERNAL_TOOLS } = await import('../../electron/kernel/turns/internal-tools.js');
+    const { INTERNAL_TOOLS } = await import('../../electron/agents/internal-tools.js');
     const { ROOT } = await import('../support/docs-markdown.js');
     const listed = /Built-in tools: (.*)\./.exec(page)![1].split(', ').map(unquote);
     const dir = mkdtempSync(join(tmpdir(), 'nexus-agent-doc-'));

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AgentProfileInput } from '../../shared/api/kernel.js';
-import { tokenBudget } from '../../electron/kernel/turns/turn-limits.js';
+import { tokenBudget } from '../../electron/agents/turn-limits.js';
 import { DEFAULT_MODEL_TIMEOUT_MS } from '../../electron/providers/deadline.js';
 import { PLACEHOLDER_KEY } from '../../electron/providers/keys.js';
 import { fences, readDoc, ROOT, sections } from '../support/docs-markdown.js';

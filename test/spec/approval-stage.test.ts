@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptedRequest } from '../support/scripted-model.js';
 import { delegate, last, queue, scenario, structuredOf, type Scenario } from '../support/scenarios.js';
-import { saveAgent } from '../../electron/kernel/agents.js';
+import { saveAgent } from '../../electron/agents/profiles.js';
 import { listRunEvents } from '../../electron/store/queries/events.js';
 import type { InboxItem } from '../../shared/api/kernel.js';
 

@@ -11,7 +11,7 @@ import { ManualClock } from '../../electron/kernel/clock.js';
 import { startSocketDoor, type SocketDoor } from '../../electron/doors/socket.js';
 import { HOOK_CREDENTIAL_FILE, readCredential } from '../../electron/doors/credential.js';
 import { dispatch } from '../../electron/api/dispatch.js';
-import { saveAgent } from '../../electron/kernel/agents.js';
+import { saveAgent } from '../../electron/agents/profiles.js';
 import { planClaudeSettings } from '../../electron/external/connect/claude-settings.js';
 import type { ApprovalRule } from '../../shared/types.js';
 

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptedReply, ScriptedRequest } from '../support/scripted-model.js';
 import { bash, delegate, last, queue, scenario, structuredOf, type Scenario } from '../support/scenarios.js';
-import { saveAgent } from '../../electron/kernel/agents.js';
+import { saveAgent } from '../../electron/agents/profiles.js';
 import type { ChainView } from '../../shared/types.js';
 import type { InboxItem } from '../../shared/api/kernel.js';
 

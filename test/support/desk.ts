@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { createNexus, type Nexus } from '../../electron/app.js';
-import { saveAgent, createAgentRun } from '../../electron/kernel/agents.js';
+import { saveAgent, createAgentRun } from '../../electron/agents/profiles.js';
 import type { DeskClient } from '../../electron/desk/client.js';
 import { migrateDesk } from '../../electron/desk/pg/migrate.js';
 import { createDeskRoles } from './desk-roles.js';

@@ -1,8 +1,8 @@
 // The multi-agent scenario harness: a real NEXUS (turns + governance, real SQLite in a fresh temp dir, the
 // real kernel) and one scripted model per agent on real HTTP (test/support/scripted-model.ts), so each
 // agent's requests — what its model reads — are recorded separately. Not a test file itself.
-import { saveAgent } from '../../electron/kernel/agents.js';
-import type { TurnEngine } from '../../electron/kernel/turns/engine.js';
+import { saveAgent } from '../../electron/agents/profiles.js';
+import type { TurnEngine } from '../../electron/agents/engine.js';
 import { startScriptedModel, type Script, type ScriptedModel, type ScriptedReply, type ScriptedRequest } from './scripted-model.js';
 import { openGate, testNexus, type TestNexus } from './nexus.js';
 import type { Row, Run } from '../../electron/kernel/types.js';

@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { createNexus, type Nexus, type NexusModules } from '../../electron/app.js';
 import { dispatch } from '../../electron/api/dispatch.js';
 import { ManualClock } from '../../electron/kernel/clock.js';
-import { saveAgent } from '../../electron/kernel/agents.js';
+import { saveAgent } from '../../electron/agents/profiles.js';
 import { startScriptedModel, type Script, type ScriptedModel } from './scripted-model.js';
 import type { AgentProfile } from '../../shared/types.js';
 import type { MethodName, Methods, OutputOf } from '../../shared/api/index.js';
 import type { Row, Run } from '../../electron/kernel/types.js';
-import type { TurnEngine } from '../../electron/kernel/turns/engine.js';
+import type { TurnEngine } from '../../electron/agents/engine.js';
 
 export interface TurnsHarness {
   nexus: Nexus;

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { harness, type Harness } from '../../../test/support/kernel.js';
 import { dispatch } from '../../api/dispatch.js';
-import { saveAgent } from '../../kernel/agents.js';
+import { saveAgent } from '../../agents/profiles.js';
 import { sandboxAvailability } from '../../sandbox/index.js';
 import { listProcesses } from '../../store/queries/processes.js';
 import type { ApprovalRule } from '../../../shared/types.js';
@@ -78,7 +78,7 @@ describe.skipIf(!sandboxed)('an ACP agent NEXUS runs in its sandbox', () => {
     expect(out.peek).toBe('refused: ENOENT');
     expect(readFileSync(join(run.workspace, 'ran.txt'), 'utf8')).toBe('ran\n');
     expect(h.nexus.kernel.getRow(card.id)).toMatchObject({ state: 'succeeded', granted_by: 'person' });
-    expect(listProcesses(h.nexus.kernel.db)).toEqual([]);
+    expect(listProcesses(h.nexus.db)).toEqual([]);
   }, 30_000);
 
   it('the same agent unsandboxed ("sandbox": false) reads the data dir: the refusal above is the sandbox', async () => {
@@ -163,7 +163,7 @@ describe.skipIf(!sandboxed)('an ACP agent NEXUS runs in its sandbox', () => {
     save();
     const { run } = startAcpRun(h.nexus.kernel, { agent: 'scripted', prompt: prompt({}) });
     await until(() => cards().length === 1);
-    const [proc] = listProcesses(h.nexus.kernel.db);
+    const [proc] = listProcesses(h.nexus.db);
     await h.nexus.close();
     expect(() => process.kill(proc!.pgid, 0)).toThrow();
     h = await harness({ dir: join(dir, 'data'), modules: { governance: true, turns: true, external: true } });
@@ -186,12 +186,12 @@ describe.skipIf(!sandboxed)('an ACP agent NEXUS runs in its sandbox', () => {
     save();
     const { done } = startAcpRun(h.nexus.kernel, { agent: 'scripted', prompt: prompt({}) });
     await until(() => cards().length === 1);
-    const [proc] = listProcesses(h.nexus.kernel.db);
+    const [proc] = listProcesses(h.nexus.db);
     expect(proc).toBeDefined();
     expect(await dispatch(h.nexus.handlers, 'stopAll', {}, { door: 'internal' })).toMatchObject({ ok: true });
     const ended = await done;
     expect(ended.status).toBe('canceled');
     expect(() => process.kill(proc!.pgid, 0)).toThrow();
-    expect(listProcesses(h.nexus.kernel.db)).toEqual([]);
+    expect(listProcesses(h.nexus.db)).toEqual([]);
   }, 30_000);
 });

@@ -5,7 +5,7 @@
 // group at once (it does not wait for the agent to agree).
 import { ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import type { Kernel } from '../../kernel/kernel.js';
-import { createAgentRun, getAgentProfile, type ApprovalRequest } from '../../kernel/agents.js';
+import { createAgentRun, getAgentProfile, type ApprovalRequest } from '../../agents/profiles.js';
 import { KernelError } from '../../kernel/errors.js';
 import type { Run } from '../../kernel/types.js';
 import { policyFor } from '../../sandbox/index.js';
@@ -66,7 +66,7 @@ export function startAcpRun(kernel: Kernel, o: AcpRunOptions): AcpRun {
   };
   const done = (async (): Promise<Run> => {
     const policy = policyFor(profile, { workspace: run.workspace, dataDir: kernel.dataDir });
-    const proc = await startAgentProcess(acp, policy, { db: kernel.db, what: `acp agent ${o.agent}`, now: () => kernel.clock.now() });
+    const proc = await startAgentProcess(acp, policy, { processes: kernel.records.processes(`acp agent ${o.agent}`) });
     if ('refusal' in proc) return end('failed', `The ACP agent was not started: ${proc.refusal}`);
     const conn = nexusClient(s).connect(ndJsonStream(proc.input, proc.output));
     let sessionId: string | null = null;

@@ -7,8 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import type { AcpAgentConfig } from '../../../shared/types.js';
 import { prepareLaunch, processStartTime, type Launch, type SandboxPolicy } from '../../sandbox/index.js';
-import type { Db } from '../../store/db.js';
-import { deleteProcess, insertProcess } from '../../store/queries/processes.js';
+import type { ProcessTracker } from '../../sandbox/tool.js';
 
 export interface AgentProcess {
   child: ChildProcess;
@@ -39,7 +38,7 @@ function bytes(r: Readable): ReadableStream<Uint8Array> {
 export async function startAgentProcess(
   cfg: AcpAgentConfig,
   policy: SandboxPolicy,
-  o: { db: Db; what: string; now: () => number },
+  o: { processes: ProcessTracker },
 ): Promise<AgentProcess | { refusal: string }> {
   const prepared = await prepareLaunch([cfg.command, ...(cfg.args ?? [])], policy, { serverEnv: cfg.env ?? {} });
   if (!prepared.ok) return { refusal: prepared.refusal };
@@ -62,7 +61,7 @@ export async function startAgentProcess(
   });
   const pid = child.pid;
   const start = pid ? processStartTime(pid) : null;
-  if (pid && start) insertProcess(o.db, { pgid: pid, start_time: start, row_id: null, what: o.what, now: o.now() });
+  if (pid && start) o.processes.started(pid, start);
   let killed: Promise<void> | null = null;
   const kill = () =>
     (killed ??= (async () => {
@@ -74,7 +73,7 @@ export async function startAgentProcess(
         }
       }
       await exited;
-      if (pid && start) deleteProcess(o.db, pid, start);
+      if (pid && start) o.processes.ended(pid, start);
       await launch.close().catch(() => undefined);
     })());
   void exited.then(() => kill());

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { harness, type Harness } from '../../../test/support/kernel.js';
 import { startGeminiModel } from '../../../test/support/gemini-model.js';
 import type { ClientModel } from '../../../test/support/client-models.js';
-import { saveAgent } from '../../kernel/agents.js';
+import { saveAgent } from '../../agents/profiles.js';
 import { sandboxAvailability } from '../../sandbox/index.js';
 import { startAcpRun } from './acp-run.js';
 

@@ -1,16 +1,15 @@
 // How an ACP agent's run starts from every door NEXUS's own agents start from (`nexus run`, the window, a
 // delegate_task hop): the turn engine hands an agent whose profile has `acp` to startAcpRun instead of its own
 // model loop. NEXUS closing kills every ACP agent process it started; at the next start their runs end failed.
-import type { AgentStarter, TurnEngine } from '../../kernel/turns/engine.js';
+import type { AgentStarter, TurnEngine } from '../../agents/engine.js';
 import type { Kernel } from '../../kernel/kernel.js';
-import { listRuns } from '../../store/queries/runs.js';
 import { ACP_RUN_PREFIX, killAllAcpAgents, liveAcpRuns, ORPHANED, startAcpRun } from './acp-run.js';
 import { log } from '../../log.js';
 
 /** After a restart: an ACP run still `running` has no process behind it any more. It ends failed, its cards close. */
 export function endOrphanedAcpRuns(kernel: Kernel): string[] {
   const ended: string[] = [];
-  for (const r of listRuns(kernel.db, { status: 'running', limit: 1_000_000 })) {
+  for (const r of kernel.records.runs({ status: 'running', limit: 1_000_000 })) {
     if (!r.created_by?.startsWith(ACP_RUN_PREFIX) || liveAcpRuns.has(r.id)) continue;
     kernel.endRun(r.id, { status: 'failed', error: ORPHANED });
     ended.push(r.id);

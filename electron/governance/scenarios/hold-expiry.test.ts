@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptedRequest } from '../../../test/support/scripted-model.js';
 import { bash, delegate, last, queue, scenario, structuredOf, type Scenario } from '../../../test/support/scenarios.js';
 import { ManualClock } from '../../kernel/clock.js';
-import { getHold } from '../hold-store.js';
+import { getHold } from '../../store/queries/holds.js';
 import { APPROVAL_EXPIRED_TEXT, PARK_DURATION_MS } from '../../../shared/types.js';
 import type { InboxItem } from '../../../shared/api/kernel.js';
 

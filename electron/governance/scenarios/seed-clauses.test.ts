@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptedRequest } from '../../../test/support/scripted-model.js';
 import { last, queue, scenario, type Scenario } from '../../../test/support/scenarios.js';
-import { saveAgent } from '../../kernel/agents.js';
+import { saveAgent } from '../../agents/profiles.js';
 import { SettingsSetView } from '../../../shared/api/orchestration.js';
 import { main } from '../../cli/main.js';
 import { startSocketDoor } from '../../doors/socket.js';

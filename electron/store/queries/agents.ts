@@ -60,12 +60,12 @@ export function upsertAgent(db: Db, a: { profile: AgentProfile; now: number }): 
 }
 
 export function getAgent(db: Db, name: string): AgentRow | null {
-  const r = stmt(db, 'SELECT * FROM agents WHERE name = ?').get(name) as AgentRecord | undefined;
+  const r = stmt<AgentRecord>(db, 'SELECT * FROM agents WHERE name = ?').get(name);
   return r ? toAgent(r) : null;
 }
 
 export function listAgents(db: Db): AgentRow[] {
-  return (stmt(db, 'SELECT * FROM agents ORDER BY name').all() as AgentRecord[]).map(toAgent);
+  return stmt<AgentRecord>(db, 'SELECT * FROM agents ORDER BY name').all().map(toAgent);
 }
 
 /** Mark removed and fence its credentials: the key reference is cleared and reads of it refuse. */
@@ -84,8 +84,7 @@ export function setExecutorRevoked(db: Db, a: { name: string; revoked: boolean; 
 
 /** The agent's key reference (an env var name), or null when absent or fenced. Never the key itself. */
 export function getAgentKeyRef(db: Db, name: string): { fenced: boolean; key_ref: string | null } | null {
-  const r = stmt(db, 'SELECT key_ref, credentials_fenced FROM agents WHERE name = ?').get(name) as
-    { key_ref: string | null; credentials_fenced: number } | undefined;
+  const r = stmt<{ key_ref: string | null; credentials_fenced: number }>(db, 'SELECT key_ref, credentials_fenced FROM agents WHERE name = ?').get(name);
   return r ? { fenced: r.credentials_fenced === 1, key_ref: r.credentials_fenced === 1 ? null : r.key_ref } : null;
 }
 

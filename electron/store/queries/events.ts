@@ -18,11 +18,11 @@ export function insertRunEvent(db: Db, a: { run_id: string; type: string; data?:
 }
 
 export function listRunEvents(db: Db, run_id: string): RunEventView[] {
-  const rows = stmt(db, 'SELECT type, data_json, at FROM run_events WHERE run_id = ? ORDER BY seq').all(run_id) as {
+  const rows = stmt<{
     type: string;
     data_json: string | null;
     at: number;
-  }[];
+  }>(db, 'SELECT type, data_json, at FROM run_events WHERE run_id = ? ORDER BY seq').all(run_id);
   return rows.map((r) => ({ type: r.type, at: isoOr(r.at), data: parseJson(r.data_json, null) }));
 }
 
@@ -33,15 +33,11 @@ export interface RunEventEntry extends RunEventView {
 
 /** A page of a run's events in order, after timeline position `after` (keyset on run_events_by_run). */
 export function listRunEventsPage(db: Db, a: { run_id: string; limit: number; after?: number }): RunEventEntry[] {
-  const rows = stmt(db, 'SELECT seq, type, data_json, at FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?').all(
-    a.run_id,
-    a.after ?? 0,
-    a.limit,
-  ) as {
+  const rows = stmt<{
     seq: number;
     type: string;
     data_json: string | null;
     at: number;
-  }[];
+  }>(db, 'SELECT seq, type, data_json, at FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?').all(a.run_id, a.after ?? 0, a.limit);
   return rows.map((r) => ({ seq: r.seq, type: r.type, at: isoOr(r.at), data: parseJson(r.data_json, null) }));
 }

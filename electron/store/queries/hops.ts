@@ -31,7 +31,7 @@ function toPlace(text: unknown): GatePlace | null {
 
 /**
  * The chain position of a run, or null when no chain started it. A run whose membership was written before the
- * run existed is found through the hand-off row that is its parent (as governance/chain-store.ts placeOf).
+ * run existed is found through the hand-off row that is its parent (as chains.ts placeOf).
  */
 export function gatePlace(db: Db, run: { id: string; parent?: { row_id: string } | null }): GatePlace | null {
   const byRun = toPlace(stmt(db, PLACE_BY_RUN).pluck().get(run.id));

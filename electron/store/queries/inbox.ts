@@ -98,12 +98,12 @@ export function insertInboxItem(db: Db, a: InsertInboxItem): void {
 }
 
 export function getInboxItem(db: Db, id: string): InboxEntry | null {
-  const r = stmt(db, 'SELECT * FROM inbox WHERE id = ?').get(id) as InboxRecord | undefined;
+  const r = stmt<InboxRecord>(db, 'SELECT * FROM inbox WHERE id = ?').get(id);
   return r ? toItem(r) : null;
 }
 
 export function listPendingInbox(db: Db): InboxEntry[] {
-  return (stmt(db, "SELECT * FROM inbox WHERE status = 'pending' ORDER BY created_at, rowid").all() as InboxRecord[]).map(toItem);
+  return stmt<InboxRecord>(db, "SELECT * FROM inbox WHERE status = 'pending' ORDER BY created_at, rowid").all().map(toItem);
 }
 
 export function countPendingInbox(db: Db): number {
@@ -120,14 +120,9 @@ export function resolveInboxItem(db: Db, a: { id: string; status: string; by?: s
 
 /** Close the pending card(s) of a row and say which closed (their ids, for the window's incremental update). */
 export function resolveInboxCardsOfRow(db: Db, a: { row_id: string; status: string; by?: string | null; now: number }): string[] {
-  return (
-    stmt(db, "UPDATE inbox SET status = ?, resolved_at = ?, resolved_by = ? WHERE row_id = ? AND status = 'pending' RETURNING id").all(
-      a.status,
-      a.now,
-      a.by ?? null,
-      a.row_id,
-    ) as { id: string }[]
-  ).map((r) => r.id);
+  return stmt<{ id: string }>(db, "UPDATE inbox SET status = ?, resolved_at = ?, resolved_by = ? WHERE row_id = ? AND status = 'pending' RETURNING id")
+    .all(a.status, a.now, a.by ?? null, a.row_id)
+    .map((r) => r.id);
 }
 
 /** Close the pending card(s) of a row (a row has at most one autonomy card). */
@@ -183,19 +178,15 @@ function filterSql(f: InboxFilter): { where: string; args: unknown[] } {
 export function listPendingInboxPage(db: Db, a: { limit: number; cursor?: string; filter?: InboxFilter }): InboxEntry[] | null {
   const { where, args } = filterSql(a.filter ?? {});
   if (a.cursor !== undefined) {
-    const at = stmt(db, 'SELECT created_at, rowid AS rid FROM inbox WHERE id = ?').get(a.cursor) as { created_at: number; rid: number } | undefined;
+    const at = stmt<{ created_at: number; rid: number }>(db, 'SELECT created_at, rowid AS rid FROM inbox WHERE id = ?').get(a.cursor);
     if (!at) return null;
-    return (
-      stmt(db, `SELECT * FROM inbox WHERE ${where} AND (created_at > ? OR (created_at = ? AND rowid > ?)) ORDER BY created_at, rowid LIMIT ?`).all(
-        ...args,
-        at.created_at,
-        at.created_at,
-        at.rid,
-        a.limit,
-      ) as InboxRecord[]
-    ).map(toItem);
+    return stmt<InboxRecord>(db, `SELECT * FROM inbox WHERE ${where} AND (created_at > ? OR (created_at = ? AND rowid > ?)) ORDER BY created_at, rowid LIMIT ?`)
+      .all(...args, at.created_at, at.created_at, at.rid, a.limit)
+      .map(toItem);
   }
-  return (stmt(db, `SELECT * FROM inbox WHERE ${where} ORDER BY created_at, rowid LIMIT ?`).all(...args, a.limit) as InboxRecord[]).map(toItem);
+  return stmt<InboxRecord>(db, `SELECT * FROM inbox WHERE ${where} ORDER BY created_at, rowid LIMIT ?`)
+    .all(...args, a.limit)
+    .map(toItem);
 }
 
 /** How many pending cards a filter selects, and their groups (by agent, run and chain) with counts. */
@@ -210,25 +201,27 @@ export function summarizePendingInbox(
 } {
   const { where, args } = filterSql(f);
   const total = (stmt(db, `SELECT COUNT(*) AS n FROM inbox WHERE ${where}`).get(...args) as { n: number }).n;
-  const by_agent = stmt(db, `SELECT agent AS key, COUNT(*) AS count FROM inbox WHERE ${where} GROUP BY agent ORDER BY count DESC LIMIT 200`).all(...args) as {
+  const by_agent = stmt<{
     key: string | null;
     count: number;
-  }[];
-  const by_run = stmt(
+  }>(db, `SELECT agent AS key, COUNT(*) AS count FROM inbox WHERE ${where} GROUP BY agent ORDER BY count DESC LIMIT 200`).all(...args);
+  const by_run = stmt<{ key: string; agent: string | null; count: number }>(
     db,
     `SELECT run_id AS key, MIN(agent) AS agent, COUNT(*) AS count FROM inbox WHERE ${where} GROUP BY run_id ORDER BY count DESC LIMIT 200`,
-  ).all(...args) as { key: string; agent: string | null; count: number }[];
-  const by_chain = stmt(
+  ).all(...args);
+  const by_chain = stmt<{ key: string; count: number }>(
     db,
     `SELECT chain_id AS key, COUNT(*) AS count FROM inbox WHERE ${where} AND chain_id IS NOT NULL GROUP BY chain_id ORDER BY count DESC LIMIT 200`,
-  ).all(...args) as { key: string; count: number }[];
+  ).all(...args);
   return { total, by_agent, by_run, by_chain };
 }
 
 /** The ids of every pending card a filter selects (for "select all matching", answered in bulk). */
 export function pendingInboxIds(db: Db, f: InboxFilter = {}, limit = 100_000): string[] {
   const { where, args } = filterSql(f);
-  return (stmt(db, `SELECT id FROM inbox WHERE ${where} ORDER BY created_at, rowid LIMIT ?`).all(...args, limit) as { id: string }[]).map((r) => r.id);
+  return stmt<{ id: string }>(db, `SELECT id FROM inbox WHERE ${where} ORDER BY created_at, rowid LIMIT ?`)
+    .all(...args, limit)
+    .map((r) => r.id);
 }
 
 /** A card as the API and the window's events carry it: the stored bookkeeping (status, data) left out. */

@@ -23,7 +23,7 @@ export function deleteProcess(db: Db, pgid: number, start_time: string): void {
 }
 
 export function listProcesses(db: Db): ProcessRecord[] {
-  return stmt(db, 'SELECT pgid, start_time, row_id, what FROM processes ORDER BY created_at').all() as ProcessRecord[];
+  return stmt<ProcessRecord>(db, 'SELECT pgid, start_time, row_id, what FROM processes ORDER BY created_at').all();
 }
 
 export function clearProcesses(db: Db): void {

@@ -71,12 +71,12 @@ export function insertRow(db: Db, a: InsertRow, seq: number = maxSeq(db, a.run_i
 }
 
 export function getRow(db: Db, id: string): Row | null {
-  const r = stmt(db, 'SELECT * FROM rows WHERE id = ?').get(id) as RowRecord | undefined;
+  const r = stmt<RowRecord>(db, 'SELECT * FROM rows WHERE id = ?').get(id);
   return r ? toRow(r) : null;
 }
 
 export function listRowsOfRun(db: Db, run_id: string): Row[] {
-  return (stmt(db, 'SELECT * FROM rows WHERE run_id = ? ORDER BY seq').all(run_id) as RowRecord[]).map(toRow);
+  return stmt<RowRecord>(db, 'SELECT * FROM rows WHERE run_id = ? ORDER BY seq').all(run_id).map(toRow);
 }
 
 /**
@@ -86,19 +86,19 @@ export function listRowsOfRun(db: Db, run_id: string): Row[] {
 export function listRowsOfRunPage(db: Db, a: { run_id: string; limit: number; cursor?: string }): Row[] | null {
   let after = 0;
   if (a.cursor !== undefined) {
-    const at = stmt(db, 'SELECT seq FROM rows WHERE id = ? AND run_id = ?').get(a.cursor, a.run_id) as { seq: number } | undefined;
+    const at = stmt<{ seq: number }>(db, 'SELECT seq FROM rows WHERE id = ? AND run_id = ?').get(a.cursor, a.run_id);
     if (!at) return null;
     after = at.seq;
   }
-  return (stmt(db, 'SELECT * FROM rows WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?').all(a.run_id, after, a.limit) as RowRecord[]).map(toRow);
+  return stmt<RowRecord>(db, 'SELECT * FROM rows WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?').all(a.run_id, after, a.limit).map(toRow);
 }
 
 /** Every parked row's id and deadline (epoch ms; null: none), earliest first: read from rows_parked_deadline alone. */
 export function listParkedDeadlines(db: Db): { id: string; expires_at: number | null }[] {
-  return stmt(db, "SELECT id, expires_at FROM rows WHERE state = 'needs_approval' ORDER BY expires_at, id").all() as {
+  return stmt<{
     id: string;
     expires_at: number | null;
-  }[];
+  }>(db, "SELECT id, expires_at FROM rows WHERE state = 'needs_approval' ORDER BY expires_at, id").all();
 }
 
 /** How many rows of one run wait on a person (through the partial index rows_parked_by_run). */
@@ -113,11 +113,11 @@ export type LiveRowState = 'ready' | 'needs_approval' | 'running';
 const LIVE = "state IN ('ready','needs_approval','running')";
 
 export function listRowsInState(db: Db, state: LiveRowState): Row[] {
-  return (stmt(db, `SELECT * FROM rows WHERE ${LIVE} AND state = ? ORDER BY created_at, seq`).all(state) as RowRecord[]).map(toRow);
+  return stmt<RowRecord>(db, `SELECT * FROM rows WHERE ${LIVE} AND state = ? ORDER BY created_at, seq`).all(state).map(toRow);
 }
 
 export function listLiveRowsOfRun(db: Db, run_id: string): Row[] {
-  return (stmt(db, `SELECT * FROM rows WHERE run_id = ? AND ${LIVE} ORDER BY seq`).all(run_id) as RowRecord[]).map(toRow);
+  return stmt<RowRecord>(db, `SELECT * FROM rows WHERE run_id = ? AND ${LIVE} ORDER BY seq`).all(run_id).map(toRow);
 }
 
 export function countRowsInState(db: Db, state: LiveRowState): number {
@@ -272,7 +272,5 @@ export function patchRow(db: Db, id: string, patch: RowPatch, now: number): void
 
 /** Held rows of an agent's runs addressed to `addressee`. */
 export function listParkedRowsAddressedTo(db: Db, addressee: string): Row[] {
-  return (stmt(db, `SELECT * FROM rows WHERE ${LIVE} AND state = 'needs_approval' AND addressee = ? ORDER BY created_at`).all(addressee) as RowRecord[]).map(
-    toRow,
-  );
+  return stmt<RowRecord>(db, `SELECT * FROM rows WHERE ${LIVE} AND state = 'needs_approval' AND addressee = ? ORDER BY created_at`).all(addressee).map(toRow);
 }

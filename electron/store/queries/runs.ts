@@ -93,7 +93,7 @@ export function getRun(db: Db, id: string): Run | null {
   let cache = cached.get(db);
   const hit = cache?.get(id);
   if (hit) return { ...hit };
-  const r = stmt(db, 'SELECT * FROM runs WHERE id = ?').get(id) as RunRecord | undefined;
+  const r = stmt<RunRecord>(db, 'SELECT * FROM runs WHERE id = ?').get(id);
   if (!r) return null;
   const run = toRun(r);
   if (!db.inTransaction) {
@@ -106,33 +106,34 @@ export function getRun(db: Db, id: string): Run | null {
 
 export function listRuns(db: Db, args: { limit: number; agent?: string; status?: RunStatus }): Run[] {
   if (args.agent !== undefined && args.status !== undefined) {
-    return (
-      stmt(db, 'SELECT * FROM runs WHERE agent = ? AND status = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').all(
-        args.agent,
-        args.status,
-        args.limit,
-      ) as RunRecord[]
-    ).map(toRun);
+    return stmt<RunRecord>(db, 'SELECT * FROM runs WHERE agent = ? AND status = ? ORDER BY created_at DESC, rowid DESC LIMIT ?')
+      .all(args.agent, args.status, args.limit)
+      .map(toRun);
   }
   if (args.agent !== undefined) {
-    return (stmt(db, 'SELECT * FROM runs WHERE agent = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').all(args.agent, args.limit) as RunRecord[]).map(toRun);
+    return stmt<RunRecord>(db, 'SELECT * FROM runs WHERE agent = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').all(args.agent, args.limit).map(toRun);
   }
   if (args.status !== undefined) {
-    return (stmt(db, 'SELECT * FROM runs WHERE status = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').all(args.status, args.limit) as RunRecord[]).map(
-      toRun,
-    );
+    return stmt<RunRecord>(db, 'SELECT * FROM runs WHERE status = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').all(args.status, args.limit).map(toRun);
   }
-  return (stmt(db, 'SELECT * FROM runs ORDER BY created_at DESC, rowid DESC LIMIT ?').all(args.limit) as RunRecord[]).map(toRun);
+  return stmt<RunRecord>(db, 'SELECT * FROM runs ORDER BY created_at DESC, rowid DESC LIMIT ?').all(args.limit).map(toRun);
 }
 
 /** The ids of every running run, oldest first (Stop all stops a delegator before the runs it started). */
 export function listRunningRunIds(db: Db): string[] {
-  return (stmt(db, "SELECT id FROM runs WHERE status = 'running' ORDER BY created_at, rowid").all() as { id: string }[]).map((r) => r.id);
+  return stmt<{ id: string }>(db, "SELECT id FROM runs WHERE status = 'running' ORDER BY created_at, rowid")
+    .all()
+    .map((r) => r.id);
+}
+
+/** The id of the newest run recorded with this `created_by` (a client session's key), or null. */
+export function newestRunCreatedBy(db: Db, created_by: string): string | null {
+  return stmt<{ id: string }>(db, 'SELECT id FROM runs WHERE created_by = ? ORDER BY created_at DESC, rowid DESC LIMIT 1').get(created_by)?.id ?? null;
 }
 
 /** Where a page cursor (the id of the last run of the previous page) stands, or null: no run has that id. */
 function runKey(db: Db, id: string): { created_at: number; rid: number } | null {
-  return (stmt(db, 'SELECT created_at, rowid AS rid FROM runs WHERE id = ?').get(id) as { created_at: number; rid: number } | undefined) ?? null;
+  return stmt<{ created_at: number; rid: number }>(db, 'SELECT created_at, rowid AS rid FROM runs WHERE id = ?').get(id) ?? null;
 }
 
 /**
@@ -150,7 +151,9 @@ export function listRunsPage(db: Db, a: { limit: number; cursor?: string; agent?
       ? `SELECT * FROM runs WHERE agent = ? AND ${after} ORDER BY created_at DESC, rowid DESC LIMIT ?`
       : `SELECT * FROM runs WHERE ${after} ORDER BY created_at DESC, rowid DESC LIMIT ?`;
   const args = a.agent !== undefined ? [a.agent, ...keys, a.limit] : [...keys, a.limit];
-  return (stmt(db, sql).all(...args) as RunRecord[]).map(toRun);
+  return stmt<RunRecord>(db, sql)
+    .all(...args)
+    .map(toRun);
 }
 
 export function countRunsInFlight(db: Db): number {
