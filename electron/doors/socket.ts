@@ -13,6 +13,11 @@
 // with it may call only the contract's hook methods (shared/api: hookMethod); everything else, `subscribe` and
 // `webOpen` included, answers `hook_credential` and changes nothing.
 //
+// The peer check (peer.ts, peer-check.ts; defense in depth): with the person's credential, every call that is not
+// a hook method (and `subscribe`, `webOpen`) is refused `peer_refused` when a process holding the other end
+// descends from a connected client's process (recorded when its hook connects) or from an agent's command, and
+// `peer_unnamed` when this system can name peers but not this one. The peer is named once per connection.
+//
 // After authentication, two requests are the socket's own (not API methods):
 // `{ "id", "method": "subscribe" }` answers `{ id, ok: true, value: { subscribed: true } }`, then streams every
 // kernel event as `{ "event": NexusEvent }` on that connection (the CLI's `--wait`);
@@ -31,6 +36,9 @@ import { hookRefusal } from '../api/dispatch.js';
 import { guarded } from './guard.js';
 import { MAX_MESSAGE_BYTES } from '../../shared/api/doors.js';
 import { errorMessage } from '../../shared/errors.js';
+import { HOOK_METHODS } from '../../shared/api/index.js';
+import { namePeer, type PeerName } from './peer.js';
+import { PeerCheck, type AgentGroup } from './peer-check.js';
 
 export { SOCKET_FILE, socketPath } from './socket-path.js';
 /** A request line is one API message: anything larger is refused and the connection closed. */
@@ -75,7 +83,16 @@ const refused = (id: unknown) => ({
   },
 });
 
-export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts: SocketDoorOptions = {}): Promise<SocketDoor> {
+/** What the door needs beyond the API: the data dir, and the agents' process groups for the peer check. */
+export type SocketHost = ApiHost & { dataDir: string; agentProcesses?: () => AgentGroup[] };
+
+/** The hook call's client name, for the refusal's sentence. */
+const clientOf = (input: unknown): string => {
+  const c: unknown = input && typeof input === 'object' ? Reflect.get(input, 'client') : undefined;
+  return typeof c === 'string' && /^[a-z0-9-]{1,40}$/.test(c) ? c : 'a connected client';
+};
+
+export async function startSocketDoor(nexus: SocketHost, opts: SocketDoorOptions = {}): Promise<SocketDoor> {
   const path = socketPath(nexus.dataDir);
   const isPipe = process.platform === 'win32';
   if (!isPipe && Buffer.byteLength(path) > MAX_SOCKET_PATH) {
@@ -89,6 +106,7 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts
   const secret = writeCredential(nexus.dataDir);
   const hookSecret = writeCredential(nexus.dataDir, HOOK_CREDENTIAL_FILE);
   const connections = new Set<Socket>();
+  const peers = new PeerCheck(nexus.agentProcesses ?? (() => []));
   const server: Server = createServer((conn) => {
     connections.add(conn);
     let buffer = '';
@@ -96,6 +114,9 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts
     let credential: 'person' | 'hook' = 'hook';
     let refusedAlready = false;
     let unsubscribe: (() => void) | null = null;
+    // Named once, at the first call that needs it; a hook's as soon as it authenticates.
+    let peer: Promise<PeerName> | null = null;
+    const peerName = () => (peer ??= namePeer(conn, path, { first: credential === 'hook' }));
     const gone = new AbortController();
     const send = (msg: unknown) => {
       if (!conn.destroyed) conn.write(`${JSON.stringify(msg)}\n`);
@@ -150,6 +171,7 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts
       }
       authenticated = true;
       credential = person ? 'person' : 'hook';
+      if (!person) void peerName();
       send({ id, ok: true, value: { authenticated: true } });
       return true;
     };
@@ -166,6 +188,10 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts
         return send({ id, ok: false, error: { code: 'invalid_request', message: 'A request is { "id", "method", "input" }.' } });
       }
       if (req.method === 'auth') return send({ id, ok: true, value: { authenticated: true } });
+      if (credential === 'person' && !HOOK_METHODS.has(req.method)) {
+        const refusal = peers.refusal(await peerName());
+        if (refusal) return send({ id, ok: false, error: refusal });
+      }
       if (credential === 'hook' && (req.method === 'subscribe' || req.method === 'webOpen')) return send({ id, ok: false, error: hookRefusal(req.method) });
       if (req.method === 'subscribe') {
         if (!unsubscribe) unsubscribe = nexus.onEvent((event) => send({ event }));
@@ -183,7 +209,15 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts
               },
         );
       }
+      // A hook's client is on record before its answer goes back, so nothing the answer lets it run is unknown.
+      const noted =
+        credential === 'hook' && HOOK_METHODS.has(req.method)
+          ? peerName()
+              .then((n) => peers.noteHook(n, clientOf(req.input)))
+              .catch(() => null)
+          : null;
       const result = await dispatch(nexus.handlers, req.method, req.input, { door: 'socket', credential, signal: gone.signal });
+      await noted;
       send({ id, ...result });
     };
     conn.on('close', () => {

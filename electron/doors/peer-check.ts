@@ -1,0 +1,125 @@
+// The peer check (defense in depth, DESIGN §7.3; not the wall): on the control socket, a call that is not a hook
+// method is refused when a process holding the other end descends from a connected client's process or from
+// an agent's process. The wall (NEXUS's sandbox, the client's own sandbox) keeps those processes away from the
+// person's credential; this catches one that got it anyway.
+//
+// Who is who, by /proc/PID/stat (pid, parent, process group, start time; a pid with another start time is another
+// process, so a reused pid never inherits a record):
+// - a connected client: recorded when its hook connects with the hook credential. The hook is started by the
+//   client, often through `sh -c`, so the client is the hook's nearest ancestor that is not a shell;
+// - an agent's process: the groups NEXUS records before running an agent's command (the processes table: bash
+//   rows, ACP agents), with everything below them or still in their process group.
+import { readFileSync } from 'node:fs';
+import type { ApiError } from '../../shared/api/index.js';
+import type { PeerName } from './peer.js';
+
+export interface Proc {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  start: string;
+  comm: string;
+}
+
+/** One process as /proc says, or null when it is gone. comm is in parentheses and may hold anything. */
+export function proc(pid: number): Proc | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = stat.lastIndexOf(')');
+    const comm = stat.slice(stat.indexOf('(') + 1, close);
+    const f = stat.slice(close + 2).split(' '); // f[0] is field 3 (state)
+    return { pid, ppid: Number(f[1]), pgid: Number(f[2]), start: f[19] ?? '', comm };
+  } catch {
+    return null;
+  }
+}
+
+/** The process and its ancestors, nearest first, up to (not including) pid 0. */
+export function ancestry(pid: number): Proc[] {
+  const out: Proc[] = [];
+  for (let p = proc(pid); p && out.length < 512; p = p.ppid > 0 ? proc(p.ppid) : null) out.push(p);
+  return out;
+}
+
+/** Programs that start a hook for its client (`sh -c COMMAND`); the client is above them. */
+const SHELLS = new Set(['sh', 'dash', 'bash', 'zsh', 'ksh', 'mksh', 'fish', 'busybox', 'env']);
+/** Never a client: they are above the person's own commands too (an orphaned hook's parent is one of them). */
+const NEVER_CLIENTS = new Set(['systemd', 'init', 'sshd', 'login', 'launchd']);
+
+export interface AgentGroup {
+  pgid: number;
+  start_time: string;
+}
+
+export const PEER_REFUSED = 'peer_refused';
+export const PEER_UNNAMED = 'peer_unnamed';
+
+const ELSEWHERE = 'decide from a terminal of your own, the window or the browser';
+
+export class PeerCheck {
+  /** Connected clients' processes seen through their hooks: pid → start time and client name. */
+  private readonly clients = new Map<number, { start: string; client: string }>();
+
+  constructor(
+    /** The agent process groups NEXUS has recorded now. */
+    private readonly agentGroups: () => AgentGroup[],
+    private readonly self: number = process.pid,
+  ) {}
+
+  /** A hook connected from `pids`: remember its client. Returns the client's pid, or null when none was found. */
+  noteHook(name: PeerName, client: string): number | null {
+    if (name.kind !== 'named') return null;
+    const mine = new Set(ancestry(this.self).map((p) => p.pid));
+    let found: number | null = null;
+    for (const pid of name.pids) {
+      const chain = ancestry(pid).slice(1);
+      const c = chain.find((p) => !SHELLS.has(p.comm));
+      if (!c || c.pid <= 1 || mine.has(c.pid) || NEVER_CLIENTS.has(c.comm)) continue;
+      this.clients.set(c.pid, { start: c.start, client });
+      found ??= c.pid;
+    }
+    return found;
+  }
+
+  /** Why this peer may not call a non-hook method, or null when it may. */
+  refusal(name: PeerName): ApiError | null {
+    if (name.kind === 'unsupported') return null; // no way to name a peer here: the wall stands alone
+    if (name.kind === 'unnamed') {
+      return {
+        code: PEER_UNNAMED,
+        message: `NEXUS could not name the process on the other end of this connection (${name.why}), so it takes no decision from it: ${ELSEWHERE}.`,
+      };
+    }
+    this.forgetGone();
+    const groups = this.agentGroups();
+    for (const pid of name.pids) {
+      for (const p of ancestry(pid)) {
+        const c = this.clients.get(p.pid);
+        if (c && c.start === p.start) {
+          return {
+            code: PEER_REFUSED,
+            message: `This connection comes from a process started by a connected client (${c.client}, pid ${p.pid}), and a client's commands cannot decide in NEXUS: ${ELSEWHERE}.`,
+          };
+        }
+        const g = groups.find((x) => (x.pgid === p.pid && x.start_time === p.start) || x.pgid === p.pgid);
+        if (g && p.pid !== this.self) {
+          return {
+            code: PEER_REFUSED,
+            message: `This connection comes from a process an agent's command started (process group ${g.pgid}), and an agent's commands cannot decide in NEXUS: ${ELSEWHERE}.`,
+          };
+        }
+      }
+    }
+    return null;
+  }
+
+  /** The clients recorded now (pids), after forgetting those that ended. */
+  clientPids(): number[] {
+    this.forgetGone();
+    return [...this.clients.keys()];
+  }
+
+  private forgetGone(): void {
+    for (const [pid, c] of this.clients) if (proc(pid)?.start !== c.start) this.clients.delete(pid);
+  }
+}
