@@ -48,7 +48,8 @@ export function peerInodeOf(ssOutput: string, path: string, ours: string): strin
     .split('\n')
     .map((l) => re.exec(l.trim())?.[1])
     .filter((x): x is string => !!x);
-  return found.length === 1 ? found[0]! : null;
+  const [only, more] = found;
+  return only !== undefined && more === undefined ? only : null;
 }
 
 /** Every process (whose fds we may read) holding socket `inode`; `first`: stop at the first found. Newest pids
