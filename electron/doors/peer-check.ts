@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import type { ApiError } from '../../shared/api/index.js';
 import type { PeerName } from './peer.js';
+import { log } from '../log.js';
 
 export interface Proc {
   pid: number;
@@ -59,6 +60,7 @@ const ELSEWHERE = 'decide from a terminal of your own, the window or the browser
 export class PeerCheck {
   /** Connected clients' processes seen through their hooks: pid → start time and client name. */
   private readonly clients = new Map<number, { start: string; client: string }>();
+  private saidOff = false;
 
   constructor(
     /** The agent process groups NEXUS has recorded now. */
@@ -75,6 +77,7 @@ export class PeerCheck {
       const chain = ancestry(pid).slice(1);
       const c = chain.find((p) => !SHELLS.has(p.comm));
       if (!c || c.pid <= 1 || mine.has(c.pid) || NEVER_CLIENTS.has(c.comm)) continue;
+      if (this.clients.get(c.pid)?.start !== c.start) log.info(`the peer check: ${client}'s process ${c.pid} (${c.comm}) is a connected client`);
       this.clients.set(c.pid, { start: c.start, client });
       found ??= c.pid;
     }
@@ -83,7 +86,18 @@ export class PeerCheck {
 
   /** Why this peer may not call a non-hook method, or null when it may. */
   refusal(name: PeerName): ApiError | null {
-    if (name.kind === 'unsupported') return null; // no way to name a peer here: the wall stands alone
+    const r = this.verdict(name);
+    if (r) log.warn(`the peer check refused a call (${r.code}): ${r.message}`);
+    return r;
+  }
+
+  private verdict(name: PeerName): ApiError | null {
+    if (name.kind === 'unsupported') {
+      // No way to name a peer here: the wall stands alone. Said once.
+      if (!this.saidOff) log.warn(`the control socket's peer check is off: ${name.why}`);
+      this.saidOff = true;
+      return null;
+    }
     if (name.kind === 'unnamed') {
       return {
         code: PEER_UNNAMED,

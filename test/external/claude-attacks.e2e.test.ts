@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { captureLog } from '../../electron/log.js';
 import { buildOnce, startKernel, type Kernel } from '../support/external.js';
 import { clientWorld, type ClientWorld, type Run } from '../support/clients.js';
 import { startAnthropicModel, type ClientCall, type ClientModel, type ClientScript } from '../support/client-models.js';
@@ -24,6 +25,7 @@ type Card = { id: string; tool: string; agent: string | null; run_id: string; es
 let k: Kernel;
 let w: ClientWorld;
 let agent: string;
+let logged: ReturnType<typeof captureLog>;
 const models: ClientModel[] = [];
 const bash = (command: string, extra: Record<string, unknown> = {}): ClientCall => ({ name: 'Bash', input: { command, description: 'attack', ...extra } });
 const write = (file: string): ClientCall => ({ name: 'Write', input: { file_path: join(w.project, file), content: 'parked\n' } });
@@ -65,6 +67,7 @@ async function newCard(not: Set<string>, tool?: string): Promise<Card> {
 
 beforeAll(async () => {
   buildOnce();
+  logged = captureLog();
   k = await startKernel();
   w = clientWorld(k.dataDir);
   const c = w.nexus(['connect', 'claude-code', '--project', w.project, '--timeout', '60']);
@@ -75,6 +78,7 @@ afterAll(async () => {
   for (const m of models) await m.close();
   await k?.stop();
   w?.cleanup();
+  logged?.restore();
 });
 
 describe("a connected Claude Code's own Bash cannot answer NEXUS for itself", () => {
@@ -92,6 +96,8 @@ describe("a connected Claude Code's own Bash cannot answer NEXUS for itself", ()
     await k.call('inboxDeny', { id: card.id, reason: 'test over' });
     await other.running;
     expect(existsSync(join(w.project, 'other.txt'))).toBe(false);
+    // Behind the wall, the peer check is armed: Claude Code itself (above the hook's shell) is on record.
+    expect(logged.lines.map((l) => l.line).join('\n')).toMatch(/the peer check: claude-code's process \d+ \((claude(\\.exe)?|node)\) is a connected client/);
   }, 120_000);
 
   it('leaves a background approver, then parks its next card: the card stays pending', async () => {

@@ -114,10 +114,17 @@ describe.runIf(linux)('the control socket refuses decisions from below a connect
       });
       const text = row.result?.content.map((c) => c.text).join('\n') ?? '';
       expect(text).toContain('EXIT=1');
-      if (sandboxed) expect(text).not.toContain('peer_refused'); // the wall: no credential, no socket in sight
+      if (sandboxed)
+        expect(text).not.toContain('peer_refused'); // the wall: no credential, no socket in sight
       else expect(text).toMatch(/process an agent's command started \(process group \d+\), and an agent's commands cannot decide in NEXUS/);
       expect(await pending(card.id)).toBe(true);
-      const rows = (await s.json<{ rows: Row[] }>('runs', 'show', (await s.json<Array<{ id: string; agent: string }>>('runs', 'list')).find((x) => x.agent === 'parker')!.id)).rows;
+      const rows = (
+        await s.json<{ rows: Row[] }>(
+          'runs',
+          'show',
+          (await s.json<Array<{ id: string; agent: string }>>('runs', 'list')).find((x) => x.agent === 'parker')!.id,
+        )
+      ).rows;
       expect(rows.find((x) => x.tool === 'write')?.state).toBe('needs_approval');
       expect((await s.nexus('deny', card.id)).code).toBe(0);
     }, 60_000);
