@@ -97,7 +97,7 @@ describe("a connected Claude Code's own Bash cannot answer NEXUS for itself", ()
     await other.running;
     expect(existsSync(join(w.project, 'other.txt'))).toBe(false);
     // Behind the wall, the peer check is armed: Claude Code itself (above the hook's shell) is on record.
-    expect(logged.lines.map((l) => l.line).join('\n')).toMatch(/the peer check: claude-code's process \d+ \((claude(\\.exe)?|node)\) is a connected client/);
+    expect(logged.lines.map((l) => l.line).join('\n')).toMatch(/the peer check: claude-code's process \d+ \((claude(\.exe)?|node)\) is a connected client/);
   }, 120_000);
 
   it('leaves a background approver, then parks its next card: the card stays pending', async () => {
