@@ -42,8 +42,20 @@ export function ancestry(pid: number): Proc[] {
   return out;
 }
 
+/** A shell running one command (`sh -c COMMAND`, `bash -lc …`): how clients start hooks. */
+function runsCommand(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .slice(1)
+      .some((a) => /^-[a-z]*c[a-z]*$/i.test(a));
+  } catch {
+    return false;
+  }
+}
+
 /** Programs that start a hook for its client (`sh -c COMMAND`); the client is above them. */
-const SHELLS = new Set(['sh', 'dash', 'bash', 'zsh', 'ksh', 'mksh', 'fish', 'busybox', 'env']);
+const SHELLS = new Set(['sh', 'dash', 'bash', 'zsh', 'ksh', 'mksh', 'fish', 'busybox']);
 /** Never a client: they are above the person's own commands too (an orphaned hook's parent is one of them). */
 const NEVER_CLIENTS = new Set(['systemd', 'init', 'sshd', 'login', 'launchd']);
 
@@ -68,17 +80,20 @@ export class PeerCheck {
     private readonly self: number = process.pid,
   ) {}
 
-  /** A hook connected from `pids`: remember its client. Returns the client's pid, or null when none was found. */
+  /** Hooks are running as `pids`: put each one's client on record. Returns the first client's pid, or null. */
   noteHook(name: PeerName, client: string): number | null {
     if (name.kind !== 'named') return null;
     const mine = new Set(ancestry(this.self).map((p) => p.pid));
     let found: number | null = null;
     for (const pid of name.pids) {
       const chain = ancestry(pid).slice(1);
-      const c = chain.find((p) => !SHELLS.has(p.comm));
-      if (!c || c.pid <= 1 || mine.has(c.pid) || NEVER_CLIENTS.has(c.comm)) continue;
-      if (this.clients.get(c.pid)?.start !== c.start) log.info(`the peer check: ${client}'s process ${c.pid} (${c.comm}) is a connected client`);
-      this.clients.set(c.pid, { start: c.start, client });
+      const c = chain.find((p) => !(SHELLS.has(p.comm) && runsCommand(p.pid)));
+      // An interactive shell above a hook is a person who ran it by hand: their terminal is not a client.
+      if (!c || c.pid <= 1 || mine.has(c.pid) || NEVER_CLIENTS.has(c.comm) || SHELLS.has(c.comm)) continue;
+      if (this.clients.get(c.pid)?.start !== c.start) {
+        log.info(`the peer check: ${client}'s process ${c.pid} (${c.comm}) is a connected client`);
+        this.clients.set(c.pid, { start: c.start, client });
+      }
       found ??= c.pid;
     }
     return found;

@@ -5,7 +5,7 @@ import { createConnection, createServer, type Socket } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { namePeer, peerInodeOf } from './peer.js';
+import { hookProcesses, namePeer, peerInodeOf } from './peer.js';
 import { PeerCheck, proc } from './peer-check.js';
 
 const linux = process.platform === 'linux';
@@ -110,5 +110,21 @@ describe.runIf(linux)('the peer check', () => {
     process.kill(-client.pid!, 'SIGKILL');
     await until(() => !proc(client.pid!));
     expect(check.clientPids()).toEqual([]);
+  });
+  it('a hook below an interactive shell (a person running it by hand) records nobody', async () => {
+    const shell = spawn('/bin/sh', ['-s'], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+    kids.push(shell);
+    shell.stdin!.write('sleep 30\n');
+    const kid = () => readFileSync(`/proc/${shell.pid}/task/${shell.pid}/children`, 'utf8').trim();
+    await until(() => !!kid());
+    expect(new PeerCheck(() => []).noteHook({ kind: 'named', pids: [Number(kid().split(/\s+/)[0])] }, 'claude-code')).toBeNull();
+  });
+  it("finds the running hooks by their script's name", async () => {
+    const hook = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)', '/opt/nexus/dist/hook/nexus-hook.mjs'], { detached: true, stdio: 'ignore' });
+    kids.push(hook);
+    await until(() => !!proc(hook.pid!));
+    const found = hookProcesses();
+    expect(found.kind).toBe('named');
+    expect(found.kind === 'named' && found.pids).toContain(hook.pid);
   });
 });

@@ -1,12 +1,13 @@
 // Which processes hold the other end of a control-socket connection (Linux). Node offers no SO_PEERCRED, so:
 // our end's inode from /proc/self/fd, its peer's inode from `ss -x` (sock_diag, iproute2), then every process
 // whose /proc/PID/fd holds that inode. Measured here: 5–6 ms for ss, 8–10 ms for the /proc walk of ~100
-// processes; the door does it once per connection, and only when a call needs it.
+// processes; the door does it once per connection, and only when a call needs it. A hook's connection is named
+// more cheaply (hookProcesses below), since it is made at every tool call of a connected client.
 //
 // Why every holder and not the first: a descriptor can be shared (fork, SCM_RIGHTS); the check refuses when any
 // holder is a connected client's or an agent's.
 import { execFile } from 'node:child_process';
-import { readdirSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import type { Socket } from 'node:net';
 
 export type PeerName =
@@ -52,10 +53,9 @@ export function peerInodeOf(ssOutput: string, path: string, ours: string): strin
   return only !== undefined && more === undefined ? only : null;
 }
 
-/** Every process (whose fds we may read) holding socket `inode`; `first`: stop at the first found. Newest pids
- *  first (a connecting command is usually the newest process). Synchronous: an async readlink per descriptor
+/** Every process (whose fds we may read) holding socket `inode`. Synchronous: an async readlink per descriptor
  *  costs far more than the few milliseconds the whole walk blocks. */
-export function holders(inode: string, first = false): number[] {
+export function holders(inode: string): number[] {
   const want = `socket:[${inode}]`;
   const pids: number[] = [];
   let names: string[];
@@ -64,7 +64,6 @@ export function holders(inode: string, first = false): number[] {
   } catch {
     return pids;
   }
-  names.sort((a, b) => Number(b) - Number(a));
   for (const name of names) {
     let fds: string[];
     try {
@@ -81,7 +80,6 @@ export function holders(inode: string, first = false): number[] {
       }
       if (link === want) {
         pids.push(Number(name));
-        if (first) return pids;
         break;
       }
     }
@@ -90,7 +88,7 @@ export function holders(inode: string, first = false): number[] {
 }
 
 /** Name the processes on the other end of `conn`, a connection accepted on the Unix socket at `path`. */
-export async function namePeer(conn: Socket, path: string, opts: { first?: boolean; platform?: NodeJS.Platform } = {}): Promise<PeerName> {
+export async function namePeer(conn: Socket, path: string, opts: { platform?: NodeJS.Platform } = {}): Promise<PeerName> {
   const platform = opts.platform ?? process.platform;
   if (platform !== 'linux') return { kind: 'unsupported', why: `NEXUS cannot name a socket's peer on ${platform} yet` };
   const fd = fdOf(conn);
@@ -105,6 +103,35 @@ export async function namePeer(conn: Socket, path: string, opts: { first?: boole
   if (typeof out !== 'string') return { kind: 'unsupported', why: out.missing };
   const peer = peerInodeOf(out, path, ours);
   if (peer === null) return { kind: 'unnamed', why: 'ss does not show an unbound peer for this connection' };
-  const pids = holders(peer, opts.first);
+  const pids = holders(peer);
   return pids.length ? { kind: 'named', pids } : { kind: 'unnamed', why: 'no process visible to NEXUS holds the other end' };
+}
+
+/** The hook's script (dist/hook/nexus-hook.mjs; HOOK_MARK in electron/external/connect/hook-command.ts). */
+export const HOOK_SCRIPT = 'nexus-hook.mjs';
+
+/**
+ * The hooks running now: every process (whose cmdline we may read) with the hook's script among its arguments.
+ * A hook connection names its client through these instead of `ss`: no process to spawn on each tool call, and
+ * a process that merely calls itself a hook only puts its own parent on record, which gains it nothing.
+ */
+export function hookProcesses(platform: NodeJS.Platform = process.platform): PeerName {
+  if (platform !== 'linux') return { kind: 'unsupported', why: `NEXUS cannot name a socket's peer on ${platform} yet` };
+  const pids: number[] = [];
+  let names: string[];
+  try {
+    names = readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+  } catch {
+    return { kind: 'unsupported', why: 'no /proc' };
+  }
+  for (const name of names) {
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    if (argv.some((a) => a === HOOK_SCRIPT || a.endsWith(`/${HOOK_SCRIPT}`))) pids.push(Number(name));
+  }
+  return pids.length ? { kind: 'named', pids } : { kind: 'unnamed', why: 'no hook process is running' };
 }

@@ -15,7 +15,8 @@
 //
 // The peer check (peer.ts, peer-check.ts; defense in depth): with the person's credential, every call that is not
 // a hook method (and `subscribe`, `webOpen`) is refused `peer_refused` when a process holding the other end
-// descends from a connected client's process (recorded when its hook connects) or from an agent's command, and
+// descends from a connected client's process (the parent of a running hook, recorded at each hook call) or from an
+// agent's command, and
 // `peer_unnamed` when this system can name peers but not this one. The peer is named once per connection.
 //
 // After authentication, two requests are the socket's own (not API methods):
@@ -37,7 +38,7 @@ import { guarded } from './guard.js';
 import { MAX_MESSAGE_BYTES } from '../../shared/api/doors.js';
 import { errorMessage } from '../../shared/errors.js';
 import { HOOK_METHODS } from '../../shared/api/index.js';
-import { namePeer, type PeerName } from './peer.js';
+import { hookProcesses, namePeer, type PeerName } from './peer.js';
 import { PeerCheck, type AgentGroup } from './peer-check.js';
 
 export { SOCKET_FILE, socketPath } from './socket-path.js';
@@ -114,9 +115,9 @@ export async function startSocketDoor(nexus: SocketHost, opts: SocketDoorOptions
     let credential: 'person' | 'hook' = 'hook';
     let refusedAlready = false;
     let unsubscribe: (() => void) | null = null;
-    // Named once, at the first call that needs it; a hook's as soon as it authenticates.
+    // Named once, at the first call that needs it.
     let peer: Promise<PeerName> | null = null;
-    const peerName = () => (peer ??= namePeer(conn, path, { first: credential === 'hook' }));
+    const peerName = () => (peer ??= namePeer(conn, path));
     const gone = new AbortController();
     const send = (msg: unknown) => {
       if (!conn.destroyed) conn.write(`${JSON.stringify(msg)}\n`);
@@ -171,7 +172,6 @@ export async function startSocketDoor(nexus: SocketHost, opts: SocketDoorOptions
       }
       authenticated = true;
       credential = person ? 'person' : 'hook';
-      if (!person) void peerName();
       send({ id, ok: true, value: { authenticated: true } });
       return true;
     };
@@ -209,15 +209,9 @@ export async function startSocketDoor(nexus: SocketHost, opts: SocketDoorOptions
               },
         );
       }
-      // A hook's client is on record before its answer goes back, so nothing the answer lets it run is unknown.
-      const noted =
-        credential === 'hook' && HOOK_METHODS.has(req.method)
-          ? peerName()
-              .then((n) => peers.noteHook(n, clientOf(req.input)))
-              .catch(() => null)
-          : null;
+      // A hook's client goes on record before the hook has its answer, so before anything that answer lets run.
+      if (credential === 'hook' && HOOK_METHODS.has(req.method)) peers.noteHook(hookProcesses(), clientOf(req.input));
       const result = await dispatch(nexus.handlers, req.method, req.input, { door: 'socket', credential, signal: gone.signal });
-      await noted;
       send({ id, ...result });
     };
     conn.on('close', () => {
