@@ -7,12 +7,20 @@
 //   - the person's own `nexus approve` (not below either) still approves, recorded person:cli.
 // Linux only (the peer is named through /proc and ss). Run as root and as an unprivileged user.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { startScriptedModel, type ScriptedModel, type ScriptedReply, type ScriptedRequest } from '../support/scripted-model.js';
 import { build, ROOT, serve, type Served } from '../support/serve.js';
 
+const writable = (dir: string) => {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
 const BIN = join(ROOT, 'bin', 'nexus.cjs');
 const HOOK = join(ROOT, 'dist', 'hook', 'nexus-hook.mjs');
 const NODE = process.execPath;
@@ -72,8 +80,8 @@ console.log(JSON.stringify({ code: child.status, stdout: child.stdout, stderr: c
 
 beforeAll(async () => {
   if (!linux) return;
-  // Unprivileged over a checkout root owns, dist/ cannot be rebuilt: the one root built is used.
-  if (process.getuid?.() === 0 || !existsSync(HOOK)) build();
+  // Run unprivileged over a checkout root built (setpriv in CI), dist/ cannot be written: the built one is used.
+  if (!(existsSync(HOOK) && !writable(join(ROOT, 'dist')))) build();
   model = await startScriptedModel({ script: attacker });
   s = await serve();
   expect((await s.nexus('agents', 'add', profile('parker', { approval_rules: [] }))).code).toBe(0);
