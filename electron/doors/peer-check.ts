@@ -11,7 +11,8 @@
 //   rows, ACP agents), with everything below them or still in their process group.
 import { readFileSync } from 'node:fs';
 import type { ApiError } from '../../shared/api/index.js';
-import type { PeerName } from './peer.js';
+import type { Socket } from 'node:net';
+import { hookProcesses, namePeer, type PeerName } from './peer.js';
 import { log } from '../log.js';
 
 export interface Proc {
@@ -63,6 +64,12 @@ export interface AgentGroup {
   pgid: number;
   start_time: string;
 }
+
+/** The hook call's client name, for the refusal's sentence. */
+const clientOf = (input: unknown): string => {
+  const c: unknown = input && typeof input === 'object' ? Reflect.get(input, 'client') : undefined;
+  return typeof c === 'string' && /^[a-z0-9-]{1,40}$/.test(c) ? c : 'a connected client';
+};
 
 export const PEER_REFUSED = 'peer_refused';
 export const PEER_UNNAMED = 'peer_unnamed';
@@ -140,6 +147,15 @@ export class PeerCheck {
       }
     }
     return null;
+  }
+
+  /** One connection's side of the check: its peer named once, at the first call that needs it. */
+  connection(conn: Socket, path: string): { refusal(): Promise<ApiError | null>; noteHook(input: unknown): void } {
+    let named: Promise<PeerName> | null = null;
+    return {
+      refusal: async () => this.refusal(await (named ??= namePeer(conn, path))),
+      noteHook: (input) => void this.noteHook(hookProcesses(), clientOf(input)),
+    };
   }
 
   /** The clients recorded now (pids), after forgetting those that ended. */

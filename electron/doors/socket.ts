@@ -13,11 +13,8 @@
 // with it may call only the contract's hook methods (shared/api: hookMethod); everything else, `subscribe` and
 // `webOpen` included, answers `hook_credential` and changes nothing.
 //
-// The peer check (peer.ts, peer-check.ts; defense in depth): with the person's credential, every call that is not
-// a hook method (and `subscribe`, `webOpen`) is refused `peer_refused` when a process holding the other end
-// descends from a connected client's process (the parent of a running hook, recorded at each hook call) or from an
-// agent's command, and
-// `peer_unnamed` when this system can name peers but not this one. The peer is named once per connection.
+// The peer check (peer-check.ts, defense in depth): a person-credential call that is not a hook method is refused
+// when the process on the other end descends from a connected client's or an agent's (peer_refused, peer_unnamed).
 //
 // After authentication, two requests are the socket's own (not API methods):
 // `{ "id", "method": "subscribe" }` answers `{ id, ok: true, value: { subscribed: true } }`, then streams every
@@ -29,16 +26,14 @@
 // connection and every other one go on.
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { chmodSync, existsSync, unlinkSync } from 'node:fs';
-import { dispatch } from '../api/dispatch.js';
+import { dispatch, hookRefusal } from '../api/dispatch.js';
 import { socketPath } from './socket-path.js';
 import type { ApiHost } from './host.js';
 import { CREDENTIAL_FILE, HOOK_CREDENTIAL_FILE, removeCredential, sameSecret, writeCredential } from './credential.js';
-import { hookRefusal } from '../api/dispatch.js';
 import { guarded } from './guard.js';
 import { MAX_MESSAGE_BYTES } from '../../shared/api/doors.js';
 import { errorMessage } from '../../shared/errors.js';
 import { HOOK_METHODS } from '../../shared/api/index.js';
-import { hookProcesses, namePeer, type PeerName } from './peer.js';
 import { PeerCheck, type AgentGroup } from './peer-check.js';
 
 export { SOCKET_FILE, socketPath } from './socket-path.js';
@@ -87,12 +82,6 @@ const refused = (id: unknown) => ({
 /** What the door needs beyond the API: the data dir, and the agents' process groups for the peer check. */
 export type SocketHost = ApiHost & { dataDir: string; agentProcesses?: () => AgentGroup[] };
 
-/** The hook call's client name, for the refusal's sentence. */
-const clientOf = (input: unknown): string => {
-  const c: unknown = input && typeof input === 'object' ? Reflect.get(input, 'client') : undefined;
-  return typeof c === 'string' && /^[a-z0-9-]{1,40}$/.test(c) ? c : 'a connected client';
-};
-
 export async function startSocketDoor(nexus: SocketHost, opts: SocketDoorOptions = {}): Promise<SocketDoor> {
   const path = socketPath(nexus.dataDir);
   const isPipe = process.platform === 'win32';
@@ -115,9 +104,7 @@ export async function startSocketDoor(nexus: SocketHost, opts: SocketDoorOptions
     let credential: 'person' | 'hook' = 'hook';
     let refusedAlready = false;
     let unsubscribe: (() => void) | null = null;
-    // Named once, at the first call that needs it.
-    let peer: Promise<PeerName> | null = null;
-    const peerName = () => (peer ??= namePeer(conn, path));
+    const peer = peers.connection(conn, path);
     const gone = new AbortController();
     const send = (msg: unknown) => {
       if (!conn.destroyed) conn.write(`${JSON.stringify(msg)}\n`);
@@ -189,7 +176,7 @@ export async function startSocketDoor(nexus: SocketHost, opts: SocketDoorOptions
       }
       if (req.method === 'auth') return send({ id, ok: true, value: { authenticated: true } });
       if (credential === 'person' && !HOOK_METHODS.has(req.method)) {
-        const refusal = peers.refusal(await peerName());
+        const refusal = await peer.refusal();
         if (refusal) return send({ id, ok: false, error: refusal });
       }
       if (credential === 'hook' && (req.method === 'subscribe' || req.method === 'webOpen')) return send({ id, ok: false, error: hookRefusal(req.method) });
@@ -209,8 +196,8 @@ export async function startSocketDoor(nexus: SocketHost, opts: SocketDoorOptions
               },
         );
       }
-      // A hook's client goes on record before the hook has its answer, so before anything that answer lets run.
-      if (credential === 'hook' && HOOK_METHODS.has(req.method)) peers.noteHook(hookProcesses(), clientOf(req.input));
+      // A hook's client is on record before the hook has its answer, so before anything that answer lets run.
+      if (credential === 'hook' && HOOK_METHODS.has(req.method)) peer.noteHook(req.input);
       const result = await dispatch(nexus.handlers, req.method, req.input, { door: 'socket', credential, signal: gone.signal });
       send({ id, ...result });
     };
