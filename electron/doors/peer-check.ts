@@ -154,7 +154,13 @@ export class PeerCheck {
     let named: Promise<PeerName> | null = null;
     return {
       refusal: async () => this.refusal(await (named ??= namePeer(conn, path))),
-      noteHook: (input) => void this.noteHook(hookProcesses(), clientOf(input)),
+      noteHook: (input) => {
+        try {
+          this.noteHook(hookProcesses(), clientOf(input));
+        } catch (e) {
+          log.warn("the peer check could not put a hook's client on record", e); // the hook's own answer goes on
+        }
+      },
     };
   }
 
