@@ -16,6 +16,7 @@ import { workspacesRoot } from './kernel/workspaces-root.js';
 import { join, resolve } from 'node:path';
 import { openDatabase, type Db } from './store/db.js';
 import { acquireLock } from './store/lock.js';
+import { listProcesses } from './store/queries/processes.js';
 import { precreatePrivate, tightenDataDir } from './store/data-dir-perms.js';
 import type { SecretCipher } from './store/secrets.js';
 import { moveClearSecretsOutOfDb } from './kernel/secret-migration.js';
@@ -90,6 +91,8 @@ export interface Nexus {
   desk: DeskClient | null;
   recovery: RecoveryReport;
   onEvent(listener: (event: NexusEvent) => void): () => void;
+  /** The process groups of agents' commands running now (bash rows, ACP agents): the socket door's peer check. */
+  agentProcesses(): Array<{ pgid: number; start_time: string }>;
   onClose(fn: () => void | Promise<void>): void;
   close(): Promise<void>;
 }
@@ -233,6 +236,7 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
       desk,
       recovery: kernel.start(),
       onEvent: (listener) => events.on(listener),
+      agentProcesses: () => listProcesses(db),
       onClose,
       close,
     };

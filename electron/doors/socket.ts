@@ -13,6 +13,9 @@
 // with it may call only the contract's hook methods (shared/api: hookMethod); everything else, `subscribe` and
 // `webOpen` included, answers `hook_credential` and changes nothing.
 //
+// The peer check (peer-check.ts, defense in depth): a person-credential call that is not a hook method is refused
+// when the process on the other end descends from a connected client's or an agent's (peer_refused, peer_unnamed).
+//
 // After authentication, two requests are the socket's own (not API methods):
 // `{ "id", "method": "subscribe" }` answers `{ id, ok: true, value: { subscribed: true } }`, then streams every
 // kernel event as `{ "event": NexusEvent }` on that connection (the CLI's `--wait`);
@@ -23,14 +26,15 @@
 // connection and every other one go on.
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { chmodSync, existsSync, unlinkSync } from 'node:fs';
-import { dispatch } from '../api/dispatch.js';
+import { dispatch, hookRefusal } from '../api/dispatch.js';
 import { socketPath } from './socket-path.js';
 import type { ApiHost } from './host.js';
 import { CREDENTIAL_FILE, HOOK_CREDENTIAL_FILE, removeCredential, sameSecret, writeCredential } from './credential.js';
-import { hookRefusal } from '../api/dispatch.js';
 import { guarded } from './guard.js';
 import { MAX_MESSAGE_BYTES } from '../../shared/api/doors.js';
 import { errorMessage } from '../../shared/errors.js';
+import { HOOK_METHODS } from '../../shared/api/index.js';
+import { PeerCheck, type AgentGroup } from './peer-check.js';
 
 export { SOCKET_FILE, socketPath } from './socket-path.js';
 /** A request line is one API message: anything larger is refused and the connection closed. */
@@ -75,7 +79,10 @@ const refused = (id: unknown) => ({
   },
 });
 
-export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts: SocketDoorOptions = {}): Promise<SocketDoor> {
+/** What the door needs beyond the API: the data dir, and the agents' process groups for the peer check. */
+export type SocketHost = ApiHost & { dataDir: string; agentProcesses?: () => AgentGroup[] };
+
+export async function startSocketDoor(nexus: SocketHost, opts: SocketDoorOptions = {}): Promise<SocketDoor> {
   const path = socketPath(nexus.dataDir);
   const isPipe = process.platform === 'win32';
   if (!isPipe && Buffer.byteLength(path) > MAX_SOCKET_PATH) {
@@ -89,6 +96,7 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts
   const secret = writeCredential(nexus.dataDir);
   const hookSecret = writeCredential(nexus.dataDir, HOOK_CREDENTIAL_FILE);
   const connections = new Set<Socket>();
+  const peers = new PeerCheck(nexus.agentProcesses ?? (() => []));
   const server: Server = createServer((conn) => {
     connections.add(conn);
     let buffer = '';
@@ -96,6 +104,7 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts
     let credential: 'person' | 'hook' = 'hook';
     let refusedAlready = false;
     let unsubscribe: (() => void) | null = null;
+    const peer = peers.connection(conn, path);
     const gone = new AbortController();
     const send = (msg: unknown) => {
       if (!conn.destroyed) conn.write(`${JSON.stringify(msg)}\n`);
@@ -166,6 +175,10 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts
         return send({ id, ok: false, error: { code: 'invalid_request', message: 'A request is { "id", "method", "input" }.' } });
       }
       if (req.method === 'auth') return send({ id, ok: true, value: { authenticated: true } });
+      if (credential === 'person' && !HOOK_METHODS.has(req.method)) {
+        const refusal = await peer.refusal();
+        if (refusal) return send({ id, ok: false, error: refusal });
+      }
       if (credential === 'hook' && (req.method === 'subscribe' || req.method === 'webOpen')) return send({ id, ok: false, error: hookRefusal(req.method) });
       if (req.method === 'subscribe') {
         if (!unsubscribe) unsubscribe = nexus.onEvent((event) => send({ event }));
@@ -183,6 +196,8 @@ export async function startSocketDoor(nexus: ApiHost & { dataDir: string }, opts
               },
         );
       }
+      // A hook's client is on record before the hook has its answer, so before anything that answer lets run.
+      if (credential === 'hook' && HOOK_METHODS.has(req.method)) peer.noteHook(req.input);
       const result = await dispatch(nexus.handlers, req.method, req.input, { door: 'socket', credential, signal: gone.signal });
       send({ id, ...result });
     };

@@ -1,6 +1,6 @@
 // A NEXUS kernel in this process with its control socket open (the hook of a real client connects to it), plus
 // small helpers the real-client tests share.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -9,12 +9,22 @@ import { startSocketDoor, type SocketDoor } from '../../electron/doors/socket.js
 import { dispatch } from '../../electron/api/dispatch.js';
 import type { ApprovalRule } from '../../shared/types.js';
 
+const writable = (dir: string) => {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
 const ROOT = join(import.meta.dirname, '..', '..');
 let built = false;
 /** dist/ (the CLI and the hook) built once per test file. */
 export function buildOnce(): void {
   if (built) return;
-  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' });
+  // Run unprivileged over a checkout root built (setpriv in CI), dist/ cannot be written: the built one is used.
+  if (!(existsSync(join(ROOT, 'dist', 'hook', 'nexus-hook.mjs')) && !writable(join(ROOT, 'dist'))))
+    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' });
   built = true;
 }
 
