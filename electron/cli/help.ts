@@ -32,7 +32,7 @@ export const SUMMARIES: Record<string, string> = {
   abandon: 'give up the failed hook of an attention card (not the run)',
   connect: "install NEXUS as Claude Code's or Codex's tool hook: their calls cross the approval stage",
   disconnect: 'remove that hook',
-  desk: "create or upgrade a team desk's schema in PostgreSQL (desk init URL)",
+  desk: "team desk: create or upgrade its schema (desk init URL), this machine's seat (desk status), leave it (desk leave)",
 };
 
 /** The reference page(s) of each command, as docs/ paths (anchors are docs/cli.md headings). */
