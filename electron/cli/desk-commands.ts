@@ -74,7 +74,8 @@ export const deskCommandWith =
       else if (!before.value.joined) io.out('This machine is not at a team desk: nothing to leave.');
       else {
         io.out(`Left the desk at ${before.value.url} (machine ${before.value.machine}).`);
-        if (before.value.source === 'start') io.out('This kernel was started with --desk or NEXUS_DESK_URL: it joins again at its next start unless that is removed.');
+        if (before.value.source === 'start')
+          io.out('This kernel was started with --desk or NEXUS_DESK_URL: it joins again at its next start unless that is removed.');
       }
       return 0;
     });

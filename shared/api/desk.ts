@@ -7,7 +7,9 @@ import { method, strict } from './contract.js';
 /** A machine's name at the desk (Postgres keys the record by it). */
 export const DeskMachine = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'a machine name is letters, digits, dot, dash or underscore (at most 63)');
 /** A Postgres role: the person answering from this machine. */
-export const DeskRole = z.string().regex(/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/, 'a Postgres role is letters, digits, _ or $ (at most 63, not starting with a digit)');
+export const DeskRole = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/, 'a Postgres role is letters, digits, _ or $ (at most 63, not starting with a digit)');
 
 export const DeskStatus = strict({
   /** This machine has a seat at a desk (it may still be unreachable: see connected). */

@@ -2,6 +2,7 @@
 // answer beside the button that opens it. More cards load as the list nears the end of what is loaded.
 import { useInbox, type InboxItem } from '../../stores/inbox.js';
 import { useStatus } from '../../stores/status.js';
+import { useDesk } from '../../stores/desk.js';
 import { VirtualList } from '../../components/VirtualList.js';
 import { KIND_LABEL } from './cards.js';
 import { timeLeft } from '../../components/time.js';
@@ -13,6 +14,8 @@ function Row({ item, selected, now }: { item: InboxItem; selected: boolean; now:
   const checked = useInbox((s) => Boolean(s.checked[item.id]));
   const left = timeLeft(item.expires_at, now);
   const answerable = item.kind === 'autonomy' || item.kind === 'orchestration';
+  // At a desk, every card says where it runs: this machine's own are marked as here.
+  const machine = useDesk((d) => (d.status?.joined ? d.status.machine : null));
   return (
     <div className={`card-row-wrap ${selected ? 'selected' : ''}`}>
       {answerable ? (
@@ -36,6 +39,7 @@ function Row({ item, selected, now }: { item: InboxItem; selected: boolean; now:
         <span className="row-top">
           <span className={`kind-badge ${item.kind}`}>{KIND_LABEL[item.kind]}</span>
           {item.hop ? <span className="hop-chip">hop {item.hop}</span> : null}
+          {machine ? <span className="machine-chip here">runs here · {machine}</span> : null}
           <span className="row-time">{left ?? ''}</span>
         </span>
         <span className="row-main">
