@@ -122,7 +122,7 @@ test('Settings ▸ Desk joins a machine, says in words why a join failed, shows 
   await expect(facts).toContainText('laptop-c');
   await expect(facts).toContainText('carol');
   await expect(page.getByTestId('desk-backlog')).toHaveText(/^\d+ changes? waiting$/);
-  await expect(facts).toContainText('Stored in the keychain');
+  await expect(facts).toContainText(/Stored, in .*secrets\.json, readable by you alone \(no OS keychain here\)/);
   await expect(facts).not.toContainText('not-a-real-password');
   await expect(facts).toContainText(pg.url('laptop_c'));
   expect(await c.call('deskStatus', {})).toMatchObject({ joined: true, connected: true, machine: 'laptop-c', person: 'carol', source: 'saved' });

@@ -97,6 +97,9 @@ export class DeskSeat {
       silence_stop: c ? c.silent() : false,
       silence_stop_s: c?.opts.silenceStopS ?? null,
       password_stored: this.password().password !== undefined,
+      password_store: this.ports.kernel.secrets.encrypted
+        ? 'encrypted by the OS keychain'
+        : `in ${this.ports.kernel.secrets.path}, readable by you alone (no OS keychain here)`,
       last_error: s?.last_error ? deskErrorSentence(s.last_error) : null,
     };
   }

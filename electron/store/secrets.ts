@@ -24,6 +24,8 @@ type FileShape = { version: 1; agents: Record<string, Record<string, Partial<Rec
 
 export interface SecretStore {
   readonly path: string;
+  /** Values are encrypted by the OS keychain (the desktop app); false: kept in clear in the 0600 file. */
+  readonly encrypted: boolean;
   /** The agent's values; a value this process cannot decrypt (saved under another keychain) is left out and named in `unreadable`. */
   get(agent: string): { secrets: AgentSecrets; unreadable: string[] };
   /** Replace all of the agent's values (an empty set removes the agent's entry). */
@@ -82,6 +84,9 @@ export function createSecretStore(dataDir: string, cipher?: SecretCipher): Secre
   };
   return {
     path,
+    get encrypted() {
+      return Boolean(cipher?.available());
+    },
     get(agent) {
       const secrets: AgentSecrets = {};
       const unreadable: string[] = [];

@@ -29,6 +29,8 @@ export const DeskStatus = strict({
   silence_stop_s: z.number().nullable(),
   /** A password for the desk is kept in this NEXUS's secret store (never the value). */
   password_stored: z.boolean(),
+  /** Where a stored password is: encrypted by the OS keychain (desktop app), or a file only you may read (`nexus serve`). */
+  password_store: z.string(),
   /** Why the last exchange with the desk failed, in words. */
   last_error: z.string().nullable(),
 });

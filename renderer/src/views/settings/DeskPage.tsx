@@ -90,7 +90,7 @@ function JoinForm() {
         <label>
           Password (optional)
           <input className="input mono" type="password" autoComplete="new-password" {...field('password')} />
-          {hint('password', 'Kept in the keychain, never in the database or a log; blank if ~/.pgpass or PGPASSWORD has it')}
+          {hint('password', 'Kept in the OS keychain (or, without one, a file only you may read), never in the database or a log; blank if PGPASSWORD has it')}
         </label>
         <div className="row-actions">
           <button type="submit" className="btn primary" disabled={busy || !form.url.trim() || !form.machine.trim()}>
@@ -163,7 +163,7 @@ function Connection({ s }: { s: DeskStatus }) {
         </div>
         <div>
           <dt>Password</dt>
-          <dd>{s.password_stored ? 'Stored in the keychain' : 'None stored'}</dd>
+          <dd>{s.password_stored ? `Stored, ${s.password_store}` : 'None stored'}</dd>
         </div>
       </dl>
       {s.last_error ? (
