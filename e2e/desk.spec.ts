@@ -11,7 +11,8 @@ import { serveAtDesk, type DeskServer } from '../test/support/e2e-desk.js';
 import { startScriptedModel, type ScriptedModel } from '../test/support/scripted-model.js';
 import { expectNoAxeViolations } from '../test/support/e2e-axe.js';
 
-test.describe.configure({ mode: 'serial' });
+// axe runs in light and dark at two widths for each state: slower than one spec's usual minute on a busy machine.
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
 test.skip(!pgAvailable, 'Debian postgresql is not installed');
 
 const ROOT = join(import.meta.dirname, '..');
@@ -59,7 +60,8 @@ test("B's Inbox groups A's card under A's machine, below B's own card, and B's a
   // B's own card first, saying it runs here; then the desk's other machines, each a group of its own.
   await expect(page.getByTestId('queue-machine')).toHaveText('This machine: laptop-b · its cards run here');
   const own = page.locator('.card-row').first();
-  await expect(own).toContainText('runs here · laptop-b');
+  await expect(own).toContainText('runs here, on laptop-b');
+  await expect(own.locator('.machine-chip')).toHaveAttribute('title', 'Runs here, on laptop-b');
   const group = page.locator('[data-group-machine="laptop-a"]');
   await expect(group.getByRole('heading', { name: /laptop-a/ })).toBeVisible();
   const card = group.locator('[data-desk-card]');

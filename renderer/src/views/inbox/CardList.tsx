@@ -39,7 +39,12 @@ function Row({ item, selected, now }: { item: InboxItem; selected: boolean; now:
         <span className="row-top">
           <span className={`kind-badge ${item.kind}`}>{KIND_LABEL[item.kind]}</span>
           {item.hop ? <span className="hop-chip">hop {item.hop}</span> : null}
-          {machine ? <span className="machine-chip here">runs here · {machine}</span> : null}
+          {machine ? (
+            <span className="machine-chip here" title={`Runs here, on ${machine}`}>
+              <span aria-hidden="true">here</span>
+              <span className="sr-only">runs here, on {machine}</span>
+            </span>
+          ) : null}
           <span className="row-time">{left ?? ''}</span>
         </span>
         <span className="row-main">
