@@ -20,10 +20,11 @@ let pg: PgCluster;
 const servers: DeskServer[] = [];
 const models: ScriptedModel[] = [];
 
-/** An ops-bot (the team_ops agent) in mode ask on `m`, whose first call, `bash echo WORD`, parks there. */
-async function parkOn(m: DeskServer, word: string): Promise<void> {
+/** An ops-bot (the team_ops agent) in mode ask on `m`, whose first call, `bash echo WORD[THEN]`, parks there. */
+async function parkOn(m: DeskServer, word: string, then = ''): Promise<void> {
+  const command = `echo ${word}${then}`;
   const model = await startScriptedModel({
-    script: (_req, i) => (i === 0 ? { toolCalls: [{ name: 'bash', input: { command: `echo ${word}` } }] } : { text: `done ${word}` }),
+    script: (_req, i) => (i === 0 ? { toolCalls: [{ name: 'bash', input: { command } }] } : { text: `done ${word}` }),
   });
   models.push(model);
   await m.call('agentsSave', { name: 'ops-bot', mode: 'ask', model: { provider: 'chat-completions', baseURL: model.baseURL, model: 'scripted-ops' } });
@@ -52,7 +53,7 @@ test("B's Inbox groups A's card under A's machine, below B's own card, and B's a
   const a = await serveAtDesk({ url: pg.url('laptop_a'), machine: 'laptop-a', person: 'alice' });
   const b = await serveAtDesk({ url: pg.url('laptop_b'), machine: 'laptop-b', person: 'bob' });
   servers.push(a, b);
-  await parkOn(a, 'from-a');
+  await parkOn(a, 'from-a', '; rm -rf ./build'); // a call the danger classifier flags: a second look first
   await parkOn(b, 'from-b');
   await page.goto(b.url);
   await expect(page.getByRole('banner')).toBeVisible();
@@ -77,8 +78,13 @@ test("B's Inbox groups A's card under A's machine, below B's own card, and B's a
   await both(page, testInfo, 'desk-inbox');
 
   // Keyboard alone: focus the approve button of A's card and press Enter.
-  const approve = card.getByRole('button', { name: /^Approve ops-bot bash .*from-a on laptop-a$/ });
+  const approve = card.getByRole('button', { name: /^Approve ops-bot bash echo from-a; rm -rf \.\/build on laptop-a$/ });
   await approve.focus();
+  await page.keyboard.press('Enter');
+  const second = page.getByRole('alertdialog', { name: 'Approve a call that needs a second look?' });
+  await expect(second).toContainText('It deletes recursively (rm -r)');
+  await expect(second).toContainText('runs on laptop-a');
+  await expectNoAxeViolations(page, testInfo, 'desk-inbox-second-look');
   await page.keyboard.press('Enter');
   await expect(page.getByText(/Approved ops-bot bash on laptop-a: laptop-a applies it/)).toBeVisible();
   await expect.poll(async () => (await a.call('runsList', {}))[0]?.final_answer, { timeout: 20_000 }).toBe('done from-a');

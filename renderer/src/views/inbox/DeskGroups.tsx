@@ -1,10 +1,16 @@
 // The Inbox at a team desk: other machines' pending cards, grouped by the machine each will run on, below this
 // machine's own queue (which stays first). Answering one sends the answer to the desk; its owner applies the
 // first answer it commits and the card leaves every Inbox.
+import { useState } from 'react';
 import { useDesk, byMachine, type DeskCard } from '../../stores/desk.js';
 import { timeLeft } from '../../components/time.js';
+import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { classifyDanger, type DangerFinding } from '../../../../shared/inbox/danger.js';
 
-function Card({ card, now, canAnswer }: { card: DeskCard; now: number; canAnswer: boolean }) {
+/** A desk card carries its command as its target: the same second look a local card gets before approval. */
+const findingsOf = (card: DeskCard): DangerFinding[] => classifyDanger(card.tool, { command: card.target });
+
+function Card({ card, now, canAnswer, onApprove }: { card: DeskCard; now: number; canAnswer: boolean; onApprove(card: DeskCard): void }) {
   const answering = useDesk((d) => d.answering);
   const what = `${card.agent ?? 'standalone run'} ${card.tool} ${card.target}`.slice(0, 120);
   const left = timeLeft(card.expires_at, now);
@@ -27,7 +33,7 @@ function Card({ card, now, canAnswer }: { card: DeskCard; now: number; canAnswer
             className="btn small primary"
             disabled={answering !== null}
             aria-label={`Approve ${what} on ${card.machine}`}
-            onClick={() => void useDesk.getState().answer(card, 'approve')}
+            onClick={() => onApprove(card)}
           >
             Approve
           </button>
@@ -51,7 +57,13 @@ export function DeskGroups({ now }: { now: number }) {
   const cards = useDesk((d) => d.cards);
   const error = useDesk((d) => d.error);
   const answered = useDesk((d) => d.answered);
+  const [danger, setDanger] = useState<{ card: DeskCard; findings: DangerFinding[] } | null>(null);
   if (!status?.joined) return null;
+  const approve = (card: DeskCard) => {
+    const findings = findingsOf(card);
+    if (findings.length) setDanger({ card, findings });
+    else void useDesk.getState().answer(card, 'approve');
+  };
   const groups = byMachine(cards);
   const canAnswer = Boolean(status.person);
   return (
@@ -75,11 +87,34 @@ export function DeskGroups({ now }: { now: number }) {
           </h3>
           <ul aria-label={`Cards that run on ${g.machine}`} style={{ padding: 0, margin: 0 }}>
             {g.cards.map((c) => (
-              <Card key={`${c.machine}/${c.id}`} card={c} now={now} canAnswer={canAnswer} />
+              <Card key={`${c.machine}/${c.id}`} card={c} now={now} canAnswer={canAnswer} onApprove={approve} />
             ))}
           </ul>
         </div>
       ))}
+      {danger ? (
+        <ConfirmDialog
+          title="Approve a call that needs a second look?"
+          confirmLabel="Approve anyway"
+          danger
+          onConfirm={() => {
+            const d = danger;
+            setDanger(null);
+            void useDesk.getState().answer(d.card, 'approve');
+          }}
+          onCancel={() => setDanger(null)}
+        >
+          <p>
+            <code>{`${danger.card.tool} ${danger.card.target}`}</code> runs on {danger.card.machine}.
+          </p>
+          <ul>
+            {danger.findings.map((f) => (
+              <li key={f.kind}>{f.message}</li>
+            ))}
+          </ul>
+          <p>Press Enter to approve it, Escape to go back.</p>
+        </ConfirmDialog>
+      ) : null}
     </section>
   );
 }
