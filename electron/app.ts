@@ -33,12 +33,14 @@ import type { Delegation } from './governance/delegation.js';
 import { createDemo, type Demo, type InternalCall } from './demo/setup.js';
 import { createExternal, EXTERNAL_METHODS } from './external/setup.js';
 import { installAcpAgents } from './external/acp/starter.js';
-import { createDesk, deskOptionsFromEnv } from './desk/setup.js';
+import { deskOptionsFromEnv } from './desk/setup.js';
+import { DeskSeat } from './desk/seat.js';
 import type { DeskClient, DeskOptions } from './desk/client.js';
 import type { ExternalService } from './external/service.js';
 import {
   agentsHandlers,
   ApiFailure,
+  deskHandlers,
   dispatch,
   GOVERNANCE_METHODS,
   kernelHandlers,
@@ -87,8 +89,8 @@ export interface Nexus {
   governance: Governance | null;
   delegation: Delegation | null;
   external: ExternalService | null;
-  /** This machine's seat at a team desk (docs/desk.md); null without one. */
-  desk: DeskClient | null;
+  /** This machine's connection to a team desk (docs/desk.md); null without one (it changes on deskJoin / deskLeave). */
+  readonly desk: DeskClient | null;
   recovery: RecoveryReport;
   onEvent(listener: (event: NexusEvent) => void): () => void;
   /** The process groups of agents' commands running now (bash rows, ACP agents): the socket door's peer check. */
@@ -190,8 +192,9 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
       return r.value as OutputOf<Methods[K]>; // the handler's own output, typed by the contract
     };
     const demo: Demo | null = want.demo ? createDemo({ call, onClose }) : null;
-    const desk = createDesk({ db, kernel, governance }, opts.desk !== undefined ? opts.desk : deskOptionsFromEnv(env));
-    if (desk) onClose(() => desk.close());
+    // The seat joins at start (flags, environment) or as Settings ▸ Desk saved it; deskJoin / deskLeave change it.
+    const seat = new DeskSeat({ db, kernel, governance }, opts.desk !== undefined ? opts.desk : deskOptionsFromEnv(env));
+    onClose(() => seat.close());
     const external = want.external ? createExternal({ db, kernel, clock, dataDir, env, stopAll, onClose }) : null;
     // ACP agents (profile `acp`) start through the turn engine's doors, run by the external module's client.
     if (turns && want.external) installAcpAgents(turns, kernel, (fn) => onClose(async () => void (await fn())));
@@ -213,6 +216,7 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
           ? orchestrationHandlers(governance)
           : unavailable(GOVERNANCE_METHODS, 'not_available', notBuilt('Orchestration governance and its settings'))),
         ...modelsHandlers({ keyStore }),
+        ...deskHandlers(seat),
         demoStart: demo ? () => demo.start() : unavailable(['demoStart'], 'not_available', notBuilt('The offline demo')).demoStart,
         ...(external ? external.handlers : unavailable(EXTERNAL_METHODS, 'not_available', notBuilt('Connected clients'))),
         // The window reads not_implemented as "no keychain here" (it then names the environment variable).
@@ -233,7 +237,9 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
       governance,
       delegation: gov?.delegation ?? null,
       external: external?.service ?? null,
-      desk,
+      get desk() {
+        return seat.desk;
+      },
       recovery: kernel.start(),
       onEvent: (listener) => events.on(listener),
       agentProcesses: () => listProcesses(db),
@@ -242,7 +248,7 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
     };
     // After recovery, and after the caller's own set-up of this turn (its tools): an answer caught up at start
     // runs its row with every tool in place. What recovery changed reaches the desk through the outbox.
-    if (desk) setImmediate(() => void desk.start());
+    setImmediate(() => seat.start());
     return nexus;
   } catch (e) {
     await close();

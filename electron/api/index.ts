@@ -8,3 +8,4 @@ export { agentsHandlers, TURNS_METHODS, type StartTurnPort } from './agents-hand
 export { orchestrationHandlers, GOVERNANCE_METHODS } from './orchestration-handlers.js';
 export { modelsHandlers } from './models-handlers.js';
 export { unavailable } from './unavailable.js';
+export { deskHandlers } from './desk-handlers.js';

@@ -8,7 +8,8 @@ import { terminalSafeIo } from './terminal-text.js';
 const commands: Record<string, () => Promise<CliCommand>> = {
   rules: async () => (await import('./rules.js')).rulesCommand,
   serve: async () => (await import('./serve.js')).serveCommand,
-  desk: async () => (await import('./serve.js')).deskCommand,
+  // desk init talks to Postgres (the serve module); desk status / leave ask the kernel.
+  desk: async () => (await import('./desk-commands.js')).deskCommandWith((await import('./serve.js')).deskCommand),
   open: async () => (await import('./open.js')).openCommand,
   status: async () => (await import('./kernel-commands.js')).statusCommand,
   agents: async () => (await import('./agents-commands.js')).agentsCommand,

@@ -21,6 +21,8 @@ export const DeskOptionsSchema = z.object({
   person: z.string().min(1).max(63).nullable().default(null),
   silenceStopS: z.number().positive().max(3600).default(10),
   heartbeatMs: z.number().int().min(50).max(60_000).default(1000),
+  /** From the secret store (Settings ▸ Desk); never part of the URL shown, the database or a log. */
+  password: z.string().min(1).optional(),
 });
 export type DeskOptions = z.input<typeof DeskOptionsSchema>;
 
@@ -76,6 +78,7 @@ export class DeskClient {
   private closed = false;
   private offEvents: (() => void) | null = null;
   readonly outcomes: AnswerOutcome[] = [];
+  private readonly cardListeners = new Set<() => void>();
 
   constructor(
     private readonly ports: DeskPorts,
@@ -89,6 +92,7 @@ export class DeskClient {
       connect_timeout: 5,
       idle_timeout: 30,
       connection: { application_name: `nexus ${this.opts.machine}` },
+      ...(this.opts.password ? { password: this.opts.password } : {}),
     });
     // Joined from the first instant: what happens before the desk answers is kept in the outbox.
     ports.kernel.setDeskOutbox(true);
@@ -168,6 +172,13 @@ export class DeskClient {
     this.heard();
     if (payload.startsWith('answer:')) this.catchUpSoon();
     else if (payload === 'policy:stop_all') void this.beat();
+    else if (payload.startsWith('card:')) for (const fn of this.cardListeners) fn();
+  }
+
+  /** The desk's cards changed (a `card:` wake-up): the window refetches the desk inbox. */
+  onCards(fn: () => void): () => void {
+    this.cardListeners.add(fn);
+    return () => void this.cardListeners.delete(fn);
   }
 
   private applyStopAll(on: boolean): void {

@@ -1,7 +1,7 @@
-// How createNexus builds the desk seat: from its options, else NEXUS_DESK_URL + NEXUS_MACHINE (+
+// The desk options createNexus starts with (electron/desk/seat.ts): its own, else NEXUS_DESK_URL + NEXUS_MACHINE (+
 // NEXUS_DESK_PERSON, NEXUS_DESK_SILENCE_S). Neither set: no desk, and the kernel is exactly as without one.
 import { hostname } from 'node:os';
-import { DeskClient, type DeskOptions, type DeskPorts } from './client.js';
+import type { DeskOptions } from './client.js';
 
 export function deskOptionsFromEnv(env: NodeJS.ProcessEnv): DeskOptions | null {
   const url = env.NEXUS_DESK_URL?.trim();
@@ -13,8 +13,4 @@ export function deskOptionsFromEnv(env: NodeJS.ProcessEnv): DeskOptions | null {
     person: env.NEXUS_DESK_PERSON?.trim() || null,
     ...(silence !== undefined ? { silenceStopS: silence } : {}),
   };
-}
-
-export function createDesk(ports: DeskPorts, opts: DeskOptions | null): DeskClient | null {
-  return opts ? new DeskClient(ports, opts) : null;
 }

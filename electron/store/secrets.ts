@@ -19,18 +19,28 @@ export type SecretKind = 'env' | 'headers';
 /** One agent's secrets: server -> env|headers -> name -> value. */
 export type AgentSecrets = Record<string, Partial<Record<SecretKind, Record<string, string>>>>;
 type Entry = { plain: string } | { enc: string };
-type FileShape = { version: 1; agents: Record<string, Record<string, Partial<Record<SecretKind, Record<string, Entry>>>>> };
+// `desk`: the team desk's password (Settings ▸ Desk, deskJoin), sealed like every other value.
+type FileShape = { version: 1; agents: Record<string, Record<string, Partial<Record<SecretKind, Record<string, Entry>>>>>; desk?: Entry };
 
 export interface SecretStore {
   readonly path: string;
+  /** Values are encrypted by the OS keychain (the desktop app); false: kept in clear in the 0600 file. */
+  readonly encrypted: boolean;
   /** The agent's values; a value this process cannot decrypt (saved under another keychain) is left out and named in `unreadable`. */
   get(agent: string): { secrets: AgentSecrets; unreadable: string[] };
   /** Replace all of the agent's values (an empty set removes the agent's entry). */
   set(agent: string, secrets: AgentSecrets): void;
   delete(agent: string): void;
+  /** The team desk's password (undefined: none stored, or it does not decrypt here). */
+  getDesk(): string | undefined;
+  /** Store (or, with null, forget) the team desk's password. */
+  setDesk(password: string | null): void;
 }
 
 export class SecretFileError extends Error {}
+
+const isEntry = (e: unknown): e is Entry =>
+  typeof e === 'object' && e !== null && (('plain' in e && typeof e.plain === 'string') || ('enc' in e && typeof e.enc === 'string'));
 
 export function createSecretStore(dataDir: string, cipher?: SecretCipher): SecretStore {
   const path = join(dataDir, SECRETS_FILE);
@@ -45,7 +55,8 @@ export function createSecretStore(dataDir: string, cipher?: SecretCipher): Secre
     }
     const agents = (v as FileShape | null)?.agents;
     if (!agents || typeof agents !== 'object') throw new SecretFileError(`${path} is not a NEXUS secrets file; fix or remove it`);
-    return { version: 1, agents };
+    const desk: unknown = v && typeof v === 'object' && 'desk' in v ? v.desk : undefined;
+    return isEntry(desk) ? { version: 1, agents, desk } : { version: 1, agents };
   };
   const write = (all: FileShape) => {
     const tmp = `${path}.tmp`;
@@ -73,6 +84,9 @@ export function createSecretStore(dataDir: string, cipher?: SecretCipher): Secre
   };
   return {
     path,
+    get encrypted() {
+      return Boolean(cipher?.available());
+    },
     get(agent) {
       const secrets: AgentSecrets = {};
       const unreadable: string[] = [];
@@ -104,6 +118,18 @@ export function createSecretStore(dataDir: string, cipher?: SecretCipher): Secre
       const all = read();
       if (!(agent in all.agents)) return;
       delete all.agents[agent];
+      write(all);
+    },
+    getDesk() {
+      const e = read().desk;
+      return e ? open(e) : undefined;
+    },
+    setDesk(password) {
+      const all = read();
+      if (password === null) {
+        if (!all.desk) return;
+        delete all.desk;
+      } else all.desk = seal(password);
       write(all);
     },
   };

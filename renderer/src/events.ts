@@ -7,6 +7,7 @@ import { useAgents } from './stores/agents.js';
 import { useRuns } from './stores/runs.js';
 import { useNav } from './stores/nav.js';
 import { flushInboxChanges, queueInboxChange } from './stores/inbox-push.js';
+import { useDesk } from './stores/desk.js';
 
 export function applyEvent(e: NexusEvent): void {
   switch (e.type) {
@@ -45,6 +46,9 @@ export function applyEvent(e: NexusEvent): void {
     case 'chains_changed':
       void useOrchestration.getState().refreshChains();
       break;
+    case 'desk_changed':
+      void useDesk.getState().refresh();
+      break;
   }
 }
 
@@ -57,6 +61,7 @@ export function refreshAll(): void {
   void useAgents.getState().refresh();
   void useRuns.getState().refresh();
   void useRuns.getState().refreshDetail();
+  void useDesk.getState().refresh();
 }
 
 type Connection = 'connecting' | 'open' | 'closed' | 'locked';

@@ -8,11 +8,21 @@ import { demoMethods } from './demo.js';
 import { keysMethods } from './keys.js';
 import { externalMethods } from './external.js';
 import { modelsMethods } from './models.js';
+import { deskMethods } from './desk.js';
 import type { ListedMethodName } from './method-names.js';
 
 export * from './contract.js';
 
-export const methods = { ...rulesMethods, ...kernelMethods, ...orchestrationMethods, ...demoMethods, ...keysMethods, ...externalMethods, ...modelsMethods };
+export const methods = {
+  ...rulesMethods,
+  ...kernelMethods,
+  ...orchestrationMethods,
+  ...demoMethods,
+  ...keysMethods,
+  ...externalMethods,
+  ...modelsMethods,
+  ...deskMethods,
+};
 export type Methods = typeof methods;
 export type MethodName = keyof Methods;
 /** The methods the hook credential may call, read off the contract's marks (never a list kept elsewhere). */
@@ -46,6 +56,8 @@ export const NexusEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('agents_changed') }),
   z.object({ type: z.literal('settings_changed') }),
   z.object({ type: z.literal('chains_changed') }),
+  /** The desk seat's connection or the desk's cards changed (deskStatus / deskInbox say how). */
+  z.object({ type: z.literal('desk_changed') }),
 ]);
 export type NexusEvent = z.infer<typeof NexusEvent>;
 

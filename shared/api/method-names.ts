@@ -52,6 +52,11 @@ export const METHOD_NAMES = [
   'connectionsPlan',
   'connectionsApply',
   'modelsTest',
+  'deskStatus',
+  'deskJoin',
+  'deskLeave',
+  'deskInbox',
+  'deskAnswer',
 ] as const;
 
 export type ListedMethodName = (typeof METHOD_NAMES)[number];

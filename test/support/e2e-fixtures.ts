@@ -61,8 +61,9 @@ export interface Served {
   openGate(allowlist: string[], perHopApproval: boolean): Promise<void>;
 }
 
-async function serve(dataDir: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string; log: () => string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'nexus.cjs'), 'serve', '--data-dir', dataDir, '--port', '0'], {
+/** `nexus serve --data-dir DIR --port 0 [args]` as a real process, once it printed its address. */
+export async function serve(dataDir: string, env: NodeJS.ProcessEnv, args: string[] = []): Promise<{ child: ChildProcess; url: string; log: () => string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'nexus.cjs'), 'serve', '--data-dir', dataDir, '--port', '0', ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -88,7 +89,7 @@ async function serve(dataDir: string, env: NodeJS.ProcessEnv): Promise<{ child: 
   return { child, url, log: () => `--- nexus serve stdout\n${out}\n--- stderr\n${err}\n--- exit ${child.exitCode ?? child.signalCode ?? 'running'}` };
 }
 
-async function stop(child: ChildProcess) {
+export async function stop(child: ChildProcess) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');

@@ -3,6 +3,7 @@
 import { memo } from 'react';
 import { useInbox, type InboxItem } from '../../stores/inbox.js';
 import { useStatus } from '../../stores/status.js';
+import { useDesk } from '../../stores/desk.js';
 import { VirtualList } from '../../components/VirtualList.js';
 import { KIND_LABEL } from './cards.js';
 import { timeLeft } from '../../components/time.js';
@@ -15,6 +16,8 @@ const Row = memo(function Row({ item, selected, now }: { item: InboxItem; select
   const checked = useInbox((s) => Boolean(s.checked[item.id]));
   const left = timeLeft(item.expires_at, now);
   const answerable = item.kind === 'autonomy' || item.kind === 'orchestration';
+  // At a desk, every card says where it runs: this machine's own are marked as here.
+  const machine = useDesk((d) => (d.status?.joined ? d.status.machine : null));
   return (
     <div className={`card-row-wrap ${selected ? 'selected' : ''}`}>
       {answerable ? (
@@ -38,6 +41,12 @@ const Row = memo(function Row({ item, selected, now }: { item: InboxItem; select
         <span className="row-top">
           <span className={`kind-badge ${item.kind}`}>{KIND_LABEL[item.kind]}</span>
           {item.hop ? <span className="hop-chip">hop {item.hop}</span> : null}
+          {machine ? (
+            <span className="machine-chip here" title={`Runs here, on ${machine}`}>
+              <span aria-hidden="true">here</span>
+              <span className="sr-only">runs here, on {machine}</span>
+            </span>
+          ) : null}
           <span className="row-time">{left ?? ''}</span>
         </span>
         <span className="row-main">

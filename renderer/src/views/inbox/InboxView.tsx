@@ -15,6 +15,8 @@ import { ShortcutsDialog } from './ShortcutsDialog.js';
 import { classifyDanger, type DangerFinding } from '../../../../shared/inbox/danger.js';
 import { cardLabel } from '../../stores/inbox-list.js';
 import { cardOfHash } from '../../stores/nav.js';
+import { useDesk } from '../../stores/desk.js';
+import { DeskGroups, LocalMachineLine } from './DeskGroups.js';
 import type { EffectProfile } from '../../../../shared/types.js';
 
 const typing = (t: EventTarget | null) =>
@@ -33,6 +35,8 @@ export function InboxView() {
   const [danger, setDanger] = useState<{ item: InboxItem; trust: boolean; findings: DangerFinding[] } | null>(null);
   const selected = items.find((i) => i.id === selectedId) ?? null;
   const filteredView = Object.values(filter).some((v) => v !== undefined && v !== '');
+  // At a desk, other machines' cards keep the queue on screen even when none of this machine's waits.
+  const deskWaiting = useDesk((d) => d.cards.length > 0);
 
   /** Approve, or first ask again when the call is one the classifier flags. */
   const requestApprove = useCallback((item: InboxItem, trust = false) => {
@@ -126,7 +130,7 @@ export function InboxView() {
           {error}
         </div>
       ) : null}
-      {items.length === 0 && !filteredView ? (
+      {items.length === 0 && !filteredView && !deskWaiting ? (
         <div className="inbox-empty" tabIndex={0} role="region" aria-label="Welcome">
           <h1 className="sr-only" tabIndex={-1}>
             Inbox
@@ -160,10 +164,15 @@ export function InboxView() {
                 Shortcuts <kbd>?</kbd>
               </button>
             </div>
+            <LocalMachineLine />
             <InboxToolbar />
             {toast}
             {items.length ? (
               <CardList items={items} selectedId={selectedId} now={now} />
+            ) : !filteredView ? (
+              <div className="empty-inline">
+                <p className="muted">No card of this machine waits.</p>
+              </div>
             ) : (
               <div className="empty-inline">
                 <p className="muted">No pending card matches this filter.</p>
@@ -172,6 +181,7 @@ export function InboxView() {
                 </button>
               </div>
             )}
+            <DeskGroups now={now} />
           </aside>
           <section className="inbox-detail" aria-label="Selected card" tabIndex={0}>
             {selected ? <CardDetail key={selected.id} item={selected} reason={reason} setReason={setReason} now={now} onApprove={requestApprove} /> : null}

@@ -3,6 +3,7 @@ import { useNav, SETTINGS_SECTIONS } from '../../stores/nav.js';
 import { OrchestrationPage } from './OrchestrationPage.js';
 import { ModelsPage } from './ModelsPage.js';
 import { ConnectionsPage } from './ConnectionsPage.js';
+import { DeskPage } from './DeskPage.js';
 import { useStatus } from '../../stores/status.js';
 import { UndoGraceSetting } from './UndoGraceSetting.js';
 import { NotifySetting } from './NotifySetting.js';
@@ -69,6 +70,8 @@ export function SettingsView() {
           <ModelsPage />
         ) : section === 'connections' ? (
           <ConnectionsPage />
+        ) : section === 'desk' ? (
+          <DeskPage />
         ) : (
           <About />
         )}
