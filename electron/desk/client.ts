@@ -1,7 +1,6 @@
 // One kernel's seat at a team desk (DESIGN §8): the Postgres connection, the heartbeat, the outbox drain, the
 // NOTIFY wake-ups and the catch-up by sequence. Losing the desk is a stop, not a licence: silent for longer than
 // silenceStopS, this machine treats Stop all as engaged for governed hops until it hears the desk again.
-import postgres from 'postgres';
 import { z } from 'zod';
 import type { Db } from '../store/db.js';
 import { randomUUID } from 'node:crypto';
@@ -12,6 +11,7 @@ import { drainOutbox } from './drain.js';
 import { answersSeen, applyAnswer, type AnswerOutcome } from './answers.js';
 import * as q from './pg/queries.js';
 import { deskVersion, PG_MIGRATIONS } from './pg/migrate.js';
+import { openDeskSql, type DeskSql } from './pg/conn.js';
 import { errorMessage } from '../../shared/errors.js';
 
 export const DeskOptionsSchema = z.object({
@@ -23,6 +23,9 @@ export const DeskOptionsSchema = z.object({
   heartbeatMs: z.number().int().min(50).max(60_000).default(1000),
 });
 export type DeskOptions = z.input<typeof DeskOptionsSchema>;
+
+/** Failed heartbeats in a row before the pool is replaced (at the default 1 s beat: every 5 s of outage). */
+const RENEW_AFTER = 5;
 
 export interface DeskStatus {
   url: string;
@@ -60,7 +63,8 @@ export interface DeskPorts {
 
 export class DeskClient {
   readonly opts: z.output<typeof DeskOptionsSchema>;
-  private readonly sql: postgres.Sql;
+  private sql: DeskSql;
+  private failedBeats = 0;
   private lastHeard: number | null = null;
   private readonly startedAt = Date.now();
   private connected = false;
@@ -82,14 +86,7 @@ export class DeskClient {
     opts: DeskOptions,
   ) {
     this.opts = DeskOptionsSchema.parse(opts);
-    this.sql = postgres(this.opts.url, {
-      onnotice: () => {},
-      fetch_types: false, // no array types are used; and no extra statement races a reconnect
-      max: 4,
-      connect_timeout: 5,
-      idle_timeout: 30,
-      connection: { application_name: `nexus ${this.opts.machine}` },
-    });
+    this.sql = openDeskSql(this.opts.url, this.opts.machine);
     // Joined from the first instant: what happens before the desk answers is kept in the outbox.
     ports.kernel.setDeskOutbox(true);
     if (ports.governance) ports.governance.deskStop = () => this.deskStopAll || this.silent();
@@ -127,11 +124,25 @@ export class DeskClient {
       const { stopAll } = await q.heartbeat(this.sql, { machine: this.opts.machine });
       this.heard();
       this.applyStopAll(stopAll);
+      this.failedBeats = 0;
       this.drainSoon();
       this.catchUpSoon();
     } catch (e) {
       this.lost(e); // the next beat retries; the outbox keeps everything meanwhile
+      if (++this.failedBeats % RENEW_AFTER === 0) this.renew();
     }
+  }
+
+  /**
+   * A fresh pool (and LISTEN connection) after RENEW_AFTER failed beats in a row: the driver can leave a
+   * connection that never writes again after its socket died mid-write (conn.ts), and waiting would not heal it.
+   */
+  private renew(): void {
+    if (this.closed) return;
+    const old = this.sql;
+    this.sql = openDeskSql(this.opts.url, this.opts.machine);
+    this.unlisten = null; // join() listens again on the new pool
+    void old.end({ timeout: 0 }).catch(() => {});
   }
 
   private lost(e: unknown): void {
