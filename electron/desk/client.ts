@@ -74,6 +74,7 @@ export class DeskClient {
   private timer: ReturnType<typeof setInterval> | null = null;
   private draining: Promise<void> | null = null;
   private drainAgain = false;
+  private drainScheduled = false;
   private catching: Promise<void> | null = null;
   private catchAgain = false;
   private unlisten: (() => Promise<void>) | null = null;
@@ -200,7 +201,20 @@ export class DeskClient {
     this.applyStopAll(on);
   }
 
+  /**
+   * Called for every kernel event, inside the hot path: it only schedules. The drain's own SQLite read runs on a
+   * later turn, once for all the changes of this one.
+   */
   private drainSoon(): void {
+    if (this.closed || this.drainScheduled) return;
+    this.drainScheduled = true;
+    setImmediate(() => {
+      this.drainScheduled = false;
+      this.drainNow();
+    });
+  }
+
+  private drainNow(): void {
     if (this.closed) return;
     if (this.draining) {
       this.drainAgain = true;

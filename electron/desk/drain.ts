@@ -14,9 +14,9 @@ export async function drainOutbox(sql: DeskSql, db: Db, machine: string): Promis
   let sent = 0;
   for (;;) {
     const batch = outboxBatch(db, { limit: BATCH });
-    if (!batch.length) return sent;
-    await pushChanges(sql, { machine, changes: batch });
-    trimOutbox(db, { through: batch[batch.length - 1].seq });
-    sent += batch.length;
+    if (!batch) return sent;
+    await pushChanges(sql, { machine, json: batch.json });
+    trimOutbox(db, { through: batch.through });
+    sent += batch.n;
   }
 }

@@ -2,7 +2,6 @@
 // electron/store/queries/. Answers and the desk inbox run as the PERSON at this machine (SET LOCAL ROLE), so
 // row-level security judges the person, not the machine's connection.
 import { asPerson, literal, type DeskSql } from './conn.js';
-import type { OutboxEntry } from '../../store/queries/desk-outbox.js';
 
 type Sql = DeskSql;
 
@@ -37,8 +36,8 @@ export async function setStopAll(sql: Sql, a: { on: boolean }): Promise<void> {
  * card is inserted already decided (a sibling CTE cannot see rows another one inserts), and the UPDATE reaches
  * only cards the desk held before; of several decisions for one card the first (lowest seq) wins, as at the desk.
  */
-export async function pushChanges(sql: DeskSql, a: { machine: string; changes: readonly OutboxEntry[] }): Promise<number> {
-  const batch = JSON.stringify(a.changes.map((c) => ({ seq: c.seq, kind: c.kind, ref: c.ref, data: c.data, at: c.at })));
+export async function pushChanges(sql: DeskSql, a: { machine: string; json: string }): Promise<number> {
+  const batch = a.json; // the outbox batch as SQLite built it (store/queries/desk-outbox.ts outboxBatch)
   const [r] = await sql`
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${batch}::text::jsonb) AS x(seq bigint, kind text, ref text, data jsonb, at double precision)
