@@ -266,6 +266,25 @@ export class DeskClient {
     return { answer_id, machine };
   }
 
+  /**
+   * Answer a desk card and wait (at most `waitMs`) for its owner to report the outcome: the desk card's status
+   * then ('pending' when the owner is away: it applies the first answer when it is back).
+   */
+  async answerAndWait(
+    card_id: string,
+    verdict: 'approve' | 'deny',
+    reason: string | null,
+    waitMs = 3000,
+  ): Promise<{ machine: string; status: string; decided_by: string | null }> {
+    const { machine } = await this.answer(card_id, verdict, reason);
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const c = await q.cardStatus(this.sql, { machine, id: card_id });
+      if ((c && c.status !== 'pending') || Date.now() >= deadline) return { machine, status: c?.status ?? 'pending', decided_by: c?.decided_by ?? null };
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
   inbox(limit = 100): Promise<q.DeskCard[]> {
     return q.deskInbox(this.sql, { person: this.opts.person, limit });
   }

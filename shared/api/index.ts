@@ -8,11 +8,12 @@ import { demoMethods } from './demo.js';
 import { keysMethods } from './keys.js';
 import { externalMethods } from './external.js';
 import { modelsMethods } from './models.js';
+import { deskRecordMethods } from './desk-record.js';
 import type { ListedMethodName } from './method-names.js';
 
 export * from './contract.js';
 
-export const methods = { ...rulesMethods, ...kernelMethods, ...orchestrationMethods, ...demoMethods, ...keysMethods, ...externalMethods, ...modelsMethods };
+export const methods = { ...rulesMethods, ...kernelMethods, ...orchestrationMethods, ...demoMethods, ...keysMethods, ...externalMethods, ...modelsMethods, ...deskRecordMethods };
 export type Methods = typeof methods;
 export type MethodName = keyof Methods;
 /** The methods the hook credential may call, read off the contract's marks (never a list kept elsewhere). */

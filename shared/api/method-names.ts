@@ -52,6 +52,7 @@ export const METHOD_NAMES = [
   'connectionsPlan',
   'connectionsApply',
   'modelsTest',
+  'deskInbox',
 ] as const;
 
 export type ListedMethodName = (typeof METHOD_NAMES)[number];

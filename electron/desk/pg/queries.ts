@@ -134,3 +134,9 @@ export async function recordOf(sql: Sql, a: { machine: string }): Promise<Array<
   const rows = await sql`SELECT seq, kind, ref, data FROM desk.record WHERE machine = ${a.machine} ORDER BY seq`;
   return rows.map((r) => ({ seq: Number(r.seq), kind: String(r.kind), ref: String(r.ref), data: r.data }));
 }
+
+/** A card's status at the desk as its owner last reported it (null: no such card). */
+export async function cardStatus(sql: Sql, a: { machine: string; id: string }): Promise<{ status: string; decided_by: string | null } | null> {
+  const [r] = await sql`SELECT status, decided_by FROM desk.cards WHERE machine = ${a.machine} AND id = ${a.id}`;
+  return r ? { status: String(r.status), decided_by: r.decided_by == null ? null : String(r.decided_by) } : null;
+}
