@@ -216,7 +216,9 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
           ...(external ? external.handlers : unavailable(EXTERNAL_METHODS, 'not_available', notBuilt('Connected clients'))),
           // The window reads not_implemented as "no keychain here" (it then names the environment variable).
           ...(keys ? keys.handlers(exists) : unavailable(KEYS_METHODS, 'not_implemented', NO_KEYCHAIN)),
-          deskInbox: () => Promise.reject(new ApiFailure('not_available', 'not joined to a desk')), // withDeskAnswers serves it
+          // withDeskAnswers serves these two (they refuse without a desk).
+          deskInbox: () => Promise.reject(new ApiFailure('not_available', 'not joined to a desk')),
+          deskRecord: () => Promise.reject(new ApiFailure('not_available', 'not joined to a desk')),
         } satisfies Handlers,
         desk,
         db,

@@ -1,6 +1,6 @@
 // The API on a machine joined to a team desk (docs/desk.md): `nexus approve|deny ID` and the window answer any
 // card of the desk. A card this machine owns is answered here as before; any other id is sent to the desk as
-// this machine's person, and its owner applies the first answer it commits. `deskInbox` lists the whole desk.
+// this machine's person, and its owner applies the first answer it commits. `deskInbox` and `deskRecord` read the whole desk.
 import type { DeskClient } from '../desk/client.js';
 import type { Db } from '../store/db.js';
 import { getInboxItem } from '../store/queries/inbox.js';
@@ -26,7 +26,8 @@ async function deskAnswer(desk: DeskClient, id: string, verdict: 'approve' | 'de
 }
 
 export function withDeskAnswers(h: Handlers, desk: DeskClient | null, db: Db): Handlers {
-  if (!desk) return { ...h, deskInbox: () => Promise.reject(new ApiFailure('not_available', NOT_JOINED)) };
+  const notJoined = () => Promise.reject(new ApiFailure('not_available', NOT_JOINED));
+  if (!desk) return { ...h, deskInbox: notJoined, deskRecord: notJoined };
   const mine = (id: string) => getInboxItem(db, id) !== null;
   return {
     ...h,
@@ -37,6 +38,13 @@ export function withDeskAnswers(h: Handlers, desk: DeskClient | null, db: Db): H
       return deskAnswer(desk, input.id, 'approve', null);
     },
     inboxDeny: (input, ctx) => (mine(input.id) ? h.inboxDeny(input, ctx) : deskAnswer(desk, input.id, 'deny', input.reason ?? null)),
+    deskRecord: async ({ view, limit }) => {
+      try {
+        return await desk.objects(view, limit);
+      } catch (e) {
+        throw new ApiFailure('unavailable', `The desk could not be reached: ${errorMessage(e)}`);
+      }
+    },
     deskInbox: async ({ limit }) => {
       try {
         return await desk.inbox(limit);

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { Db } from '../store/db.js';
 import { randomUUID } from 'node:crypto';
-import { outboxPending, readDeskState, writeDeskState } from '../store/queries/desk-outbox.js';
+import { outboxPending, readDeskState, setDeskJoined, writeDeskState } from '../store/queries/desk-outbox.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { Governance } from '../governance/service.js';
 import { drainOutbox } from './drain.js';
@@ -90,6 +90,7 @@ export class DeskClient {
     this.sql = openDeskSql(this.opts.url, this.opts.machine);
     // Joined from the first instant: what happens before the desk answers is kept in the outbox.
     ports.kernel.setDeskOutbox(true);
+    setDeskJoined(ports.db, true); // and the store's triggers (chains, holds, tasks, run starts: migration 008)
     if (ports.governance) ports.governance.deskStop = () => this.deskStopAll || this.silent();
   }
 
@@ -283,6 +284,11 @@ export class DeskClient {
       if ((c && c.status !== 'pending') || Date.now() >= deadline) return { machine, status: c?.status ?? 'pending', decided_by: c?.decided_by ?? null };
       await new Promise((r) => setTimeout(r, 50));
     }
+  }
+
+  /** The whole desk's runs, chains, holds or tasks from the record (newest first). */
+  objects(view: q.RecordView, limit = 200): Promise<q.DeskObject[]> {
+    return q.deskObjects(this.sql, { view, limit });
   }
 
   inbox(limit = 100): Promise<q.DeskCard[]> {

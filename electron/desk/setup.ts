@@ -1,6 +1,7 @@
 // How createNexus builds the desk seat: from its options, else NEXUS_DESK_URL + NEXUS_MACHINE (+
 // NEXUS_DESK_PERSON, NEXUS_DESK_SILENCE_S). Neither set: no desk, and the kernel is exactly as without one.
 import { hostname } from 'node:os';
+import { setDeskJoined } from '../store/queries/desk-outbox.js';
 import { DeskClient, type DeskOptions, type DeskPorts } from './client.js';
 
 export function deskOptionsFromEnv(env: NodeJS.ProcessEnv): DeskOptions | null {
@@ -16,5 +17,7 @@ export function deskOptionsFromEnv(env: NodeJS.ProcessEnv): DeskOptions | null {
 }
 
 export function createDesk(ports: DeskPorts, opts: DeskOptions | null): DeskClient | null {
-  return opts ? new DeskClient(ports, opts) : null;
+  if (opts) return new DeskClient(ports, opts);
+  setDeskJoined(ports.db, false); // a data dir that once joined, started without a desk: its triggers stay quiet
+  return null;
 }

@@ -17,10 +17,27 @@ export const DeskCard = strict({
 });
 export type DeskCard = z.infer<typeof DeskCard>;
 
+export const DeskObject = strict({
+  machine: z.string(),
+  id: z.string(),
+  first_at: z.string(),
+  last_at: z.string(),
+  /** The object as its owner last recorded it (a run: agent, status, mode, chain; a task: recipient, status…). */
+  state: z.record(z.string(), z.unknown()),
+  /** A task's check evidence, in order. */
+  evidence: z.array(z.record(z.string(), z.unknown())).optional(),
+});
+export type DeskObject = z.infer<typeof DeskObject>;
+
 export const deskRecordMethods = {
   deskInbox: method(
     strict({ limit: z.number().int().min(1).max(10_000).default(1000) }).default({ limit: 1000 }),
     z.array(DeskCard),
     "Every machine's pending cards at the team desk this machine joined, oldest first (those its person may read).",
+  ),
+  deskRecord: method(
+    strict({ view: z.enum(['runs', 'chains', 'holds', 'tasks']), limit: z.number().int().min(1).max(1000).default(200) }),
+    z.array(DeskObject),
+    "The whole desk's runs, chains, orchestration holds or delegated tasks (with their check evidence), newest first, from its record.",
   ),
 };

@@ -53,6 +53,7 @@ export const METHOD_NAMES = [
   'connectionsApply',
   'modelsTest',
   'deskInbox',
+  'deskRecord',
 ] as const;
 
 export type ListedMethodName = (typeof METHOD_NAMES)[number];

@@ -140,3 +140,50 @@ export async function cardStatus(sql: Sql, a: { machine: string; id: string }): 
   const [r] = await sql`SELECT status, decided_by FROM desk.cards WHERE machine = ${a.machine} AND id = ${a.id}`;
   return r ? { status: String(r.status), decided_by: r.decided_by == null ? null : String(r.decided_by) } : null;
 }
+
+/** What `--desk` lists: one kind of object, its state the merge of its record entries in seq order. */
+export const RECORD_VIEWS = {
+  runs: { kinds: ['run_start', 'run'], evidence: null },
+  chains: { kinds: ['chain'], evidence: null },
+  holds: { kinds: ['hold'], evidence: null },
+  tasks: { kinds: ['task'], evidence: 'task_evidence' },
+} as const;
+export type RecordView = keyof typeof RECORD_VIEWS;
+
+export interface DeskObject {
+  machine: string;
+  id: string;
+  /** When the desk first recorded it, and last. */
+  first_at: string;
+  last_at: string;
+  state: Record<string, unknown>;
+  /** Tasks: the evidence of each check, in order. */
+  evidence?: Record<string, unknown>[];
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The newest `limit` objects of a view across every machine of the desk. */
+export async function deskObjects(sql: Sql, a: { view: RecordView; limit: number }): Promise<DeskObject[]> {
+  const v = RECORD_VIEWS[a.view];
+  const kinds = v.evidence ? [...v.kinds, v.evidence] : [...v.kinds];
+  const rows = await sql`
+    SELECT machine, ref, min(at) AS first_at, max(at) AS last_at,
+           jsonb_agg(jsonb_build_object('kind', kind, 'data', data) ORDER BY seq) AS changes
+    FROM desk.record WHERE kind IN ${sql.unsafe(`(${kinds.map((k) => `'${k}'`).join(', ')})`)}
+    GROUP BY machine, ref
+    HAVING bool_or(kind <> ${v.evidence ?? ''})
+    ORDER BY min(at) DESC, machine, ref LIMIT ${a.limit}`;
+  return rows.map((r) => {
+    const changes: unknown[] = Array.isArray(r.changes) ? r.changes : [];
+    const state: Record<string, unknown> = {};
+    const evidence: Record<string, unknown>[] = [];
+    for (const c of changes) {
+      if (!isObject(c) || !isObject(c.data)) continue;
+      if (c.kind === v.evidence) evidence.push(c.data);
+      else Object.assign(state, c.data);
+    }
+    const at = (x: unknown) => (x instanceof Date ? x.toISOString() : String(x));
+    return { machine: String(r.machine), id: String(r.ref), first_at: at(r.first_at), last_at: at(r.last_at), state, ...(v.evidence ? { evidence } : {}) };
+  });
+}

@@ -5,6 +5,14 @@ import { stmt, type Db } from '../db.js';
 import { toJson } from './util.js';
 
 export type OutboxKind = 'card' | 'decision' | 'row' | 'run' | 'answer';
+/** The kinds migration 008's triggers write (run starts, chains, holds, tasks and their evidence). */
+export type RecordKind = OutboxKind | 'run_start' | 'chain' | 'hold' | 'task' | 'task_evidence';
+
+/** Whether the store's triggers feed the outbox (migration 008): on while joined to a desk, off without one. */
+export function setDeskJoined(db: Db, joined: boolean): void {
+  if (joined) writeDeskState(db, { key: 'joined', value: true });
+  else stmt(db, "DELETE FROM desk_state WHERE key = 'joined'").run();
+}
 const Batch = z.object({ n: z.number().int(), through: z.number().int().nullable(), json: z.string() });
 const Count = z.object({ n: z.number() });
 const StateRow = z.object({ value_json: z.string() }).optional();
