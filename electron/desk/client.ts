@@ -3,57 +3,22 @@
 // silenceStopS, this machine treats Stop all as engaged for governed hops until it hears the desk again.
 import { z } from 'zod';
 import type { Db } from '../store/db.js';
-import { randomUUID } from 'node:crypto';
-import { outboxPending, readDeskState, setDeskJoined, writeDeskState } from '../store/queries/desk-outbox.js';
+import { outboxPending, setDeskJoined } from '../store/queries/desk-outbox.js';
+import { DeskOptionsSchema, deskInstance, redactUrl, type DeskOptions, type DeskStatus } from './options.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { Governance } from '../governance/service.js';
 import { drainOutbox } from './drain.js';
+import { answerAndWait, answerCard } from './answering.js';
 import { answersSeen, applyAnswer, type AnswerOutcome } from './answers.js';
 import * as q from './pg/queries.js';
 import { deskVersion, PG_MIGRATIONS } from './pg/migrate.js';
 import { openDeskSql, type DeskSql } from './pg/conn.js';
 import { errorMessage } from '../../shared/errors.js';
 
-export const DeskOptionsSchema = z.object({
-  url: z.string().regex(/^postgres(ql)?:\/\//, 'the desk URL starts with postgres:// or postgresql://'),
-  machine: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'a machine name is letters, digits, dot, dash or underscore (max 63)'),
-  /** The Postgres role of the person answering from this machine (the connection's role must be a member). */
-  person: z.string().min(1).max(63).nullable().default(null),
-  silenceStopS: z.number().positive().max(3600).default(10),
-  heartbeatMs: z.number().int().min(50).max(60_000).default(1000),
-});
-export type DeskOptions = z.input<typeof DeskOptionsSchema>;
+export { DeskOptionsSchema, redactUrl, type DeskOptions, type DeskStatus } from './options.js';
 
 /** Failed heartbeats in a row before the pool is replaced (at the default 1 s beat: every 5 s of outage). */
 const RENEW_AFTER = 5;
-
-export interface DeskStatus {
-  url: string;
-  machine: string;
-  connected: boolean;
-  last_heard_at: string | null;
-  outbox_pending: number;
-  /** Why the last exchange with the desk failed (no secret: Postgres errors do not echo passwords). */
-  last_error: string | null;
-}
-
-/** The URL as it may be shown: never its password. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '';
-    return u.toString().replace(/:@/, '@');
-  } catch {
-    return 'postgres://(unreadable URL)';
-  }
-}
-
-/** This data dir's identity at the desk, made once and kept in its own store. */
-function deskInstance(db: Db): string {
-  let id = readDeskState<string | null>(db, { key: 'instance', schema: z.string().uuid(), fallback: null });
-  if (!id) writeDeskState(db, { key: 'instance', value: (id = randomUUID()) });
-  return id;
-}
 
 export interface DeskPorts {
   db: Db;
@@ -258,32 +223,13 @@ export class DeskClient {
   }
 
   /** Answer any card of the desk as this machine's person; the owner applies it (first answer wins). */
-  async answer(card_id: string, verdict: 'approve' | 'deny', reason: string | null = null): Promise<{ answer_id: number; machine: string }> {
-    const person = this.opts.person;
-    if (!person) throw new Error('no desk person is set for this machine (NEXUS_DESK_PERSON): answers at the desk name a person');
-    const machine = await q.cardOwner(this.sql, { id: card_id });
-    if (!machine) throw new Error(`no desk card ${JSON.stringify(card_id)}`);
-    const answer_id = await q.insertAnswer(this.sql, { person, machine, card_id, verdict, reason, at_machine: this.opts.machine });
-    return { answer_id, machine };
+  answer(card_id: string, verdict: 'approve' | 'deny', reason: string | null = null): Promise<{ answer_id: number; machine: string }> {
+    return answerCard(this.sql, this.opts, { card_id, verdict, reason });
   }
 
-  /**
-   * Answer a desk card and wait (at most `waitMs`) for its owner to report the outcome: the desk card's status
-   * then ('pending' when the owner is away: it applies the first answer when it is back).
-   */
-  async answerAndWait(
-    card_id: string,
-    verdict: 'approve' | 'deny',
-    reason: string | null,
-    waitMs = 3000,
-  ): Promise<{ machine: string; status: string; decided_by: string | null }> {
-    const { machine } = await this.answer(card_id, verdict, reason);
-    const deadline = Date.now() + waitMs;
-    for (;;) {
-      const c = await q.cardStatus(this.sql, { machine, id: card_id });
-      if ((c && c.status !== 'pending') || Date.now() >= deadline) return { machine, status: c?.status ?? 'pending', decided_by: c?.decided_by ?? null };
-      await new Promise((r) => setTimeout(r, 50));
-    }
+  /** The same, then the outcome its owner reported within `waitMs` (answering.ts). */
+  answerAndWait(card_id: string, verdict: 'approve' | 'deny', reason: string | null, waitMs = 3000) {
+    return answerAndWait(this.sql, this.opts, { card_id, verdict, reason }, waitMs);
   }
 
   /** The whole desk's runs, chains, holds or tasks from the record (newest first). */

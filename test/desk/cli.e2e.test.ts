@@ -101,6 +101,17 @@ describe.skipIf(!pgAvailable)('nexus desk init, nexus serve --desk', () => {
       const done = await a.nexus.kernel.waitRow(row.id);
       expect(done.state).toBe('succeeded');
       expect(done.approved_by).toBe('person:desk:bob@cli-b');
+      // The whole desk's runs, read on B: A's run with its agent, named by its machine.
+      const runs = await until(
+        async () => {
+          const r = await nexusAsync(['runs', 'list', '--desk', '--json', '--data-dir', bDir]);
+          return r.code === 0 && (JSON.parse(r.out) as Array<{ id: string; machine: string; state: { agent?: string } }>).find((x) => x.id === row.run_id);
+        },
+        10_000,
+        "A's run on B",
+      );
+      expect(runs).toMatchObject({ machine: 'cli-owner', state: { agent: 'ops-bot' } });
+      expect((await nexusAsync(['runs', 'show', row.run_id, '--desk', '--data-dir', bDir])).code).toBe(2);
       const [n] = await postgresCount(pg.adminUrl, row.id);
       expect(n).toBe(1); // carol's refused answer left no row
     } finally {
