@@ -13,7 +13,16 @@ import type { ListedMethodName } from './method-names.js';
 
 export * from './contract.js';
 
-export const methods = { ...rulesMethods, ...kernelMethods, ...orchestrationMethods, ...demoMethods, ...keysMethods, ...externalMethods, ...modelsMethods, ...deskRecordMethods };
+export const methods = {
+  ...rulesMethods,
+  ...kernelMethods,
+  ...orchestrationMethods,
+  ...demoMethods,
+  ...keysMethods,
+  ...externalMethods,
+  ...modelsMethods,
+  ...deskRecordMethods,
+};
 export type Methods = typeof methods;
 export type MethodName = keyof Methods;
 /** The methods the hook credential may call, read off the contract's marks (never a list kept elsewhere). */
