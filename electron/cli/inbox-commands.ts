@@ -8,16 +8,19 @@ import type { MethodOutput, NexusApi, Result } from '../../shared/api/index.js';
 type Inbox = MethodOutput<'inboxList'>[number];
 
 // ── inbox, approve, deny ─────────────────────────────────────────────────────────────────────────────────
-const INBOX_USAGE = `usage: nexus inbox [--limit N] [--cursor ID] [--data-dir DIR] [--json]
+const INBOX_USAGE = `usage: nexus inbox [--limit N] [--cursor ID] [--desk] [--data-dir DIR] [--json]
+  --desk: on a machine joined to a team desk, every machine's pending cards (those you may read), with their
+  machine; \`nexus approve|deny ID\` answers any of them.
   kinds: autonomy, orchestration (a per-hop hold; its id is the request_id), attention, question.
   Oldest first. Without --limit every pending card is listed (read a page at a time); --limit N (1–1000) lists
   one page, and --cursor ID starts it after that card.`;
 /** Cards asked for per request when the inbox is listed whole. */
 const INBOX_FOLLOW_PAGE = 500;
 export const inboxCommand: CliCommand = async (argv, io) => {
-  const p = parse(argv, { limit: { type: 'string' }, cursor: { type: 'string' } }, io, INBOX_USAGE);
+  const p = parse(argv, { limit: { type: 'string' }, cursor: { type: 'string' }, desk: { type: 'boolean', default: false } }, io, INBOX_USAGE);
   if ('exit' in p) return p.exit;
   if (p.positionals.length && p.positionals[0] !== 'list') return usageError(io, INBOX_USAGE, `unexpected ${p.positionals.join(' ')}`);
+  if (p.values.desk) return deskInbox(p.values, io);
   const page = pageArgs(p, io, INBOX_USAGE, 1000, INBOX_FOLLOW_PAGE);
   if (typeof page === 'number') return page;
   const whole = p.values.limit === undefined;
@@ -58,6 +61,25 @@ export const inboxCommand: CliCommand = async (argv, io) => {
     return 0;
   });
 };
+
+/** `nexus inbox --desk`: the whole desk's pending cards, each with the machine that owns it. */
+function deskInbox(values: Values, io: CliIo): Promise<number> {
+  if (values.cursor !== undefined) return Promise.resolve(usageError(io, INBOX_USAGE, '--desk lists the first page of the desk; --cursor is for this machine'));
+  const limit = values.limit === undefined ? 1000 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) return Promise.resolve(usageError(io, INBOX_USAGE, '--limit takes 1–10000 with --desk'));
+  return withKernel(values, io, async (api) => {
+    const r = await expectValue(io, api.deskInbox({ limit }));
+    if (!r) return 1;
+    const cards = r.value.cards;
+    if (values.json) printJson(io, cards);
+    else if (!cards.length) io.out('(desk inbox empty)');
+    else
+      io.out(
+        table(cards.map((c) => [c.id, c.machine, c.kind, c.agent ?? '(person)', c.tool, oneLine(c.target), c.expires_at ? timeLeft(c.expires_at) : ''])),
+      );
+    return 0;
+  });
+}
 
 /** Every pending card after `cursor`, a page at a time (no single answer grows with the inbox). */
 async function followInbox(api: NexusApi, io: CliIo, cursor: string | undefined): Promise<{ value: Inbox[] } | undefined> {
@@ -136,8 +158,12 @@ async function answer(
   return withKernel(values, io, async (api) => {
     const r = await expectValue(io, act(api, id));
     if (!r) return 1;
-    if (values.json) printJson(io, r.value);
-    else io.out(`${verb} ${r.value.id} (now ${r.value.state})`);
+    const v = r.value;
+    if (values.json) printJson(io, v);
+    else if (!v.machine) io.out(`${verb} ${v.id} (now ${v.state})`);
+    // Another desk machine's card: its owner applies the first answer it commits.
+    else if (v.state === 'answer_sent') io.out(`${verb} ${v.id} at the desk: ${v.machine} has not applied it yet (it does when it hears the desk)`);
+    else io.out(`${verb} ${v.id} at the desk (on ${v.machine}: now ${v.state})`);
     return 0;
   });
 }

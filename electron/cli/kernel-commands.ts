@@ -1,6 +1,7 @@
 // Kernel-backed commands (DESIGN §5): status, run, append, runs, trust. Agents and the inbox have files of
 // their own (agents-commands.ts, inbox-commands.ts).
 // Human-readable output by default; the DESIGN JSON with --json.
+import { deskView } from './desk-views.js';
 import { resolve } from 'node:path';
 import type { CliCommand } from './io.js';
 import { readJsonArg } from './read-json.js';
@@ -194,14 +195,16 @@ export const appendCommand: CliCommand = async (argv, io) => {
 };
 
 // ── runs ─────────────────────────────────────────────────────────────────────────────────────────────────
-const RUNS_USAGE = `usage: nexus runs list [--limit N] [--cursor ID] | show ID [--limit N] [--cursor ROW] | stop ID  [--data-dir DIR] [--json]
+const RUNS_USAGE = `usage: nexus runs list [--limit N] [--cursor ID] [--desk] | show ID [--limit N] [--cursor ROW] | stop ID  [--data-dir DIR] [--json]
   --limit N: 1–1000 runs a list page (default 100), most recent first; show: 1–500 rows a page.
   --cursor: the last id of the previous page (list: a run; show: a row, with --limit; JSON: rows_next_cursor).
-  show without --limit: every row. stop: force-stop (rows and hook work canceled).`;
+  show without --limit: every row. stop: force-stop (rows and hook work canceled).
+  list --desk: every machine's runs at the team desk this machine joined (newest first, with their machine).`;
 export const runsCommand: CliCommand = async (argv, io) => {
-  const p = parse(argv, { limit: { type: 'string' }, cursor: { type: 'string' } }, io, RUNS_USAGE);
+  const p = parse(argv, { limit: { type: 'string' }, cursor: { type: 'string' }, desk: { type: 'boolean', default: false } }, io, RUNS_USAGE);
   if ('exit' in p) return p.exit;
   const [sub = 'list', id, ...extra] = p.positionals;
+  if (p.values.desk) return sub === 'list' && !id ? deskView('runs', p.values, io, RUNS_USAGE) : usageError(io, RUNS_USAGE, '--desk is for runs list');
   if (!['list', 'show', 'stop'].includes(sub)) return usageError(io, RUNS_USAGE, `unknown subcommand ${sub}`);
   if ((sub === 'list' && id) || (sub !== 'list' && !id) || extra.length)
     return usageError(io, RUNS_USAGE, `runs ${sub} ${sub === 'list' ? 'takes no argument' : 'needs one ID'}`);

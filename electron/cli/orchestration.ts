@@ -1,5 +1,6 @@
 // Governance commands (DESIGN §5): settings get|set KEY VALUE, stop-all, resume, entitlements import FILE|show|refresh,
 // chains [clear], tasks [list] | show ID. They reach the running kernel through the control socket of --data-dir.
+import { deskView } from './desk-views.js';
 import { resolve } from 'node:path';
 import type { CliCommand, CliIo } from './io.js';
 import { inlineText } from './terminal-text.js';
@@ -16,7 +17,7 @@ type SettingsView = Record<string, unknown>;
 type EntitlementView = MethodOutput<'entitlementsShow'>;
 
 const args = (argv: string[], io: CliIo, usage: string, paged = false): Parsed | number => {
-  const p = parse(argv, paged ? { limit: { type: 'string' }, cursor: { type: 'string' } } : {}, io, usage);
+  const p = parse(argv, paged ? { limit: { type: 'string' }, cursor: { type: 'string' }, desk: { type: 'boolean', default: false } } : {}, io, usage);
   return 'exit' in p ? p.exit : p;
 };
 
@@ -172,13 +173,16 @@ export const entitlementsCommand: CliCommand = async (argv, io) => {
 };
 
 // ── chains ─────────────────────────────────────────────────────────────────────────────────────────────────
-const CHAINS_USAGE = `usage: nexus chains [--limit N] [--cursor CHAIN] | clear  [--data-dir DIR] [--json]
-  --limit N: 1–500 chains a page (default 50). --cursor: the last chain_id of the previous page.`;
+const CHAINS_USAGE = `usage: nexus chains [--limit N] [--cursor CHAIN] [--desk] | clear  [--data-dir DIR] [--json]
+  --limit N: 1–500 chains a page (default 50). --cursor: the last chain_id of the previous page.
+  --desk: every machine's chains at the team desk this machine joined.`;
 export const chainsCommand: CliCommand = async (argv, io) => {
   const p = args(argv, io, CHAINS_USAGE, true);
   if (typeof p === 'number') return p;
   const [sub, ...extra] = p.positionals;
   if ((sub !== undefined && sub !== 'clear') || extra.length) return usageError(io, CHAINS_USAGE, `unexpected ${p.positionals.join(' ')}`);
+  if (p.values.desk)
+    return sub === undefined ? deskView('chains', p.values, io, CHAINS_USAGE) : usageError(io, CHAINS_USAGE, '--desk lists chains; it clears nothing');
   const page = pageArgs(p, io, CHAINS_USAGE, 500, 50);
   if (typeof page === 'number') return page;
   return withKernel(p.values, io, async (api) => {
@@ -217,9 +221,10 @@ export const chainsCommand: CliCommand = async (argv, io) => {
 };
 
 // ── tasks ──────────────────────────────────────────────────────────────────────────────────────────────────
-const TASKS_USAGE = `usage: nexus tasks [list] [--limit N] [--cursor ID] [--json]   delegated tasks, newest first
+const TASKS_USAGE = `usage: nexus tasks [list] [--limit N] [--cursor ID] [--desk] [--json]   delegated tasks, newest first
        nexus tasks show ID [--json]   one task with its acceptance check's evidence  [--data-dir DIR]
-  --limit N: 1–1000 tasks a page (default 200). --cursor: the last id of the previous page.`;
+  --limit N: 1–1000 tasks a page (default 200). --cursor: the last id of the previous page.
+  --desk: every machine's delegated tasks at the team desk, each with how many of its checks passed.`;
 export const tasksCommand: CliCommand = async (argv, io) => {
   const p = args(argv, io, TASKS_USAGE, true);
   if (typeof p === 'number') return p;
@@ -232,6 +237,7 @@ export const tasksCommand: CliCommand = async (argv, io) => {
     );
   if (sub === 'show' && (p.values.limit !== undefined || p.values.cursor !== undefined))
     return usageError(io, TASKS_USAGE, 'tasks show takes no --limit or --cursor');
+  if (p.values.desk) return sub === 'list' ? deskView('tasks', p.values, io, TASKS_USAGE) : usageError(io, TASKS_USAGE, '--desk is for tasks list');
   if (sub === 'list') {
     const page = pageArgs(p, io, TASKS_USAGE, 1000, 200);
     if (typeof page === 'number') return page;

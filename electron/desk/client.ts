@@ -1,58 +1,24 @@
 // One kernel's seat at a team desk (DESIGN §8): the Postgres connection, the heartbeat, the outbox drain, the
 // NOTIFY wake-ups and the catch-up by sequence. Losing the desk is a stop, not a licence: silent for longer than
 // silenceStopS, this machine treats Stop all as engaged for governed hops until it hears the desk again.
-import postgres from 'postgres';
 import { z } from 'zod';
 import type { Db } from '../store/db.js';
-import { randomUUID } from 'node:crypto';
-import { outboxPending, readDeskState, writeDeskState } from '../store/queries/desk-outbox.js';
+import { outboxPending, setDeskJoined } from '../store/queries/desk-outbox.js';
+import { DeskOptionsSchema, deskInstance, redactUrl, type DeskOptions, type DeskStatus } from './options.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { Governance } from '../governance/service.js';
 import { drainOutbox } from './drain.js';
+import { answerAndWait, answerCard } from './answering.js';
 import { answersSeen, applyAnswer, type AnswerOutcome } from './answers.js';
 import * as q from './pg/queries.js';
 import { deskVersion, PG_MIGRATIONS } from './pg/migrate.js';
+import { openDeskSql, type DeskSql } from './pg/conn.js';
 import { errorMessage } from '../../shared/errors.js';
 
-export const DeskOptionsSchema = z.object({
-  url: z.string().regex(/^postgres(ql)?:\/\//, 'the desk URL starts with postgres:// or postgresql://'),
-  machine: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'a machine name is letters, digits, dot, dash or underscore (max 63)'),
-  /** The Postgres role of the person answering from this machine (the connection's role must be a member). */
-  person: z.string().min(1).max(63).nullable().default(null),
-  silenceStopS: z.number().positive().max(3600).default(10),
-  heartbeatMs: z.number().int().min(50).max(60_000).default(1000),
-  /** From the secret store (Settings ▸ Desk); never part of the URL shown, the database or a log. */
-  password: z.string().min(1).optional(),
-});
-export type DeskOptions = z.input<typeof DeskOptionsSchema>;
+export { DeskOptionsSchema, redactUrl, type DeskOptions, type DeskStatus } from './options.js';
 
-export interface DeskStatus {
-  url: string;
-  machine: string;
-  connected: boolean;
-  last_heard_at: string | null;
-  outbox_pending: number;
-  /** Why the last exchange with the desk failed (no secret: Postgres errors do not echo passwords). */
-  last_error: string | null;
-}
-
-/** The URL as it may be shown: never its password. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '';
-    return u.toString().replace(/:@/, '@');
-  } catch {
-    return 'postgres://(unreadable URL)';
-  }
-}
-
-/** This data dir's identity at the desk, made once and kept in its own store. */
-function deskInstance(db: Db): string {
-  let id = readDeskState<string | null>(db, { key: 'instance', schema: z.string().uuid(), fallback: null });
-  if (!id) writeDeskState(db, { key: 'instance', value: (id = randomUUID()) });
-  return id;
-}
+/** Failed heartbeats in a row before the pool is replaced (at the default 1 s beat: every 5 s of outage). */
+const RENEW_AFTER = 5;
 
 export interface DeskPorts {
   db: Db;
@@ -62,7 +28,8 @@ export interface DeskPorts {
 
 export class DeskClient {
   readonly opts: z.output<typeof DeskOptionsSchema>;
-  private readonly sql: postgres.Sql;
+  private sql: DeskSql;
+  private failedBeats = 0;
   private lastHeard: number | null = null;
   private readonly startedAt = Date.now();
   private connected = false;
@@ -72,6 +39,7 @@ export class DeskClient {
   private timer: ReturnType<typeof setInterval> | null = null;
   private draining: Promise<void> | null = null;
   private drainAgain = false;
+  private drainScheduled = false;
   private catching: Promise<void> | null = null;
   private catchAgain = false;
   private unlisten: (() => Promise<void>) | null = null;
@@ -85,17 +53,10 @@ export class DeskClient {
     opts: DeskOptions,
   ) {
     this.opts = DeskOptionsSchema.parse(opts);
-    this.sql = postgres(this.opts.url, {
-      onnotice: () => {},
-      fetch_types: false, // no array types are used; and no extra statement races a reconnect
-      max: 4,
-      connect_timeout: 5,
-      idle_timeout: 30,
-      connection: { application_name: `nexus ${this.opts.machine}` },
-      ...(this.opts.password ? { password: this.opts.password } : {}),
-    });
+    this.sql = openDeskSql(this.opts.url, this.opts.machine, this.opts.password);
     // Joined from the first instant: what happens before the desk answers is kept in the outbox.
     ports.kernel.setDeskOutbox(true);
+    setDeskJoined(ports.db, true); // and the store's triggers (chains, holds, tasks, run starts: migration 009)
     if (ports.governance) ports.governance.deskStop = () => this.deskStopAll || this.silent();
   }
 
@@ -131,11 +92,25 @@ export class DeskClient {
       const { stopAll } = await q.heartbeat(this.sql, { machine: this.opts.machine });
       this.heard();
       this.applyStopAll(stopAll);
+      this.failedBeats = 0;
       this.drainSoon();
       this.catchUpSoon();
     } catch (e) {
       this.lost(e); // the next beat retries; the outbox keeps everything meanwhile
+      if (++this.failedBeats % RENEW_AFTER === 0) this.renew();
     }
+  }
+
+  /**
+   * A fresh pool (and LISTEN connection) after RENEW_AFTER failed beats in a row: the driver can leave a
+   * connection that never writes again after its socket died mid-write (conn.ts), and waiting would not heal it.
+   */
+  private renew(): void {
+    if (this.closed) return;
+    const old = this.sql;
+    this.sql = openDeskSql(this.opts.url, this.opts.machine, this.opts.password);
+    this.unlisten = null; // join() listens again on the new pool
+    void old.end({ timeout: 0 }).catch(() => {});
   }
 
   private lost(e: unknown): void {
@@ -200,7 +175,20 @@ export class DeskClient {
     this.applyStopAll(on);
   }
 
+  /**
+   * Called for every kernel event, inside the hot path: it only schedules. The drain's own SQLite read runs on a
+   * later turn, once for all the changes of this one.
+   */
   private drainSoon(): void {
+    if (this.closed || this.drainScheduled) return;
+    this.drainScheduled = true;
+    setImmediate(() => {
+      this.drainScheduled = false;
+      this.drainNow();
+    });
+  }
+
+  private drainNow(): void {
     if (this.closed) return;
     if (this.draining) {
       this.drainAgain = true;
@@ -243,13 +231,18 @@ export class DeskClient {
   }
 
   /** Answer any card of the desk as this machine's person; the owner applies it (first answer wins). */
-  async answer(card_id: string, verdict: 'approve' | 'deny', reason: string | null = null): Promise<{ answer_id: number; machine: string }> {
-    const person = this.opts.person;
-    if (!person) throw new Error('no desk person is set for this machine (NEXUS_DESK_PERSON): answers at the desk name a person');
-    const machine = await q.cardOwner(this.sql, { id: card_id });
-    if (!machine) throw new Error(`no desk card ${JSON.stringify(card_id)}`);
-    const answer_id = await q.insertAnswer(this.sql, { person, machine, card_id, verdict, reason, at_machine: this.opts.machine });
-    return { answer_id, machine };
+  answer(card_id: string, verdict: 'approve' | 'deny', reason: string | null = null): Promise<{ answer_id: number; machine: string }> {
+    return answerCard(this.sql, this.opts, { card_id, verdict, reason });
+  }
+
+  /** The same, then the outcome its owner reported within `waitMs` (answering.ts). */
+  answerAndWait(card_id: string, verdict: 'approve' | 'deny', reason: string | null, waitMs = 3000) {
+    return answerAndWait(this.sql, this.opts, { card_id, verdict, reason }, waitMs);
+  }
+
+  /** The whole desk's runs, chains, holds or tasks from the record (newest first). */
+  objects(view: q.RecordView, limit = 200): Promise<q.DeskObject[]> {
+    return q.deskObjects(this.sql, { view, limit });
   }
 
   inbox(limit = 100): Promise<q.DeskCard[]> {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Db } from '../store/db.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { Governance } from '../governance/service.js';
-import { readDeskState, writeDeskState } from '../store/queries/desk-outbox.js';
+import { readDeskState, setDeskJoined, writeDeskState } from '../store/queries/desk-outbox.js';
 import { DeskClient, redactUrl, type DeskOptions } from './client.js';
 import type { DeskCard, DeskStatus } from '../../shared/api/desk.js';
 import { errorMessage } from '../../shared/errors.js';
@@ -67,6 +67,7 @@ export class DeskSeat {
     const saved = startOpts ? null : readDeskState(ports.db, { key: SAVED_KEY, schema: Saved, fallback: null });
     const opts = startOpts ?? (saved ? { ...saved, ...this.password() } : null);
     if (opts) this.seat(new DeskClient(ports, opts), startOpts ? 'start' : 'saved');
+    else setDeskJoined(ports.db, false); // a data dir that once joined, started without a desk: its triggers stay quiet
     // Windows never poll: the seat pushes desk_changed when what deskStatus says changes (and every 5 s while
     // joined, so "last heard" stays fresh).
     this.timer = setInterval(() => this.watch(), 1000);
@@ -188,6 +189,7 @@ export class DeskSeat {
     this.client = null;
     this.source = null;
     this.ports.kernel.setDeskOutbox(false);
+    setDeskJoined(this.ports.db, false); // the store's triggers stop feeding the outbox too
     if (this.ports.governance) this.ports.governance.deskStop = () => false;
   }
 

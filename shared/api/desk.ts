@@ -73,7 +73,7 @@ export const deskMethods = {
     'Leave the team desk: send what waits in the outbox, then forget the seat and its password (force: leave even when the desk cannot be reached).',
   ),
   deskInbox: method(
-    strict({ limit: z.number().int().min(1).max(500).optional() }),
+    strict({ limit: z.number().int().min(1).max(10_000).optional() }),
     strict({ machine: z.string().nullable(), cards: z.array(DeskCard) }),
     "The desk's pending cards this machine's person may read, every machine's, oldest first.",
   ),

@@ -9,6 +9,7 @@ import { keysMethods } from './keys.js';
 import { externalMethods } from './external.js';
 import { modelsMethods } from './models.js';
 import { deskMethods } from './desk.js';
+import { deskRecordMethods } from './desk-record.js';
 import type { ListedMethodName } from './method-names.js';
 
 export * from './contract.js';
@@ -22,6 +23,7 @@ export const methods = {
   ...externalMethods,
   ...modelsMethods,
   ...deskMethods,
+  ...deskRecordMethods,
 };
 export type Methods = typeof methods;
 export type MethodName = keyof Methods;

@@ -198,6 +198,9 @@ export const AgentView = AgentProfileInput.extend({
   updated_at: z.string(),
 });
 
+/** An answered card: its state now; for another desk machine's card, that machine (it applies the first answer). */
+const InboxAnswered = strict({ id: Id, state: z.string(), machine: z.string().optional() });
+
 export const kernelMethods = {
   status: method(
     strict({}).default({}),
@@ -308,10 +311,10 @@ export const kernelMethods = {
   ),
   inboxApprove: method(
     strict({ id: Id, trust_session: z.boolean().default(false) }),
-    strict({ id: Id, state: z.string() }),
-    'Approve a card (autonomy or orchestration).',
+    InboxAnswered,
+    "Approve a card (autonomy or orchestration); on a desk machine also another machine's card (sent to its owner).",
   ),
-  inboxDeny: method(strict({ id: Id, reason: z.string().max(4096).optional() }), strict({ id: Id, state: z.string() }), 'Deny a card.'),
+  inboxDeny: method(strict({ id: Id, reason: z.string().max(4096).optional() }), InboxAnswered, 'Deny a card (on a desk machine: any desk card).'),
   inboxRetry: method(strict({ id: Id }), strict({ id: Id, state: z.string() }), 'Retry a failed hook (attention item).'),
   inboxAbandon: method(strict({ id: Id }), strict({ id: Id, state: z.string() }), 'Abandon a failed hook (attention item).'),
   inboxAnswer: method(strict({ id: Id, text: z.string().max(65536) }), strict({ id: Id, state: z.string() }), "Answer an agent's question (the ask tool)."),

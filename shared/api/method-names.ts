@@ -57,6 +57,7 @@ export const METHOD_NAMES = [
   'deskLeave',
   'deskInbox',
   'deskAnswer',
+  'deskRecord',
 ] as const;
 
 export type ListedMethodName = (typeof METHOD_NAMES)[number];

@@ -30,12 +30,15 @@ describe.skipIf(!pgAvailable)('desk schema', () => {
     const [t] = await admin`SELECT to_regclass('desk.cards') AS t, to_regclass('desk.record') AS r`;
     expect(t.t).toBe('desk.cards');
     expect(t.r).toBe('desk.record');
-    expect(await migrateDesk(admin)).toBe(2);
+    expect(await migrateDesk(admin, PG_MIGRATIONS.slice(0, 2))).toBe(2);
     const [r] = await admin`SELECT count(*)::int AS n FROM pg_roles WHERE rolname IN ('nexus_machine','nexus_person','nexus_policy')`;
     expect(r.n).toBe(3);
-    expect(await migrateDesk(admin)).toBe(2);
+    expect(await migrateDesk(admin)).toBe(3);
+    const [ix] = await admin`SELECT to_regclass('desk.record_by_kind') AS i`;
+    expect(ix.i).toBe('desk.record_by_kind');
+    expect(await migrateDesk(admin)).toBe(3);
     const rows = await admin`SELECT version, name FROM desk_migrations ORDER BY version`;
-    expect(rows.map((x) => x.version)).toEqual([1, 2]);
+    expect(rows.map((x) => x.version)).toEqual([1, 2, 3]);
     await createDeskRoles(pg.adminUrl);
   });
 
@@ -65,19 +68,33 @@ describe.skipIf(!pgAvailable)('desk schema', () => {
       /row-level security/,
     );
     await b`INSERT INTO desk.record (machine, seq, kind, ref, data, at) VALUES ('b', 1, 'card', 'x', '{}', now())`;
-    for (const role of ['laptop_a', 'laptop_b', 'alice', 'bob', 'carol', 'desk_admin']) {
+    // Every login role the desk knows (each member of a desk group role) and the owner who ran `nexus desk init`.
+    const roles = await as('desk_admin')`SELECT DISTINCT m.rolname FROM pg_roles m JOIN pg_auth_members am ON am.member = m.oid
+                                        JOIN pg_roles g ON g.oid = am.roleid
+                                        WHERE g.rolname IN ('nexus_machine', 'nexus_person', 'nexus_policy') AND m.rolcanlogin`;
+    const everyone = [...roles.map((r) => String(r.rolname)), 'desk_admin'];
+    expect(everyone).toEqual(expect.arrayContaining(['laptop_a', 'laptop_b', 'laptop_c', 'alice', 'bob', 'carol', 'pat']));
+    for (const role of everyone) {
       const s = as(role);
       await expect(s`UPDATE desk.record SET kind = 'forged'`, role).rejects.toThrow(/permission denied|insert-only/);
       await expect(s`DELETE FROM desk.record`, role).rejects.toThrow(/permission denied|insert-only/);
+      await expect(s`TRUNCATE desk.record`, role).rejects.toThrow(/permission denied|insert-only/);
+      // Nor by re-sending a change under a key the record already holds: the receipt is the first one.
+      await s`INSERT INTO desk.record (machine, seq, kind, ref, data, at) VALUES ('b', 1, 'forged', 'x', '{}', now()) ON CONFLICT DO NOTHING`.catch(() => {});
     }
+    const [kept] = await as('desk_admin')`SELECT kind FROM desk.record WHERE machine = 'b' AND seq = 1`;
+    expect(kept.kind).toBe('card');
     const [n] = await as('desk_admin')`SELECT count(*)::int AS n FROM desk.record WHERE kind = 'card'`;
     expect(n.n).toBe(1);
   });
 
-  it('lets anyone on the desk pull Stop all but only a policy role change other policy', async () => {
+  it('lets anyone on the desk pull Stop all but only a policy role (pat) change other policy', async () => {
     const bob = as('bob');
     await bob`INSERT INTO desk.policy (key, value) VALUES ('stop_all', 'true') ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
     await expect(bob`INSERT INTO desk.policy (key, value) VALUES ('orchestration.enabled', 'true')`).rejects.toThrow(/row-level security/);
     await expect(bob`INSERT INTO desk.agent_teams (agent, team) VALUES ('ops-bot', 'carol')`).rejects.toThrow(/permission denied/);
+    const pat = as('pat');
+    await pat`INSERT INTO desk.agent_teams (agent, team) VALUES ('ci-bot', 'team_ops')`;
+    await pat`INSERT INTO desk.policy (key, value) VALUES ('orchestration.enabled', 'true')`;
   });
 });

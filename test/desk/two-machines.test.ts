@@ -53,8 +53,11 @@ describe.skipIf(!pgAvailable)('two machines at one desk', () => {
     expect(a.probe.calls).toHaveLength(1);
 
     await until(async () => (await a.desk.flush(), a.desk.status().outbox_pending === 0));
-    const rec = await recordOf(admin, { machine: a.name });
-    // The row ends after its tool ran, so its end may follow the answer's outcome.
+    // The run's start comes first (migration 009's trigger); the row ends after its tool ran, so its end may
+    // follow the answer's outcome.
+    const all = await recordOf(admin, { machine: a.name });
+    expect(all[0]?.kind).toBe('run_start');
+    const rec = all.slice(1);
     expect(rec.map((r) => r.kind).slice(0, 2)).toEqual(['card', 'decision']);
     expect(rec.map((r) => r.kind).sort()).toEqual(['answer', 'card', 'decision', 'row']);
     const of = (kind: string) => rec.find((r) => r.kind === kind)?.data;

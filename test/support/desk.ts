@@ -31,7 +31,7 @@ export interface Machine {
   reopen(): Promise<Machine>;
 }
 
-export async function machine(pg: PgCluster, name: string, role: string, person: string, dir?: string, silenceStopS = 10): Promise<Machine> {
+export async function machine(pg: Pick<PgCluster, 'url'>, name: string, role: string, person: string, dir?: string, silenceStopS = 10): Promise<Machine> {
   const dataDir = dir ?? mkdtempSync(join(tmpdir(), `nexus-desk-${name}-`));
   const nexus = await createNexus({
     dataDir,

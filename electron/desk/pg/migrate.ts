@@ -4,12 +4,14 @@
 import type postgres from 'postgres';
 import m001 from './001_desk.js';
 import m002 from './002_roles.js';
+import m003 from './003_record_views.js';
 import type { PgMigration } from './types.js';
+import type { DeskSql } from './conn.js';
 
-export const PG_MIGRATIONS: readonly PgMigration[] = [m001, m002];
+export const PG_MIGRATIONS: readonly PgMigration[] = [m001, m002, m003];
 const LOCK = 0x6e657875; // "nexu"
 
-export async function deskVersion(sql: postgres.Sql): Promise<number> {
+export async function deskVersion(sql: DeskSql): Promise<number> {
   const [t] = await sql`SELECT to_regclass('public.desk_migrations') AS t`;
   if (!t?.t) return 0;
   const [r] = await sql`SELECT coalesce(max(version), 0)::int AS v FROM desk_migrations`;

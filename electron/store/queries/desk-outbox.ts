@@ -4,34 +4,43 @@ import { z } from 'zod';
 import { stmt, type Db } from '../db.js';
 import { toJson } from './util.js';
 
-const KINDS = ['card', 'decision', 'row', 'run', 'answer'] as const;
-export type OutboxKind = (typeof KINDS)[number];
-// Rows are parsed, not cast: what the desk receives is exactly what these say.
-const OutboxRow = z.object({
-  seq: z.number().int(),
-  kind: z.enum(KINDS),
-  ref: z.string(),
-  data_json: z.string().transform((t): Record<string, unknown> => z.record(z.string(), z.unknown()).parse(JSON.parse(t))),
-  at: z.number(),
-});
+export type OutboxKind = 'card' | 'decision' | 'row' | 'run' | 'answer';
+/** The kinds migration 009's triggers write (run starts, chains, holds, tasks and their evidence). */
+export type RecordKind = OutboxKind | 'run_start' | 'chain' | 'hold' | 'task' | 'task_evidence';
+
+/** Whether the store's triggers feed the outbox (migration 009): on while joined to a desk, off without one. */
+export function setDeskJoined(db: Db, joined: boolean): void {
+  if (joined) writeDeskState(db, { key: 'joined', value: true });
+  else stmt(db, "DELETE FROM desk_state WHERE key = 'joined'").run();
+}
+const Batch = z.object({ n: z.number().int(), through: z.number().int().nullable(), json: z.string() });
 const Count = z.object({ n: z.number() });
 const StateRow = z.object({ value_json: z.string() }).optional();
-export interface OutboxEntry {
-  seq: number;
-  kind: OutboxKind;
-  ref: string;
-  data: Record<string, unknown>;
-  at: number;
+
+/** A batch of the oldest undrained changes as one JSON array (built by SQLite: nothing parsed or re-serialised). */
+export interface OutboxBatch {
+  n: number;
+  /** The highest seq in the batch (trim through it once the desk holds it). */
+  through: number;
+  /** `[{seq, kind, ref, data, at}, ...]` in seq order; `at` in epoch ms. */
+  json: string;
 }
 
 export function insertOutbox(db: Db, a: { kind: OutboxKind; ref: string; data: Record<string, unknown>; now: number }): void {
   stmt(db, 'INSERT INTO desk_outbox (kind, ref, data_json, at) VALUES (?, ?, ?, ?)').run(a.kind, a.ref, toJson(a.data), a.now);
 }
 
-/** The oldest undrained changes, in seq order. */
-export function outboxBatch(db: Db, a: { limit: number }): OutboxEntry[] {
-  const rows = z.array(OutboxRow).parse(stmt(db, 'SELECT seq, kind, ref, data_json, at FROM desk_outbox ORDER BY seq LIMIT ?').all(a.limit));
-  return rows.map((r) => ({ seq: r.seq, kind: r.kind, ref: r.ref, data: r.data_json, at: r.at }));
+/** The oldest undrained changes, at most `limit`; null when the outbox is empty. */
+export function outboxBatch(db: Db, a: { limit: number }): OutboxBatch | null {
+  const r = Batch.parse(
+    stmt(
+      db,
+      `SELECT count(*) AS n, max(seq) AS through,
+              json_group_array(json_object('seq', seq, 'kind', kind, 'ref', ref, 'data', json(data_json), 'at', at)) AS json
+       FROM (SELECT seq, kind, ref, data_json, at FROM desk_outbox ORDER BY seq LIMIT ?)`,
+    ).get(a.limit),
+  );
+  return r.n > 0 && r.through !== null ? { n: r.n, through: r.through, json: r.json } : null;
 }
 
 /** The desk holds every change up to `seq`: forget them here. */
