@@ -15,7 +15,7 @@ import type { Row } from './types.js';
 export interface InboxHost {
   readonly db: Db;
   readonly clock: Clock;
-  approve(row_id: string, opts: { by: string; trust_session?: boolean }): Row;
+  approve(row_id: string, opts: { by: string; trust_session?: boolean; trust_scope?: 'agent' | 'call' }): Row;
   deny(row_id: string, opts: { by: string; reason?: string }): Row;
   emit(event: NexusEvent): void;
   emitInbox(change?: InboxChange): void;
@@ -25,6 +25,8 @@ export type InboxAction = InboxAnswer;
 export interface InboxActOptions {
   by: string;
   trust_session?: boolean;
+  /** With trust_session: the whole agent (the default) or only calls like this one. */
+  trust_scope?: 'agent' | 'call';
   reason?: string;
   text?: string;
 }
@@ -45,7 +47,7 @@ export class InboxKinds {
 
   constructor(private readonly kernel: InboxHost) {
     this.register('autonomy', {
-      approve: (item, o) => ({ state: kernel.approve(item.row_id ?? item.id, { by: o.by, trust_session: o.trust_session }).state }),
+      approve: (item, o) => ({ state: kernel.approve(item.row_id ?? item.id, { by: o.by, trust_session: o.trust_session, trust_scope: o.trust_scope }).state }),
       deny: (item, o) => ({ state: kernel.deny(item.row_id ?? item.id, { by: o.by, reason: o.reason }).state }),
     });
   }

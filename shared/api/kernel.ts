@@ -198,6 +198,22 @@ export const AgentView = AgentProfileInput.extend({
   updated_at: z.string(),
 });
 
+/** One session-trust grant as the doors show it (shared/trust.ts holds the kernel's shape). */
+export const TrustGrantView = strict({
+  id: Id,
+  agent: z.string(),
+  scope: z.discriminatedUnion('kind', [
+    strict({ kind: z.literal('agent') }),
+    strict({ kind: z.literal('call'), tool: z.string(), key: z.string(), text: z.string() }),
+  ]),
+  /** What the grant lets through, in one sentence. */
+  covers: z.string(),
+  granted_at: z.string(),
+  by: z.string(),
+  /** When it ends: always when this NEXUS process quits (session trust is never stored). */
+  ends: z.literal('when NEXUS quits'),
+});
+
 export const kernelMethods = {
   status: method(
     strict({}).default({}),
@@ -307,7 +323,12 @@ export const kernelMethods = {
     'Why a card exists: what the agent said just before the call, and its run.',
   ),
   inboxApprove: method(
-    strict({ id: Id, trust_session: z.boolean().default(false) }),
+    strict({
+      id: Id,
+      trust_session: z.boolean().default(false),
+      /** With trust_session: the whole agent (the default) or only calls like this one (same tool, same command or path). */
+      trust_scope: z.enum(['agent', 'call']).optional(),
+    }),
     strict({ id: Id, state: z.string() }),
     'Approve a card (autonomy or orchestration).',
   ),
@@ -315,10 +336,15 @@ export const kernelMethods = {
   inboxRetry: method(strict({ id: Id }), strict({ id: Id, state: z.string() }), 'Retry a failed hook (attention item).'),
   inboxAbandon: method(strict({ id: Id }), strict({ id: Id, state: z.string() }), 'Abandon a failed hook (attention item).'),
   inboxAnswer: method(strict({ id: Id, text: z.string().max(65536) }), strict({ id: Id, state: z.string() }), "Answer an agent's question (the ask tool)."),
+  trustList: method(
+    strict({ agent: Name.optional() }).default({}),
+    strict({ grants: z.array(TrustGrantView) }),
+    "The standing 'Trust for this session' grants, oldest first: each one's agent, scope and end (when NEXUS quits).",
+  ),
   trustRevoke: method(
-    strict({ agent: Name }),
-    strict({ agent: z.string(), revoked: z.boolean() }),
-    "Take back 'Trust for this session' for an agent: its later parks wait for a person again (revoked: it was trusted).",
+    strict({ agent: Name.optional(), id: Id.optional() }).refine((v) => (v.agent === undefined) !== (v.id === undefined), 'give agent or id, not both'),
+    strict({ agent: z.string(), revoked: z.boolean(), count: z.number().int().optional() }),
+    "Take back 'Trust for this session': every grant of an agent, or one grant by id. Its later parks wait for a person again (revoked: something was trusted).",
   ),
   executorsRevoke: method(
     strict({ agent: Name }),
