@@ -5,7 +5,8 @@
 // orchestration holds and escapes are never covered). `call`: only calls like the approved one, as Codex's
 // per-command approval: the same tool and the same text at its deciding input (a shell tool's `command`, a
 // file tool's `path`), or for any other tool the same input exactly. Every grant ends when NEXUS quits.
-import { resolveInput, resolveToolName, textAtPath } from './rules/index.js';
+import { resolveInput, resolveToolName } from './rules/tool-names.js';
+import { textAtPath } from './rules/path.js';
 
 export type TrustScope = { kind: 'agent' } | { kind: 'call'; tool: string; key: string; text: string };
 
@@ -47,7 +48,12 @@ const sameScope = (a: TrustScope, b: TrustScope): boolean =>
   a.kind === b.kind && (a.kind === 'agent' || (b.kind === 'call' && a.tool === b.tool && a.key === b.key && a.text === b.text));
 
 /** The grant that covers this call of this agent, or undefined (a whole-agent grant is found first). */
-export function trustCovering(grants: readonly TrustGrant[], agent: string | null, wireTool: string, input: unknown): TrustGrant | undefined {
+export function trustCovering<G extends Pick<TrustGrant, 'agent' | 'scope'>>(
+  grants: readonly G[],
+  agent: string | null,
+  wireTool: string,
+  input: unknown,
+): G | undefined {
   if (!agent) return undefined;
   const mine = grants.filter((g) => g.agent === agent);
   const whole = mine.find((g) => g.scope.kind === 'agent');

@@ -105,7 +105,8 @@ export function approveRow(k: KernelState, row_id: string, opts: { by: string; t
   });
   if (!won) throw conflict(`Row ${row_id} is no longer waiting for approval.`);
   disarmPark(k, row_id);
-  if (opts.trust_session && run.agent) grantTrust(k, run.agent, row, opts.trust_scope ?? 'agent', opts.by);
+  // A new grant is announced as an agent change: windows listing the standing grants refresh.
+  if (opts.trust_session && run.agent && grantTrust(k, run.agent, row, opts.trust_scope ?? 'agent', opts.by)) emit(k, { type: 'agents_changed' });
   const running = getRow(k.db, row_id)!;
   emitRow(k, running, { by: opts.by });
   emitInbox(k, { removed: closed.map((id) => ({ id, status: 'approved' })) });

@@ -4,6 +4,7 @@ import { useInbox } from './stores/inbox.js';
 import { useStatus } from './stores/status.js';
 import { useOrchestration } from './stores/orchestration.js';
 import { useAgents } from './stores/agents.js';
+import { useGrants } from './stores/grants.js';
 import { useRuns } from './stores/runs.js';
 import { useNav } from './stores/nav.js';
 import { flushInboxChanges, queueInboxChange } from './stores/inbox-push.js';
@@ -37,6 +38,7 @@ export function applyEvent(e: NexusEvent): void {
     }
     case 'agents_changed':
       void useAgents.getState().refresh();
+      void useGrants.getState().refresh();
       break;
     case 'settings_changed':
       void useOrchestration.getState().refreshSettings();
@@ -55,6 +57,7 @@ export function refreshAll(): void {
   void useOrchestration.getState().refreshSettings();
   void useOrchestration.getState().refreshChains();
   void useAgents.getState().refresh();
+  void useGrants.getState().refresh();
   void useRuns.getState().refresh();
   void useRuns.getState().refreshDetail();
 }

@@ -268,7 +268,7 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
         </p>
         <RulesEditor text={rulesText} mode={draft.mode} onText={setRulesText} onCheck={setCheck} />
         {problem('rules')}
-        <RuleTester mode={draft.mode} rules={check.rules} rulesValid={check.valid} />
+        <RuleTester mode={draft.mode} rules={check.rules} rulesValid={check.valid} agent={agent?.name ?? null} />
       </section>
       {confirmRemove && agent ? (
         <ConfirmDialog

@@ -3,6 +3,7 @@ import { useNav, SETTINGS_SECTIONS } from '../../stores/nav.js';
 import { OrchestrationPage } from './OrchestrationPage.js';
 import { ModelsPage } from './ModelsPage.js';
 import { ConnectionsPage } from './ConnectionsPage.js';
+import { GrantsPage } from './GrantsPage.js';
 import { useStatus } from '../../stores/status.js';
 import { UndoGraceSetting } from './UndoGraceSetting.js';
 
@@ -67,6 +68,8 @@ export function SettingsView() {
           <ModelsPage />
         ) : section === 'connections' ? (
           <ConnectionsPage />
+        ) : section === 'grants' ? (
+          <GrantsPage />
         ) : (
           <About />
         )}
