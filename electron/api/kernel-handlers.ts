@@ -114,8 +114,8 @@ export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMeth
     },
     agentsRemove: ({ name }) => removeAgent(kernel, name),
 
-    runsList: ({ limit, cursor }) => {
-      const runs = listRunsPage(db, { limit, cursor });
+    runsList: ({ limit, cursor, agent, status, client }) => {
+      const runs = listRunsPage(db, { limit, cursor, agent, status, client });
       if (!runs)
         throw new ApiFailure(
           'invalid_input',

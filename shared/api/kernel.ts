@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { INBOX_ANSWERS } from '../inbox/answers.js';
 import { method, strict } from './contract.js';
+import { ClientName } from './external.js';
 import { Id, Mode, Name, Origin, PAGE_MAX, PageInput, RowState, RunStatus, ToolResult, RuleWarning, pageOf } from './common.js';
 import { isNetworkRule, NETWORK_RULE_HINT } from '../net/host.js';
 import { ApprovalRuleView, approvalRules, EffectProfileView, LifecycleHooksInput, LifecycleHooksView } from './approval.js';
@@ -254,10 +255,16 @@ export const kernelMethods = {
         limit: z.number().int().min(1).max(1000).default(100),
         /** The id of the last run of the previous page: the page starts after it. */
         cursor: Id.optional(),
+        /** Only this agent's runs. */
+        agent: z.string().min(1).max(200).optional(),
+        /** Only runs in this state. */
+        status: RunStatus.optional(),
+        /** Only this connected client's sessions, or `none`: the runs no client made (NEXUS's agents, standalone runs). */
+        client: z.enum([...ClientName.options, 'none']).optional(),
       })
       .default({ limit: 100 }),
     z.array(RunSummary),
-    'List runs, newest first (a page: limit, and cursor = the last id seen; a full page may have more after it).',
+    'List runs, newest first (a page: limit, and cursor = the last id seen; a full page may have more after it), optionally of one agent, state or client.',
   ),
   runsShow: method(
     strict({ id: Id, rows_limit: z.number().int().min(1).max(PAGE_MAX).optional(), events_limit: z.number().int().min(1).max(PAGE_MAX).optional() }),
