@@ -29,7 +29,12 @@ export function RunsFilter() {
     <div className="runs-filter" role="group" aria-label="Filter runs">
       <label>
         <span className="small muted">Agent</span>
-        <select className="input small" value={filter.agent ?? ''} onChange={(e) => setFilter({ ...filter, agent: e.target.value || undefined })}>
+        <select
+          className="input small"
+          aria-label="Agent"
+          value={filter.agent ?? ''}
+          onChange={(e) => setFilter({ ...filter, agent: e.target.value || undefined })}
+        >
           <option value="">All agents</option>
           {names.map((n) => (
             <option key={n} value={n}>
@@ -42,6 +47,7 @@ export function RunsFilter() {
         <span className="small muted">State</span>
         <select
           className="input small"
+          aria-label="State"
           value={filter.status ?? ''}
           onChange={(e) => setFilter({ ...filter, status: isStatus(e.target.value) ? e.target.value : undefined })}
         >
@@ -57,6 +63,7 @@ export function RunsFilter() {
         <span className="small muted">Client</span>
         <select
           className="input small"
+          aria-label="Client"
           value={filter.client ?? ''}
           onChange={(e) => setFilter({ ...filter, client: isClient(e.target.value) ? e.target.value : undefined })}
         >
