@@ -38,7 +38,8 @@ export function applyEvent(e: NexusEvent): void {
     }
     case 'agents_changed':
       void useAgents.getState().refresh();
-      void useGrants.getState().refresh();
+      // Only once a view has read the grants (Settings ▸ Grants, the tester): the first paint never waits on them.
+      if (useGrants.getState().loaded) void useGrants.getState().refresh();
       break;
     case 'settings_changed':
       void useOrchestration.getState().refreshSettings();
@@ -57,7 +58,7 @@ export function refreshAll(): void {
   void useOrchestration.getState().refreshSettings();
   void useOrchestration.getState().refreshChains();
   void useAgents.getState().refresh();
-  void useGrants.getState().refresh();
+  if (useGrants.getState().loaded) void useGrants.getState().refresh();
   void useRuns.getState().refresh();
   void useRuns.getState().refreshDetail();
 }
