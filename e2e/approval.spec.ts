@@ -21,7 +21,8 @@ test('approve a parked card and see the run go on', async ({ app: page, served }
   await expect(card.getByText('echo built').first()).toBeVisible();
   await expect(card).toContainText(/2[34] h \d\d min left/);
   await expect(page.getByTestId('pending-count')).toHaveText('1 pending');
-  await expect(card.getByRole('button', { name: 'Trust for this session' })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Trust this command' })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Trust builder' })).toBeVisible();
   await shot(page, testInfo, 'inbox-autonomy-card');
 
   await card.getByRole('button', { name: 'Approve' }).click();
@@ -126,7 +127,7 @@ test('a standalone run: rows appended through the tasks door are granted by orig
   await expect(page.locator('.run-detail h1')).toContainText('canceled');
 });
 
-test("Trust for this session approves the card and grants that agent's later autonomy prompts", async ({ app: page, served }) => {
+test("Trust the agent (for this session) approves the card and grants that agent's later autonomy prompts", async ({ app: page, served }) => {
   await served.agent(
     'helper',
     (req, i) => (i === 0 ? { toolCalls: [bash('echo one')] } : i === 1 ? { toolCalls: [bash('echo two')] } : { text: 'both done' }),
@@ -135,7 +136,7 @@ test("Trust for this session approves the card and grants that agent's later aut
   await served.call('runsStart', { agent: 'helper', prompt: 'Two steps.' });
   const card = page.getByRole('article');
   await expect(card).toContainText('echo one');
-  await card.getByRole('button', { name: 'Trust for this session' }).click();
+  await card.getByRole('button', { name: 'Trust helper' }).click();
   await expect.poll(async () => (await served.call('runsList', {}))[0]?.status, { timeout: 15_000 }).toBe('succeeded');
   await expect(page.getByTestId('pending-count')).toHaveText('0 pending');
   const run = await served.call('runsShow', { id: (await served.call('runsList', {}))[0].id });

@@ -46,6 +46,7 @@ test('a newcomer plays the offline demo: a card to answer, then a chain to read'
   await shot(page, testInfo, 'inbox-attention');
   await page.getByRole('button', { name: 'Dismiss' }).click();
   await expect(page.getByTestId('pending-count')).toHaveText('0 pending');
+  await expect(page.getByRole('status').filter({ hasText: /^Dismissed/ })).toBeVisible(); // the button's word, not "Abandoned"
 
   // The demo can be played again from the banner (the first-run panel is gone once the demo agents exist).
   await banner.getByRole('button', { name: 'Got it' }).click();

@@ -19,7 +19,7 @@ import { budgetOf } from '../agents/budget.js';
 import { getAgentProfile, listAgentProfiles, removeAgent, revokeExecutor, saveAgent } from '../agents/profiles.js';
 
 import { NEXUS_VERSION } from '../../shared/version.js';
-import { agentView, filterOf, inboxView, rowView, runSummary, withWaiting } from './kernel-views.js';
+import { agentView, filterOf, inboxView, rowView, runSummary, trustGrantView, withWaiting } from './kernel-views.js';
 import { eventsPage, rowsPage } from './run-pages.js';
 import { errorMessage } from '../../shared/errors.js';
 
@@ -50,6 +50,7 @@ type KernelMethods =
   | 'inboxAbandon'
   | 'inboxAnswer'
   | 'executorsRevoke'
+  | 'trustList'
   | 'trustRevoke';
 
 const WORKSPACE_NOT_ABSOLUTE = () =>
@@ -117,8 +118,8 @@ export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMeth
     },
     agentsRemove: ({ name }) => removeAgent(kernel, name),
 
-    runsList: ({ limit, cursor }) => {
-      const runs = listRunsPage(db, { limit, cursor });
+    runsList: ({ limit, cursor, agent, status, client }) => {
+      const runs = listRunsPage(db, { limit, cursor, agent, status, client });
       if (!runs)
         throw new ApiFailure(
           'invalid_input',
@@ -218,16 +219,19 @@ export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMeth
       const said = run?.agent ? assistantTextOfRound(db, item.run_id, round, Date.parse(row?.created_at ?? item.created_at)) : null;
       return { said, round, run: run ? { id: run.id, agent: run.agent, created_at: run.created_at, status: run.status } : null };
     },
-    inboxApprove: ({ id, trust_session }, ctx) => kernel.inbox.act(id, 'approve', { by: by(ctx), trust_session }),
+    inboxApprove: ({ id, trust_session, trust_scope }, ctx) => kernel.inbox.act(id, 'approve', { by: by(ctx), trust_session, trust_scope }),
     inboxDeny: ({ id, reason }, ctx) => kernel.inbox.act(id, 'deny', { by: by(ctx), reason }),
     inboxRetry: ({ id }, ctx) => kernel.inbox.act(id, 'retry', { by: by(ctx) }),
     inboxAbandon: ({ id }, ctx) => kernel.inbox.act(id, 'abandon', { by: by(ctx) }),
     inboxAnswer: ({ id, text }, ctx) => kernel.inbox.act(id, 'answer', { by: by(ctx), text }),
     executorsRevoke: ({ agent }) => ({ readdressed: revokeExecutor(kernel, agent) }),
-    trustRevoke: ({ agent }) => {
-      const revoked = kernel.revokeTrust(agent);
+    trustList: ({ agent }) => ({ grants: kernel.trustGrants(agent).map(trustGrantView) }),
+    trustRevoke: ({ agent, id }) => {
+      const named = id === undefined ? agent : kernel.trustGrants().find((g) => g.id === id)?.agent;
+      const before = kernel.trustGrants().length;
+      const revoked = kernel.revokeTrust(id === undefined ? { agent } : { id });
       if (revoked) kernel.emit({ type: 'agents_changed' }); // windows showing trust refresh
-      return { agent, revoked };
+      return { agent: named ?? '', revoked, count: before - kernel.trustGrants().length };
     },
   };
 }

@@ -1,7 +1,8 @@
 // How the kernel's records read on the wire (shared/api/kernel.ts): rows, run summaries, inbox cards and
 // agent profiles, with secrets listed by where they are, never by value.
 import type { z } from 'zod';
-import type { AgentView, InboxFilter, InboxItem, RowView, RunSummary } from '../../shared/api/kernel.js';
+import type { AgentView, InboxFilter, InboxItem, RowView, RunSummary, TrustGrantView } from '../../shared/api/kernel.js';
+import { scopeText, type TrustGrant } from '../../shared/trust.js';
 import { inboxWire, type InboxEntry, type InboxFilter as InboxQueryFilter } from '../store/queries/inbox.js';
 import type { AgentRow } from '../store/queries/agents.js';
 import type { Row, Run } from '../kernel/types.js';
@@ -98,3 +99,13 @@ export const agentView = (a: AgentRow): z.infer<typeof AgentView> => {
   }
   return view;
 };
+
+export const trustGrantView = (g: TrustGrant): z.infer<typeof TrustGrantView> => ({
+  id: g.id,
+  agent: g.agent,
+  scope: g.scope,
+  covers: scopeText(g.scope),
+  granted_at: new Date(g.granted_at).toISOString(),
+  by: g.by,
+  ends: 'when NEXUS quits',
+});

@@ -228,17 +228,36 @@ describe('"Trust for this session" can be seen and taken back', () => {
     expect((await withDir('approve', first.id, '--trust-session')).code).toBe(0);
     expect(JSON.parse((await withDir('status', '--json')).out).trusted_agents).toEqual(['trusty']);
     expect((await withDir('status')).out).toMatch(/trusted for this session: trusty \(nexus trust revoke AGENT\)/);
-    expect(JSON.parse((await withDir('trust', '--json')).out)).toEqual(['trusty']);
+    const listed = JSON.parse((await withDir('trust', '--json')).out);
+    expect(listed).toMatchObject([{ agent: 'trusty', scope: { kind: 'agent' }, covers: 'every call that would ask you', ends: 'when NEXUS quits' }]);
+    expect((await withDir('trust')).out).toMatch(/trusty: every call that would ask you; ends when NEXUS quits/);
     expect(park(2).state).not.toBe('needs_approval'); // granted by trust
 
     const revoked = await withDir('trust', 'revoke', 'trusty', '--json');
     expect(revoked.code, revoked.err).toBe(0);
-    expect(JSON.parse(revoked.out)).toEqual({ agent: 'trusty', revoked: true });
+    expect(JSON.parse(revoked.out)).toEqual({ agent: 'trusty', revoked: true, count: 1 });
     expect(JSON.parse((await withDir('status', '--json')).out).trusted_agents).toEqual([]);
     const third = park(3);
     expect(third.state).toBe('needs_approval');
     expect((await withDir('trust', 'revoke', 'trusty')).out).toMatch(/trusty was not trusted for this session/);
     expect((await withDir('trust', 'revoke')).code).toBe(2);
     expect((await withDir('deny', third.id)).code).toBe(0);
+  });
+
+  it('approve --trust-call trusts only that command; trust list names it; trust revoke --id takes it back', async () => {
+    expect((await withDir('agents', 'add', file('scoped.json', JSON.stringify(agent('scoped'))))).code).toBe(0);
+    const run = nexus.kernel.createRun({ agent: 'scoped', mode: 'ask' });
+    const park = (command: string) => nexus.kernel.submitRow(run.id, { tool: 'bash', input: { command }, origin: 'model' });
+    const first = park('echo one');
+    expect((await withDir('approve', first.id, '--trust-call')).code).toBe(0);
+    expect((await withDir('approve', park('echo x').id, '--trust-call', '--trust-session')).code).toBe(2);
+    const grants = JSON.parse((await withDir('trust', '--json')).out);
+    expect(grants).toMatchObject([{ agent: 'scoped', covers: 'bash calls with command "echo one" exactly' }]);
+    expect(park('echo one').state).not.toBe('needs_approval');
+    expect(park('echo two').state).toBe('needs_approval');
+    const out = await withDir('trust', 'revoke', '--id', grants[0].id);
+    expect(out.out).toMatch(/taken back: its next calls that need approval wait for a person/);
+    expect(park('echo one').state).toBe('needs_approval');
+    expect((await withDir('trust', 'revoke', 'scoped', '--id', grants[0].id)).code).toBe(2);
   });
 });

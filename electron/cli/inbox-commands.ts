@@ -97,12 +97,18 @@ async function followInbox(api: NexusApi, io: CliIo, cursor: string | undefined)
 const unsandboxedMark = (i: Inbox): string =>
   ((i.effect as { sandboxed?: unknown } | undefined)?.sandboxed === false ? ' (UNSANDBOXED)' : '') + (i.escape ? ` (ESCAPE: ${i.escape})` : '');
 
-const APPROVE_USAGE = `usage: nexus approve ID [--trust-session] [--data-dir DIR] [--json]
-  --trust-session: also grant that agent's later autonomy parks until NEXUS quits (never an orchestration hold).`;
+const APPROVE_USAGE = `usage: nexus approve ID [--trust-session | --trust-call] [--data-dir DIR] [--json]
+  --trust-session: also grant that agent's later autonomy parks until NEXUS quits (never an orchestration hold).
+  --trust-call: also grant only calls like this one (same tool, same command or path) until NEXUS quits.`;
 export const approveCommand: CliCommand = async (argv, io) => {
-  const p = parse(argv, { 'trust-session': { type: 'boolean', default: false } }, io, APPROVE_USAGE);
+  const p = parse(argv, { 'trust-session': { type: 'boolean', default: false }, 'trust-call': { type: 'boolean', default: false } }, io, APPROVE_USAGE);
   if ('exit' in p) return p.exit;
-  return answer(p.values, p.positionals, io, APPROVE_USAGE, (api, id) => api.inboxApprove({ id, trust_session: !!p.values['trust-session'] }), 'approved');
+  const whole = !!p.values['trust-session'];
+  const call = !!p.values['trust-call'];
+  if (whole && call) return usageError(io, APPROVE_USAGE, '--trust-session and --trust-call exclude each other');
+  const approve = (api: NexusApi, id: string) =>
+    call ? api.inboxApprove({ id, trust_session: true, trust_scope: 'call' }) : api.inboxApprove({ id, trust_session: whole });
+  return answer(p.values, p.positionals, io, APPROVE_USAGE, approve, 'approved');
 };
 
 const DENY_USAGE = `usage: nexus deny ID [--reason TEXT] [--data-dir DIR] [--json]

@@ -270,31 +270,33 @@ export const runsCommand: CliCommand = async (argv, io) => {
 };
 
 // ── trust ────────────────────────────────────────────────────────────────────────────────────────────────
-const TRUST_USAGE = 'usage: nexus trust [list] | revoke AGENT  [--data-dir DIR] [--json]';
-/** "Trust for this session" made visible and revocable: which agents' parks are granted without asking. */
+const TRUST_USAGE = 'usage: nexus trust [list] | revoke AGENT | revoke --id GRANT  [--data-dir DIR] [--json]';
+/** "Trust for this session" made visible and revocable: each standing grant with its scope and its end. */
 export const trustCommand: CliCommand = async (argv, io) => {
-  const p = parse(argv, {}, io, TRUST_USAGE);
+  const p = parse(argv, { id: { type: 'string' } }, io, TRUST_USAGE);
   if ('exit' in p) return p.exit;
   const [sub = 'list', agent, ...extra] = p.positionals;
+  const id = typeof p.values.id === 'string' ? p.values.id : undefined;
   if (sub !== 'list' && sub !== 'revoke') return usageError(io, TRUST_USAGE, `unknown subcommand ${sub}`);
-  if ((sub === 'list' && agent) || (sub === 'revoke' && !agent) || extra.length)
-    return usageError(io, TRUST_USAGE, sub === 'list' ? 'trust list takes no argument' : 'trust revoke needs one AGENT');
+  if (sub === 'list' && (agent || id || extra.length)) return usageError(io, TRUST_USAGE, 'trust list takes no argument');
+  if (sub === 'revoke' && (extra.length || (agent === undefined) === (id === undefined)))
+    return usageError(io, TRUST_USAGE, 'trust revoke needs one AGENT or --id GRANT');
   return withKernel(p.values, io, async (api) => {
     if (sub === 'list') {
-      const r = await expectValue(io, api.status({}));
+      const r = await expectValue(io, api.trustList({}));
       if (!r) return 1;
-      const names = r.value.trusted_agents ?? [];
-      if (p.values.json) printJson(io, names);
-      else io.out(names.length ? names.join('\n') : '(no agent is trusted for this session)');
+      const grants = r.value.grants;
+      if (p.values.json) printJson(io, grants);
+      else if (!grants.length) io.out('(nothing is trusted for this session)');
+      else for (const g of grants) io.out(`${g.id}  ${g.agent}: ${g.covers}; ends ${g.ends} (granted by ${g.by})`);
       return 0;
     }
-    const r = await expectValue(io, api.trustRevoke({ agent }));
+    const r = await expectValue(io, api.trustRevoke(id === undefined ? { agent } : { id }));
     if (!r) return 1;
+    const who = r.value.agent || (id ?? '');
     if (p.values.json) printJson(io, r.value);
-    else
-      io.out(
-        r.value.revoked ? `${agent} is no longer trusted: its next calls that need approval wait for a person` : `${agent} was not trusted for this session`,
-      );
+    else if (!r.value.revoked) io.out(id ? `no grant ${id} stands` : `${who} was not trusted for this session`);
+    else io.out(`${id ? `grant ${id} of ${who} taken back` : `${who} is no longer trusted`}: its next calls that need approval wait for a person`);
     return 0;
   });
 };

@@ -13,9 +13,21 @@ export interface HoldCard {
   title: string;
 }
 
-/** `task`: the delegation that waits on this answer, named on the card (who is kept waiting, by which task). */
-export function holdCard(kernel: Pick<Kernel, 'tools' | 'sandboxPolicy'>, h: Hold, call: HopGateCall, task: Pick<Task, 'id' | 'delegator'> | null): HoldCard {
-  const waits = task ? ` The delegated task ${task.id} from "${task.delegator}" waits on this answer.` : '';
+/** The delegated task as a person reads it on one line: its own words, cut (its id says nothing to them). */
+const TASK_TEXT_MAX = 240;
+export function taskLine(text: string): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > TASK_TEXT_MAX ? `${one.slice(0, TASK_TEXT_MAX - 1)}…` : one;
+}
+
+/** `task`: the delegation that waits on this answer, named on the card by its words (who waits, on what). */
+export function holdCard(
+  kernel: Pick<Kernel, 'tools' | 'sandboxPolicy'>,
+  h: Hold,
+  call: HopGateCall,
+  task: Pick<Task, 'id' | 'delegator' | 'task'> | null,
+): HoldCard {
+  const waits = task ? ` It is part of the task "${taskLine(task.task)}" that "${task.delegator}" delegated, which waits on this answer.` : '';
   return {
     item: {
       id: h.request_id,

@@ -14,7 +14,7 @@ import type { Row } from './types.js';
 /** What the inbox needs of the kernel that owns it (the Kernel class satisfies it; handed in, not imported). */
 export interface InboxHost {
   readonly clock: Clock;
-  approve(row_id: string, opts: { by: string; trust_session?: boolean }): Row;
+  approve(row_id: string, opts: { by: string; trust_session?: boolean; trust_scope?: 'agent' | 'call' }): Row;
   deny(row_id: string, opts: { by: string; reason?: string }): Row;
   emit(event: NexusEvent): void;
   emitInbox(change?: InboxChange): void;
@@ -24,6 +24,8 @@ export type InboxAction = InboxAnswer;
 export interface InboxActOptions {
   by: string;
   trust_session?: boolean;
+  /** With trust_session: the whole agent (the default) or only calls like this one. */
+  trust_scope?: 'agent' | 'call';
   reason?: string;
   text?: string;
 }
@@ -47,7 +49,7 @@ export class InboxKinds {
     private readonly db: Db,
   ) {
     this.register('autonomy', {
-      approve: (item, o) => ({ state: kernel.approve(item.row_id ?? item.id, { by: o.by, trust_session: o.trust_session }).state }),
+      approve: (item, o) => ({ state: kernel.approve(item.row_id ?? item.id, { by: o.by, trust_session: o.trust_session, trust_scope: o.trust_scope }).state }),
       deny: (item, o) => ({ state: kernel.deny(item.row_id ?? item.id, { by: o.by, reason: o.reason }).state }),
     });
   }

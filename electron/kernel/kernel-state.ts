@@ -6,6 +6,7 @@ import type { Db } from '../store/db.js';
 import { countPendingInbox, getInboxItem, inboxWire } from '../store/queries/inbox.js';
 import type { RowPatch } from '../store/queries/rows.js';
 import type { CompiledRules } from '../../shared/rules/index.js';
+import type { TrustGrant } from '../../shared/trust.js';
 import { TERMINAL_ROW_STATES, type RowState } from '../../shared/types.js';
 import type { NexusEvent } from '../../shared/api/index.js';
 import type { Clock, TimerHandle } from './clock.js';
@@ -42,8 +43,8 @@ export interface KernelState {
   /** Tool completions waiting for the next group commit (row-endings.ts). */
   pendingEnds: Array<{ row: Row; to: RowState; patch: RowPatch }>;
   readonly runAborts: Map<string, AbortController>;
-  /** "Trust for this session": agents whose own autonomy parks are granted until this process ends. */
-  readonly trusted: Set<string>;
+  /** "Trust for this session": grants (a whole agent, or calls like one) that end with this process (trust.ts). */
+  trust: TrustGrant[];
   readonly removedAgents: Set<string>;
   hopGate: HopGate;
   /** Stands in for the tools of client-executed runs (client-runs.ts); null until a module installs it. */
@@ -73,7 +74,7 @@ export function createKernelState(base: Pick<KernelState, 'db' | 'clock' | 'even
     seqs: new Map(),
     pendingEnds: [],
     runAborts: new Map(),
-    trusted: new Set(),
+    trust: [],
     removedAgents: new Set(),
     hopGate: PROCEED,
     clientExecutor: null,

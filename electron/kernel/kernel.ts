@@ -36,7 +36,8 @@ import { closeKernel, recoverAtStart, type RecoveryReport } from './recovery.js'
 import { sandboxPolicy } from './containment.js';
 import type { SandboxPolicy } from '../sandbox/policy.js';
 import type { ClientExecutor, CreateRunOptions, ExecutorTool, HopGate, Row, Run, SubmitRowOptions } from './types.js';
-
+import { revokeTrust, type TrustChoice } from './trust.js';
+import type { TrustGrant } from '../../shared/trust.js';
 import { createSecretStore, type SecretCipher, type SecretStore } from '../store/secrets.js';
 
 export type { RecoveryReport } from './recovery.js';
@@ -210,7 +211,7 @@ export class Kernel {
   }
 
   /** Approve a parked row: recorded `running` (granted_by person) before it runs. */
-  approve(row_id: string, opts: { by: string; trust_session?: boolean }): Row {
+  approve(row_id: string, opts: { by: string; trust_session?: boolean; trust_scope?: TrustChoice }): Row {
     return approveRow(this.k, row_id, opts);
   }
 
@@ -224,17 +225,21 @@ export class Kernel {
     return expireRow(this.k, row_id);
   }
 
-  /** Session trust (in memory only: it ends with this process). */
+  /** Whole-agent session trust (in memory only: it ends with this process). */
   isTrusted(agent: string): boolean {
-    return this.k.trusted.has(agent);
+    return this.k.trust.some((g) => g.agent === agent && g.scope.kind === 'agent');
   }
-  /** The agents a person trusted for this session, by name (status shows them). */
+  /** The agents a person trusted whole for this session, by name (status shows them). */
   trustedAgents(): string[] {
-    return [...this.k.trusted].sort();
+    return [...new Set(this.k.trust.filter((g) => g.scope.kind === 'agent').map((g) => g.agent))].sort();
   }
-  /** Take back "Trust for this session": that agent's later parks wait for a person again. */
-  revokeTrust(agent: string): boolean {
-    return this.k.trusted.delete(agent);
+  /** Every standing session-trust grant, oldest first (a copy). */
+  trustGrants(agent?: string): TrustGrant[] {
+    return this.k.trust.filter((g) => agent === undefined || g.agent === agent).map((g) => ({ ...g }));
+  }
+  /** Take back session trust, every grant of an agent or one grant: its later parks wait for a person again. */
+  revokeTrust(which: string | { agent?: string; id?: string }): boolean {
+    return revokeTrust(this.k, typeof which === 'string' ? { agent: which } : which).length > 0;
   }
 
   // ── agents: executor revocation, removal ─────────────────────────────────────────────────────────────────
@@ -247,7 +252,7 @@ export class Kernel {
   /** Bookkeeping when an agent is removed (agents/profiles.ts does the store part): no trust, no new runs. */
   agentRemoved(agent: string): void {
     this.k.removedAgents.add(agent);
-    this.k.trusted.delete(agent);
+    revokeTrust(this.k, { agent });
   }
   agentSaved(agent: string): void {
     this.k.removedAgents.delete(agent);

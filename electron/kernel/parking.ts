@@ -14,6 +14,7 @@ import { unsandboxed } from './containment.js';
 import { endParked } from './row-endings.js';
 import { outboxCard, outboxDecision } from './desk-outbox.js';
 import { executeRow } from './tool-execution.js';
+import { grantTrust, type TrustChoice } from './trust.js';
 import { isClientRun, toolFor } from './client-runs.js';
 import { clientContainment } from '../../shared/containment.js';
 import { assertOpen, disarmPark, emit, emitInbox, emitRow, type After, type KernelState } from './kernel-state.js';
@@ -85,7 +86,7 @@ export function parkRow(k: KernelState, run: Run, row: Row, tool: string, matche
 }
 
 /** Approve a parked row: recorded `running` (granted_by person) before it runs. */
-export function approveRow(k: KernelState, row_id: string, opts: { by: string; trust_session?: boolean }): Row {
+export function approveRow(k: KernelState, row_id: string, opts: { by: string; trust_session?: boolean; trust_scope?: TrustChoice }): Row {
   assertOpen(k);
   const row = parkedRow(k, row_id);
   const run = getRun(k.db, row.run_id)!;
@@ -97,13 +98,15 @@ export function approveRow(k: KernelState, row_id: string, opts: { by: string; t
   const won = tx(k.db, () => {
     if (!transitionRow(k.db, row_id, ['needs_approval'], 'running', { granted_by: 'person', approved_by: opts.by, started_at: now }, now)) return false;
     closed = resolveInboxCardsOfRow(k.db, { row_id, status: 'approved', by: opts.by, now });
-    insertRunEvent(k.db, { run_id: run.id, type: 'approval_granted', data: { row_id, by: opts.by, trust_session: !!opts.trust_session }, now });
+    const trust = opts.trust_session ? { trust_session: true, trust_scope: opts.trust_scope ?? 'agent' } : { trust_session: false };
+    insertRunEvent(k.db, { run_id: run.id, type: 'approval_granted', data: { row_id, by: opts.by, ...trust }, now });
     outboxDecision(k, row_id, 'approved', opts.by, now);
     return true;
   });
   if (!won) throw conflict(`Row ${row_id} is no longer waiting for approval.`);
   disarmPark(k, row_id);
-  if (opts.trust_session && run.agent) k.trusted.add(run.agent);
+  // A new grant is announced as an agent change: windows listing the standing grants refresh.
+  if (opts.trust_session && run.agent && grantTrust(k, run.agent, row, opts.trust_scope ?? 'agent', opts.by)) emit(k, { type: 'agents_changed' });
   const running = getRow(k.db, row_id)!;
   emitRow(k, running, { by: opts.by });
   emitInbox(k, { removed: closed.map((id) => ({ id, status: 'approved' })) });

@@ -21,6 +21,7 @@ import { isClientRun } from './client-runs.js';
 import { PROCEED, assertOpen, emitRow, type After, type KernelState } from './kernel-state.js';
 import type { Row, RowGrantedBy, Run, SubmitRowOptions } from './types.js';
 import { errorMessage } from '../../shared/errors.js';
+import { trustCovering } from '../../shared/trust.js';
 import { log } from '../log.js';
 
 /**
@@ -183,8 +184,9 @@ function decide(k: KernelState, run: Run, row: Row, rawInput: unknown, after: Af
         };
         return endRow(k, row, ['ready'], 'failed', fields, undefined, after) ?? getRow(k.db, row.id)!;
       }
-      // Session trust relaxes this agent's OWN autonomy parks; deny rules were already applied above.
-      if (run.agent && k.trusted.has(run.agent)) return grant(k, run, row, 'trust', decision.tool, decision.matched, after, hopApprovedBy);
+      // Session trust relaxes this agent's OWN autonomy parks within its scope; deny rules were applied above.
+      if (trustCovering(k.trust, run.agent, row.wire_tool, row.input))
+        return grant(k, run, row, 'trust', decision.tool, decision.matched, after, hopApprovedBy);
       return parkRow(k, run, row, decision.tool, decision.matched, after, parkMs);
     }
     default:

@@ -55,6 +55,10 @@ describe('query plans', () => {
     // Every list, first page and a page after a cursor.
     const runs = await s.call<{ id: string }[]>('runsList', { limit: 1 });
     await s.call('runsList', { limit: 1, cursor: runs[0].id });
+    // The Runs view's filters, alone and together (issue 23 item 9).
+    await s.call('runsList', { limit: 1, agent: 'lead', status: 'succeeded', client: 'none', cursor: runs[0].id });
+    await s.call('runsList', { limit: 1, status: 'running' });
+    await s.call('runsList', { limit: 1, client: 'claude-code' });
     const detail = await s.call<{ rows_next_cursor: string | null; events_next_cursor: string | null }>('runsShow', {
       id: solo.id,
       rows_limit: 1,

@@ -4,6 +4,7 @@ import { useInbox } from './stores/inbox.js';
 import { useStatus } from './stores/status.js';
 import { useOrchestration } from './stores/orchestration.js';
 import { useAgents } from './stores/agents.js';
+import { useGrants } from './stores/grants.js';
 import { useRuns } from './stores/runs.js';
 import { useNav } from './stores/nav.js';
 import { flushInboxChanges, queueInboxChange } from './stores/inbox-push.js';
@@ -38,6 +39,8 @@ export function applyEvent(e: NexusEvent): void {
     }
     case 'agents_changed':
       void useAgents.getState().refresh();
+      // Only once a view has read the grants (Settings ▸ Grants, the tester): the first paint never waits on them.
+      if (useGrants.getState().loaded) void useGrants.getState().refresh();
       break;
     case 'settings_changed':
       void useOrchestration.getState().refreshSettings();
@@ -59,6 +62,7 @@ export function refreshAll(): void {
   void useOrchestration.getState().refreshSettings();
   void useOrchestration.getState().refreshChains();
   void useAgents.getState().refresh();
+  if (useGrants.getState().loaded) void useGrants.getState().refresh();
   void useRuns.getState().refresh();
   void useRuns.getState().refreshDetail();
   void useDesk.getState().refresh();

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { INBOX_ANSWERS } from '../inbox/answers.js';
 import { method, strict } from './contract.js';
+import { ClientName } from './external.js';
 import { Id, Mode, Name, Origin, PAGE_MAX, PageInput, RowState, RunStatus, ToolResult, RuleWarning, pageOf } from './common.js';
 import { isNetworkRule, NETWORK_RULE_HINT } from '../net/host.js';
 import { ApprovalRuleView, approvalRules, EffectProfileView, LifecycleHooksInput, LifecycleHooksView } from './approval.js';
@@ -201,6 +202,22 @@ export const AgentView = AgentProfileInput.extend({
 /** An answered card: its state now; for another desk machine's card, that machine (it applies the first answer). */
 const InboxAnswered = strict({ id: Id, state: z.string(), machine: z.string().optional() });
 
+/** One session-trust grant as the doors show it (shared/trust.ts holds the kernel's shape). */
+export const TrustGrantView = strict({
+  id: Id,
+  agent: z.string(),
+  scope: z.discriminatedUnion('kind', [
+    strict({ kind: z.literal('agent') }),
+    strict({ kind: z.literal('call'), tool: z.string(), key: z.string(), text: z.string() }),
+  ]),
+  /** What the grant lets through, in one sentence. */
+  covers: z.string(),
+  granted_at: z.string(),
+  by: z.string(),
+  /** When it ends: always when this NEXUS process quits (session trust is never stored). */
+  ends: z.literal('when NEXUS quits'),
+});
+
 export const kernelMethods = {
   status: method(
     strict({}).default({}),
@@ -241,10 +258,16 @@ export const kernelMethods = {
         limit: z.number().int().min(1).max(1000).default(100),
         /** The id of the last run of the previous page: the page starts after it. */
         cursor: Id.optional(),
+        /** Only this agent's runs. */
+        agent: z.string().min(1).max(200).optional(),
+        /** Only runs in this state. */
+        status: RunStatus.optional(),
+        /** Only this connected client's sessions, or `none`: the runs no client made (NEXUS's agents, standalone runs). */
+        client: z.enum([...ClientName.options, 'none']).optional(),
       })
       .default({ limit: 100 }),
     z.array(RunSummary),
-    'List runs, newest first (a page: limit, and cursor = the last id seen; a full page may have more after it).',
+    'List runs, newest first (a page: limit, and cursor = the last id seen; a full page may have more after it), optionally of one agent, state or client.',
   ),
   runsShow: method(
     strict({ id: Id, rows_limit: z.number().int().min(1).max(PAGE_MAX).optional(), events_limit: z.number().int().min(1).max(PAGE_MAX).optional() }),
@@ -310,7 +333,12 @@ export const kernelMethods = {
     'Why a card exists: what the agent said just before the call, and its run.',
   ),
   inboxApprove: method(
-    strict({ id: Id, trust_session: z.boolean().default(false) }),
+    strict({
+      id: Id,
+      trust_session: z.boolean().default(false),
+      /** With trust_session: the whole agent (the default) or only calls like this one (same tool, same command or path). */
+      trust_scope: z.enum(['agent', 'call']).optional(),
+    }),
     InboxAnswered,
     "Approve a card (autonomy or orchestration); on a desk machine also another machine's card (sent to its owner).",
   ),
@@ -318,10 +346,15 @@ export const kernelMethods = {
   inboxRetry: method(strict({ id: Id }), strict({ id: Id, state: z.string() }), 'Retry a failed hook (attention item).'),
   inboxAbandon: method(strict({ id: Id }), strict({ id: Id, state: z.string() }), 'Abandon a failed hook (attention item).'),
   inboxAnswer: method(strict({ id: Id, text: z.string().max(65536) }), strict({ id: Id, state: z.string() }), "Answer an agent's question (the ask tool)."),
+  trustList: method(
+    strict({ agent: Name.optional() }).default({}),
+    strict({ grants: z.array(TrustGrantView) }),
+    "The standing 'Trust for this session' grants, oldest first: each one's agent, scope and end (when NEXUS quits).",
+  ),
   trustRevoke: method(
-    strict({ agent: Name }),
-    strict({ agent: z.string(), revoked: z.boolean() }),
-    "Take back 'Trust for this session' for an agent: its later parks wait for a person again (revoked: it was trusted).",
+    strict({ agent: Name.optional(), id: Id.optional() }).refine((v) => (v.agent === undefined) !== (v.id === undefined), 'give agent or id, not both'),
+    strict({ agent: z.string(), revoked: z.boolean(), count: z.number().int().optional() }),
+    "Take back 'Trust for this session': every grant of an agent, or one grant by id. Its later parks wait for a person again (revoked: something was trusted).",
   ),
   executorsRevoke: method(
     strict({ agent: Name }),

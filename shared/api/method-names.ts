@@ -30,6 +30,7 @@ export const METHOD_NAMES = [
   'inboxRetry',
   'inboxAbandon',
   'inboxAnswer',
+  'trustList',
   'trustRevoke',
   'executorsRevoke',
   'settingsGet',

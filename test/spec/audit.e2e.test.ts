@@ -131,7 +131,8 @@ describe('item 2, 3, 5: a held delegation', () => {
     await s.json('run', 'lead', 'DELEGATE echo held CHECK true');
     hold = await waitCard(s, 'orchestration');
     expect(Math.abs(Date.parse(hold.expires_at!) - Date.parse(hold.created_at) - 24 * 3600 * 1000)).toBeLessThan(1000);
-    expect(hold.message).toMatch(/task task_[0-9a-f]+ from "lead" waits on this answer/);
+    expect(hold.message).toMatch(/part of the task "[^"]*echo held[^"]*" that "lead" delegated, which waits on this answer/);
+    expect(hold.message).not.toMatch(/task_[0-9a-f]+/); // the words, not the id
     await s.until('mid to read the hold', async () => models.mid.requests.length >= 2);
     await new Promise((r) => setTimeout(r, 300));
     const midRun = (await runOf(s, 'mid'))!;

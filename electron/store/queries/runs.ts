@@ -136,23 +136,36 @@ function runKey(db: Db, id: string): { created_at: number; rid: number } | null 
   return stmt<{ created_at: number; rid: number }>(db, 'SELECT created_at, rowid AS rid FROM runs WHERE id = ?').get(id) ?? null;
 }
 
+/** Which runs a page lists: one agent, one status, one connected client's sessions (`none`: runs of no client). */
+export interface RunsFilter {
+  agent?: string;
+  status?: RunStatus;
+  client?: string;
+}
+
 /**
  * A page of runs, newest first, after the run `cursor` (keyset paging on (created_at, rowid): no OFFSET, and
  * runs created meanwhile do not shift the page). Null when no run has the cursor's id.
  */
-export function listRunsPage(db: Db, a: { limit: number; cursor?: string; agent?: string }): Run[] | null {
+export function listRunsPage(db: Db, a: { limit: number; cursor?: string } & RunsFilter): Run[] | null {
   const at = a.cursor === undefined ? null : runKey(db, a.cursor);
   if (a.cursor !== undefined && !at) return null;
+  const where: string[] = [];
+  const args: unknown[] = [];
+  const add = (clause: string, ...values: unknown[]) => {
+    where.push(clause);
+    args.push(...values);
+  };
+  if (a.agent !== undefined) add('agent = ?', a.agent);
+  if (a.status !== undefined) add('status = ?', a.status);
+  // A client's run is created by `client:<name>:<session>` (kernel/client-runs.ts): a prefix, compared exactly.
+  if (a.client === 'none') add("(created_by IS NULL OR substr(created_by, 1, 7) <> 'client:')");
+  else if (a.client !== undefined) add('substr(created_by, 1, ?) = ?', `client:${a.client}:`.length, `client:${a.client}:`);
   // `created_at <= ?` is the index range; the OR breaks ties inside one millisecond by rowid.
-  const after = at ? 'created_at <= ? AND (created_at < ? OR rowid < ?)' : '1';
-  const keys = at ? [at.created_at, at.created_at, at.rid] : [];
-  const sql =
-    a.agent !== undefined
-      ? `SELECT * FROM runs WHERE agent = ? AND ${after} ORDER BY created_at DESC, rowid DESC LIMIT ?`
-      : `SELECT * FROM runs WHERE ${after} ORDER BY created_at DESC, rowid DESC LIMIT ?`;
-  const args = a.agent !== undefined ? [a.agent, ...keys, a.limit] : [...keys, a.limit];
+  if (at) add('created_at <= ? AND (created_at < ? OR rowid < ?)', at.created_at, at.created_at, at.rid);
+  const sql = `SELECT * FROM runs WHERE ${where.length ? where.join(' AND ') : '1'} ORDER BY created_at DESC, rowid DESC LIMIT ?`;
   return stmt<RunRecord>(db, sql)
-    .all(...args)
+    .all(...args, a.limit)
     .map(toRun);
 }
 

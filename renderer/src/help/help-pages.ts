@@ -20,6 +20,7 @@ export const SECTION_HELP: Record<SettingsSection, HelpPage> = {
   orchestration: { file: 'orchestration-gate.md', title: 'The orchestration gate' },
   models: { file: 'local-models.md', title: 'Connecting a local model' },
   connections: { file: 'claude-code-codex.md', title: 'Claude Code and Codex' },
+  grants: { file: 'modes.md', title: 'Modes and outcomes' },
   desk: { file: 'desk.md', title: 'The team desk' },
   about: { file: 'README.md', title: 'NEXUS documentation' },
 };

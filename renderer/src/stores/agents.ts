@@ -18,8 +18,12 @@ interface AgentsState {
   editing: string | null;
   /** The last save's outcome, kept across the editor re-opening on the saved name. */
   notice: string | null;
+  /** The model a new agent starts from (Settings ▸ Models ▸ "Make an agent with this model"), or null. */
+  seed: AgentInput['model'] | null;
   refresh(): Promise<void>;
   edit(name: string | null): void;
+  /** Open the editor on a new agent that uses this model. */
+  newWithModel(model: AgentInput['model'], notice: string): void;
   /** Create a new agent (`conflict` when the name is taken) or replace the one being edited (`not_found` when it
    *  was removed meanwhile): a form never overwrites, or brings back, an agent it did not open. */
   save(input: AgentInput, how: 'create' | 'replace'): Promise<{ warnings: { index: number; kind: string; message: string }[] }>;
@@ -41,8 +45,10 @@ export const useAgents = create<AgentsState>((set) => {
     error: null,
     editing: null,
     notice: null,
+    seed: null,
     refresh,
-    edit: (editing) => set({ editing, notice: null }),
+    edit: (editing) => set({ editing, notice: null, seed: null }),
+    newWithModel: (seed, notice) => set({ editing: 'new', seed, notice }),
     async save(input, how) {
       // The editor's draft starts from the agent's view: only its profile is sent back.
       const r = await call(how === 'create' ? 'agentsCreate' : 'agentsReplace', profileOfView(input));

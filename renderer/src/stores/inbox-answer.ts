@@ -6,6 +6,7 @@ import { cardLabel, reselect } from './inbox-list.js';
 import { graceMs, holdAnswer } from './answer-grace.js';
 import type { InboxState } from './inbox-state.js';
 import { errorMessage } from '../../../shared/errors.js';
+import { answersOf } from '../../../shared/inbox/answers.js';
 
 type Get = StoreApi<InboxState>['getState'];
 type Set = StoreApi<InboxState>['setState'];
@@ -18,8 +19,8 @@ export const makeAnswering =
     const item = get().items.find((i) => i.id === id);
     const at = get().items.findIndex((i) => i.id === id);
     const name = item ? ` · ${cardLabel(item)}` : '';
-    // A failed delegation's card offers Dismiss, not Abandon: the toast says the word on the button.
-    const word = label === 'Abandoned' && item?.tool === 'delegate_task' ? 'Dismissed' : label;
+    // A card that cannot be retried offers Dismiss, not Abandon (CardDetail): the toast says the word on the button.
+    const word = label === 'Abandoned' && item && !(item.answers ?? answersOf(item)).includes('retry') ? 'Dismissed' : label;
     const settles = label !== 'Retrying';
     const putBack = (s: InboxState) =>
       item && settles && !s.items.some((i) => i.id === id) ? [...s.items.slice(0, Math.max(at, 0)), item, ...s.items.slice(Math.max(at, 0))] : s.items;

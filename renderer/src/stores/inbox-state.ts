@@ -3,6 +3,9 @@
 import type { InboxFilter, InboxItem } from './inbox-list.js';
 import type { MethodOutput } from '../../../shared/api/index.js';
 
+/** Trust for this session with an approval: none, the whole agent (true or 'agent'), or calls like this one. */
+export type Trust = boolean | 'agent' | 'call';
+
 export type GroupBy = 'none' | 'agent' | 'run' | 'chain';
 /** The wire type of inboxSummary's answer (shared/api/kernel.ts): one source. */
 export type InboxSummary = MethodOutput<'inboxSummary'>;
@@ -39,7 +42,8 @@ export interface InboxState {
   checkAllMatching(): Promise<number>;
   clearChecked(): void;
   bulk(action: 'approve' | 'deny', reason?: string): Promise<{ done: number; failed: number }>;
-  approve(id: string, trust?: boolean): Promise<void>;
+  /** `trust`: also trust for this session, the whole agent (true, 'agent') or calls like this one ('call'). */
+  approve(id: string, trust?: Trust): Promise<void>;
   deny(id: string, reason?: string): Promise<void>;
   retry(id: string): Promise<void>;
   abandon(id: string): Promise<void>;

@@ -7,7 +7,7 @@ import { coalesce } from './refetcher.js';
 import { applyChange, reselect, type InboxFilter, type InboxItem } from './inbox-list.js';
 import { makeAnswering } from './inbox-answer.js';
 import { errorMessage } from '../../../shared/errors.js';
-import type { InboxState } from './inbox-state.js';
+import type { InboxState, Trust } from './inbox-state.js';
 
 export { reselect, type InboxItem, type InboxFilter };
 export type { GroupBy, InboxState, InboxSummary } from './inbox-state.js';
@@ -159,7 +159,9 @@ export const useInbox = create<InboxState>((set, get) => {
       }));
       return { done: r.done.length, failed: r.failed.length };
     },
-    approve: answering('Approved', (id: string, trust?: boolean) => call('inboxApprove', { id, trust_session: Boolean(trust) })) as InboxState['approve'],
+    approve: answering('Approved', (id: string, trust?: Trust) =>
+      call('inboxApprove', trust === 'call' ? { id, trust_session: true, trust_scope: 'call' } : { id, trust_session: Boolean(trust) }),
+    ) as InboxState['approve'],
     deny: answering('Denied', (id: string, reason?: string) =>
       call('inboxDeny', reason?.trim() ? { id, reason: reason.trim() } : { id }),
     ) as InboxState['deny'],

@@ -26,12 +26,13 @@ export function cardOfHash(hash: string): string | null {
   }
 }
 
-export type SettingsSection = 'orchestration' | 'models' | 'connections' | 'desk' | 'about';
+export type SettingsSection = 'orchestration' | 'models' | 'connections' | 'grants' | 'desk' | 'about';
 
 export const SETTINGS_SECTIONS: { id: SettingsSection; group: string; label: string }[] = [
   { id: 'orchestration', group: 'Agents', label: 'Orchestration' },
   { id: 'models', group: 'Agents', label: 'Models' },
   { id: 'connections', group: 'Agents', label: 'Connections' },
+  { id: 'grants', group: 'Agents', label: 'Grants' },
   { id: 'desk', group: 'Team', label: 'Desk' },
   { id: 'about', group: 'App', label: 'About' },
 ];

@@ -4,10 +4,13 @@ import { create } from 'zustand';
 import type { z } from 'zod';
 import type { RunSummary, RunDetail } from '../../../shared/api/kernel.js';
 import { call } from '../api/client.js';
+import type { MethodInput } from '../../../shared/api/index.js';
 import { coalesce } from './refetcher.js';
 import { errorMessage } from '../../../shared/errors.js';
 
 export type Run = z.infer<typeof RunSummary>;
+/** What the list shows: one agent, one state, one client (`none`: no client), each optional. */
+export type RunsFilter = Pick<NonNullable<MethodInput<'runsList'>>, 'agent' | 'status' | 'client'>;
 export type RunFull = z.infer<typeof RunDetail>;
 
 /** Runs per page of the list, and rows per page of a run (the kernel's caps: 1000 runs, 500 rows a call). */
@@ -40,6 +43,9 @@ interface RunsState {
   /** The list changed while off screen: the next look refetches it. */
   stale: boolean;
   markStale(): void;
+  filter: RunsFilter;
+  /** Show only the runs this filter names (read afresh from the kernel, first page). */
+  setFilter(f: RunsFilter): void;
 }
 
 /** Items of `next` not already in `have` (an event's refetch can cross a page load). */
@@ -55,7 +61,9 @@ export const useRuns = create<RunsState>((set, get) => {
       set({ stale: false });
       // As many as are shown (a refresh must not drop the pages a person loaded), within one call's cap.
       const limit = Math.min(RUNS_MAX, Math.max(RUNS_PAGE, get().runs.length));
-      const runs = await call('runsList', { limit });
+      const filter = get().filter;
+      const runs = await call('runsList', { limit, ...filter });
+      if (get().filter !== filter) return; // the filter changed meanwhile: its own refresh answers
       set({ runs, hasMore: runs.length === limit, loaded: true, error: null });
     } catch (e) {
       set({ error: errorMessage(e), loaded: true });
@@ -97,7 +105,9 @@ export const useRuns = create<RunsState>((set, get) => {
       if (!hasMore || loadingMore || !runs.length) return [];
       set({ loadingMore: true });
       try {
-        const page = await call('runsList', { limit: RUNS_PAGE, cursor: runs[runs.length - 1].id });
+        const filter = get().filter;
+        const page = await call('runsList', { limit: RUNS_PAGE, cursor: runs[runs.length - 1].id, ...filter });
+        if (get().filter !== filter) return [];
         const added = fresh(get().runs, page);
         const more = page.length === RUNS_PAGE;
         set({
@@ -139,6 +149,17 @@ export const useRuns = create<RunsState>((set, get) => {
     },
     stale: false,
     markStale: () => set({ stale: true }),
+    filter: {},
+    setFilter(f) {
+      // Unset keys are left out, so `{}` means every run.
+      const filter: RunsFilter = {
+        ...(f.agent ? { agent: f.agent } : {}),
+        ...(f.status ? { status: f.status } : {}),
+        ...(f.client ? { client: f.client } : {}),
+      };
+      set({ filter, runs: [], loaded: false, hasMore: false, listNote: '' });
+      void refresh();
+    },
     open(id) {
       set({ openId: id, detail: null, detailError: null, rowsNote: '' });
       void refreshDetail();

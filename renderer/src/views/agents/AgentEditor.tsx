@@ -17,17 +17,17 @@ const MODE_HELP: Record<Mode, string> = {
   bypass: 'Every call is granted, except what a deny rule refuses.',
 };
 
-const blank = (): AgentInput => ({
+const blank = (seed: AgentInput['model'] | null): AgentInput => ({
   name: '',
-  model: { provider: 'chat-completions', baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3.1' },
+  model: seed ?? { provider: 'chat-completions', baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3.1' },
   mode: 'ask',
   approval_rules: [],
   instructions: '',
 });
 
 export function AgentEditor({ agent }: { agent: Agent | null }) {
-  const { save, remove, edit, notice } = useAgents();
-  const initial = useMemo<AgentInput>(() => (agent ? { ...agent } : blank()), [agent]);
+  const { save, remove, edit, notice, seed } = useAgents();
+  const initial = useMemo<AgentInput>(() => (agent ? { ...agent } : blank(seed)), [agent, seed]);
   const [draft, setDraft] = useState<AgentInput>(initial);
   const [rulesText, setRulesText] = useState(() => JSON.stringify(initial.approval_rules ?? [], null, 2));
   const [check, setCheck] = useState<RulesCheckState>({ valid: true, rules: initial.approval_rules ?? [], errors: [], warnings: [] });
@@ -268,7 +268,7 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
         </p>
         <RulesEditor text={rulesText} mode={draft.mode} onText={setRulesText} onCheck={setCheck} />
         {problem('rules')}
-        <RuleTester mode={draft.mode} rules={check.rules} rulesValid={check.valid} />
+        <RuleTester mode={draft.mode} rules={check.rules} rulesValid={check.valid} agent={agent?.name ?? null} />
       </section>
       {confirmRemove && agent ? (
         <ConfirmDialog

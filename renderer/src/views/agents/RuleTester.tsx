@@ -1,9 +1,12 @@
-// Try a call against the rules being edited: the outcome, who granted it, and which rules matched.
+// Try a call against the rules being edited: the outcome, who granted it, and which rules matched. A call the
+// rules park that a standing session-trust grant of this agent covers runs without asking, as the stage does.
 import { useEffect, useState } from 'react';
 import { call } from '../../api/client.js';
 import { matchedLine } from './rules-text.js';
 import type { Mode, Origin } from '../../../../shared/types.js';
 import { errorMessage } from '../../../../shared/errors.js';
+import { trustCovering } from '../../../../shared/trust.js';
+import { useGrants } from '../../stores/grants.js';
 
 type Outcome = {
   outcome: 'granted' | 'parked' | 'failed';
@@ -13,11 +16,14 @@ type Outcome = {
   matched: number[];
 };
 
-export function RuleTester({ mode, rules, rulesValid }: { mode: Mode; rules: unknown; rulesValid: boolean }) {
+export function RuleTester({ mode, rules, rulesValid, agent }: { mode: Mode; rules: unknown; rulesValid: boolean; agent: string | null }) {
+  const grants = useGrants((s) => s.trust);
+  const refreshGrants = useGrants((s) => s.refresh);
+  useEffect(() => void refreshGrants(), [refreshGrants]);
   const [tool, setTool] = useState('bash');
   const [inputText, setInputText] = useState('{"command": "ls -la"}');
   const [origin, setOrigin] = useState<Origin>('model');
-  const [result, setResult] = useState<Outcome | null>(null);
+  const [result, setResult] = useState<(Outcome & { input: unknown }) | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
 
   useEffect(() => {
@@ -34,7 +40,7 @@ export function RuleTester({ mode, rules, rulesValid }: { mode: Mode; rules: unk
       try {
         const r = await call('rulesEval', { mode, rules, tool: tool.trim(), input, origin });
         if (!stale) {
-          setResult(r);
+          setResult({ ...r, input });
           setProblem(null);
         }
       } catch (e) {
@@ -46,6 +52,9 @@ export function RuleTester({ mode, rules, rulesValid }: { mode: Mode; rules: unk
       clearTimeout(t);
     };
   }, [mode, rules, rulesValid, tool, inputText, origin]);
+
+  // Origin author/kernel rows are pre-approved by the stage, never parked, so trust only matters for a park.
+  const trusted = result?.outcome === 'parked' ? trustCovering(grants, agent, tool.trim(), result.input) : undefined;
 
   return (
     <section className="rule-tester" aria-labelledby="tester-title">
@@ -73,8 +82,16 @@ export function RuleTester({ mode, rules, rulesValid }: { mode: Mode; rules: unk
           <span className="muted">{problem}</span>
         ) : result ? (
           <>
-            <span className={`outcome ${result.outcome}`}>{result.outcome}</span>
-            {result.granted_by ? <span className="muted"> by {result.granted_by}</span> : null}
+            <span className={`outcome ${trusted ? 'granted' : result.outcome}`}>{trusted ? 'granted' : result.outcome}</span>
+            {trusted ? (
+              <span className="muted" data-testid="tester-trust">
+                {' '}
+                by trust for this session ({trusted.scope.kind === 'agent' ? `all of ${trusted.agent}'s calls that would ask` : trusted.covers}; ends{' '}
+                {trusted.ends}). The rules alone park it.
+              </span>
+            ) : result.granted_by ? (
+              <span className="muted"> by {result.granted_by}</span>
+            ) : null}
             {result.tool !== tool.trim() ? (
               <span className="muted">
                 {' '}

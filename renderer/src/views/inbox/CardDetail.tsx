@@ -9,6 +9,8 @@ import { timeLeft } from '../../components/time.js';
 import { ChainPathLine, Said, useCardContext } from './CardContext.js';
 import { classifyDanger } from '../../../../shared/inbox/danger.js';
 import type { EffectProfile } from '../../../../shared/types.js';
+import type { Trust } from '../../stores/inbox-state.js';
+import { callScope } from '../../../../shared/trust.js';
 
 // Loaded when first opened: the rule language (compile, lint) is not needed to paint the inbox.
 const AllowRule = lazy(() => import('./AllowRule.js').then((m) => ({ default: m.AllowRule })));
@@ -34,7 +36,7 @@ interface Props {
   setReason(s: string): void;
   now: number;
   /** Approve through the view (a dangerous call asks for a second confirm first). */
-  onApprove(item: InboxItem, trust?: boolean): void;
+  onApprove(item: InboxItem, trust?: Trust): void;
 }
 
 // Memoized, with the store's answer functions picked one by one (they never change): a card leaving the list
@@ -55,6 +57,8 @@ export const CardDetail = memo(function CardDetail({ item, reason, setReason, no
   const actions = actionsOf(item);
   const isCall = item.kind === 'autonomy' || item.kind === 'orchestration';
   const danger = isCall ? classifyDanger(item.tool, effect?.input, effect?.workspace) : [];
+  const trustable = item.kind === 'autonomy' && item.trustable !== false && !item.escape;
+  const sameCommand = trustable && callScope(item.tool, effect?.input).key === 'command';
   const openRun = () => {
     useRuns.getState().open(item.run_id);
     useNav.getState().go('runs');
@@ -198,16 +202,15 @@ export const CardDetail = memo(function CardDetail({ item, reason, setReason, no
             <button type="button" className="btn primary" disabled={busy} onClick={() => onApprove(item)}>
               Approve{danger.length ? '…' : ''}
             </button>
-            {item.kind === 'autonomy' && item.trustable !== false && !item.escape ? (
-              <button
-                type="button"
-                className="btn"
-                disabled={busy}
-                title="Approve, and grant this agent's later autonomy prompts until the app quits. Deny rules still bind; orchestration holds are never covered."
-                onClick={() => onApprove(item, true)}
-              >
-                Trust for this session
-              </button>
+            {trustable ? (
+              <>
+                <button type="button" className="btn" disabled={busy} aria-describedby={`trust-${item.id}`} onClick={() => onApprove(item, 'call')}>
+                  {sameCommand ? 'Trust this command' : 'Trust calls like this'}
+                </button>
+                <button type="button" className="btn" disabled={busy} aria-describedby={`trust-${item.id}`} onClick={() => onApprove(item, 'agent')}>
+                  Trust {item.agent ?? 'this agent'}
+                </button>
+              </>
             ) : null}
             {item.kind === 'autonomy' && item.agent && !item.escape ? (
               <button type="button" className="btn ghost" aria-expanded={allowing} onClick={() => setAllowing(!allowing)}>
@@ -228,6 +231,22 @@ export const CardDetail = memo(function CardDetail({ item, reason, setReason, no
               Deny
             </button>
           </div>
+          {trustable ? (
+            <p className="muted small trust-note" id={`trust-${item.id}`}>
+              Both approve now and keep approving until NEXUS quits: <strong>{sameCommand ? 'this command' : 'calls like this'}</strong> exactly, or every call
+              of <strong>{item.agent}</strong> that would ask you. Deny rules still bind. See and take back grants in{' '}
+              <a
+                href="#/settings"
+                onClick={(e) => {
+                  e.preventDefault();
+                  useNav.getState().go('settings', 'grants');
+                }}
+              >
+                Settings ▸ Agents ▸ Grants
+              </a>
+              .
+            </p>
+          ) : null}
           {remedyLine(item) ? <p className="remedy">{remedyLine(item)}</p> : null}
         </footer>
       ) : null}

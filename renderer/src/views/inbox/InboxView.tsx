@@ -2,6 +2,7 @@
 // answer, focus moves to the next card; a call flagged dangerous asks for a second confirm first.
 import { useCallback, useEffect, useState } from 'react';
 import { useInbox, type InboxItem } from '../../stores/inbox.js';
+import type { Trust } from '../../stores/inbox-state.js';
 import { CardList } from './CardList.js';
 import { CardDetail } from './CardDetail.js';
 import { InboxToolbar } from './InboxToolbar.js';
@@ -32,14 +33,14 @@ export function InboxView() {
   const held = useGrace((g) => g.held);
   const holding = held.at(-1);
   const graceSeconds = holding ? Math.max(1, Math.round((holding.until - Date.now()) / 1000)) : 0;
-  const [danger, setDanger] = useState<{ item: InboxItem; trust: boolean; findings: DangerFinding[] } | null>(null);
+  const [danger, setDanger] = useState<{ item: InboxItem; trust: Trust; findings: DangerFinding[] } | null>(null);
   const selected = items.find((i) => i.id === selectedId) ?? null;
   const filteredView = Object.values(filter).some((v) => v !== undefined && v !== '');
   // At a desk, other machines' cards keep the queue on screen even when none of this machine's waits.
   const deskWaiting = useDesk((d) => d.cards.length > 0);
 
   /** Approve, or first ask again when the call is one the classifier flags. */
-  const requestApprove = useCallback((item: InboxItem, trust = false) => {
+  const requestApprove = useCallback((item: InboxItem, trust: Trust = false) => {
     const effect = item.effect as Partial<EffectProfile> | undefined;
     const findings = classifyDanger(item.tool, effect?.input, effect?.workspace);
     if (findings.length) setDanger({ item, trust, findings });

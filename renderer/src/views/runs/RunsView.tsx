@@ -8,6 +8,7 @@ import { RunDetailView } from './RunDetail.js';
 import { Empty } from '../../components/Empty.js';
 import { LoadMore } from '../../components/LoadMore.js';
 import { TasksList } from './TasksList.js';
+import { RunsFilter } from './RunsFilter.js';
 import { shortId } from '../inbox/cards.js';
 import type { Mode } from '../../../../shared/types.js';
 import { errorMessage } from '../../../../shared/errors.js';
@@ -92,7 +93,8 @@ const focusRun = (id: string | null) => {
 };
 
 export function RunsView() {
-  const { runs, loaded, error, openId, detail, detailError, open, hasMore, loadingMore, loadMore, listNote } = useRuns();
+  const { runs, loaded, error, openId, detail, detailError, open, hasMore, loadingMore, loadMore, listNote, filter, setFilter } = useRuns();
+  const filtered = Object.keys(filter).length > 0;
   const now = useNow();
   const more = useRef<string | null>(null);
   // Run events off screen only mark the list stale (events.ts); looking at it brings it up to date.
@@ -106,6 +108,7 @@ export function RunsView() {
           <h1>Runs</h1>
         </div>
         <StartRun />
+        <RunsFilter />
         {error ? <div className="banner error">{error}</div> : null}
         <ul className="item-list" aria-label="Runs">
           {runs.map((r) => (
@@ -138,7 +141,20 @@ export function RunsView() {
               </button>
             </li>
           ))}
-          {loaded && runs.length === 0 ? <li className="muted pad">No runs yet.</li> : null}
+          {loaded && runs.length === 0 ? (
+            <li className="muted pad">
+              {filtered ? (
+                <>
+                  No run matches these filters.{' '}
+                  <button type="button" className="link" onClick={() => setFilter({})}>
+                    Show every run
+                  </button>
+                </>
+              ) : (
+                'No runs yet.'
+              )}
+            </li>
+          ) : null}
         </ul>
         <LoadMore
           label="Load more runs"

@@ -4,6 +4,8 @@ import { useState } from 'react';
 import { inlineCode } from '../../components/inline-code.js';
 import { call } from '../../api/client.js';
 import { errorMessage } from '../../../../shared/errors.js';
+import { useAgents } from '../../stores/agents.js';
+import { useNav } from '../../stores/nav.js';
 
 type Provider = 'chat-completions' | 'anthropic';
 interface Form {
@@ -33,7 +35,8 @@ const EXAMPLES = [
 ];
 
 function ModelForm({ form, setForm }: { form: Form; setForm(f: Form): void }) {
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  // `tested`: the settings the last successful test used (a later edit of the form does not carry them over).
+  const [result, setResult] = useState<{ ok: boolean; text: string; tested?: Form } | null>(null);
   const [testing, setTesting] = useState(false);
   const test = async () => {
     setTesting(true);
@@ -48,7 +51,7 @@ function ModelForm({ form, setForm }: { form: Form; setForm(f: Form): void }) {
       });
       setResult(
         r.ok
-          ? { ok: true, text: `Connected in ${Math.round(r.ms)} ms. The model answered: “${r.reply || '(an empty reply)'}”` }
+          ? { ok: true, text: `Connected in ${Math.round(r.ms)} ms. The model answered: “${r.reply || '(an empty reply)'}”`, tested: form }
           : { ok: false, text: `Not connected (${r.error?.code}): ${r.error?.message}` },
       );
     } catch (e) {
@@ -100,11 +103,36 @@ function ModelForm({ form, setForm }: { form: Form; setForm(f: Form): void }) {
       <div role="status" aria-live="polite" data-testid="model-test-result">
         {result ? <p className={result.ok ? 'banner ok' : 'banner error'}>{result.text}</p> : null}
       </div>
+      {result?.tested ? <MakeAgent tested={result.tested} /> : null}
       <p className="setting-desc">
         An agent uses these settings when its profile names them (Agents ▸ New agent ▸ Model); its key comes from the environment variable, or the OS keychain
         in the desktop app.
       </p>
     </section>
+  );
+}
+
+/** After a good test: a new agent with exactly the tested model, open in the editor to be named and saved. */
+function MakeAgent({ tested }: { tested: Form }) {
+  const typedKey = Boolean(tested.key.trim()) && !tested.apiKeyEnv.trim();
+  const make = () => {
+    const apiKeyEnv = tested.apiKeyEnv.trim();
+    const model = { provider: tested.provider, baseURL: tested.baseURL.trim(), model: tested.model.trim(), ...(apiKeyEnv ? { apiKeyEnv } : {}) };
+    const key = typedKey ? ' The key you typed was for the test only: give the agent its key below.' : '';
+    useAgents
+      .getState()
+      .newWithModel(model, `The model ${model.model} at ${model.baseURL} is filled in from Settings ▸ Models. Name the agent and save it.${key}`);
+    useNav.getState().go('agents');
+  };
+  return (
+    <div className="row-actions">
+      <button type="button" className="btn" onClick={make}>
+        Make an agent with this model…
+      </button>
+      <span className="muted small">
+        Opens a new agent with {tested.model.trim()} filled in{typedKey ? '; the key you typed is not carried over' : ''}.
+      </span>
+    </div>
   );
 }
 

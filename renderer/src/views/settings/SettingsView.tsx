@@ -4,6 +4,7 @@ import { OrchestrationPage } from './OrchestrationPage.js';
 import { ModelsPage } from './ModelsPage.js';
 import { ConnectionsPage } from './ConnectionsPage.js';
 import { DeskPage } from './DeskPage.js';
+import { GrantsPage } from './GrantsPage.js';
 import { useStatus } from '../../stores/status.js';
 import { UndoGraceSetting } from './UndoGraceSetting.js';
 import { NotifySetting } from './NotifySetting.js';
@@ -72,6 +73,8 @@ export function SettingsView() {
           <ConnectionsPage />
         ) : section === 'desk' ? (
           <DeskPage />
+        ) : section === 'grants' ? (
+          <GrantsPage />
         ) : (
           <About />
         )}
