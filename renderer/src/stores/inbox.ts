@@ -159,7 +159,10 @@ export const useInbox = create<InboxState>((set, get) => {
       }));
       return { done: r.done.length, failed: r.failed.length };
     },
-    approve: answering('Approved', (id: string, trust?: boolean) => call('inboxApprove', { id, trust_session: Boolean(trust) })) as InboxState['approve'],
+    // trust_session defaults to false in the contract: sent only when true (22 B less per approval on the wire).
+    approve: answering('Approved', (id: string, trust?: boolean) =>
+      call('inboxApprove', trust ? { id, trust_session: true } : { id }),
+    ) as InboxState['approve'],
     deny: answering('Denied', (id: string, reason?: string) =>
       call('inboxDeny', reason?.trim() ? { id, reason: reason.trim() } : { id }),
     ) as InboxState['deny'],
