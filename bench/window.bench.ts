@@ -7,6 +7,7 @@
 //   - approve (key `a`) → card gone from the list, p95                               ≤ 50 ms
 // Plus, for reference: the first list's transfer size, and event → pending count on screen.
 // Run with `npm run bench` (after `npm run build`: it serves dist/renderer) or alone: `npx tsx bench/window.bench.ts`.
+// BENCH_FRAMES=1 prints every WebSocket frame and each approval's bytes (what an approval costs, frame by frame).
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,9 +27,16 @@ const GONE_BUDGET_MS = 50;
 /** Count every WebSocket frame's bytes, both ways, from now on. */
 function countFrames(page: Page): { bytes(): number; reset(): void } {
   let n = 0;
+  // BENCH_FRAMES=1 prints each frame (direction, bytes, text) to see what an approval costs.
+  const log = process.env.BENCH_FRAMES === '1';
+  const count = (dir: string, payload: string | Buffer) => {
+    const text = typeof payload === 'string' ? payload : payload.toString();
+    n += Buffer.byteLength(text);
+    if (log) console.log(`${dir} ${Buffer.byteLength(text)} B ${text}`);
+  };
   page.on('websocket', (ws) => {
-    ws.on('framesent', (f) => (n += Buffer.byteLength(typeof f.payload === 'string' ? f.payload : f.payload.toString())));
-    ws.on('framereceived', (f) => (n += Buffer.byteLength(typeof f.payload === 'string' ? f.payload : f.payload.toString())));
+    ws.on('framesent', (f) => count('→', f.payload));
+    ws.on('framereceived', (f) => count('←', f.payload));
   });
   return { bytes: () => n, reset: () => (n = 0) };
 }
@@ -68,7 +76,11 @@ async function measure(
   const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
   const frames = countFrames(page);
   // Every WebSocket message is seen here first (a listener added before the bridge sets onmessage).
+  // The undo grace is off on this page: it holds an answer 3 s in the window before sending it, so within a
+  // 400 ms window per approval approval i's frames would land in iteration i+7, now and then two in one
+  // (the 1,484 B "max" that was 2 × 742 B). The grace changes when an answer crosses the wire, not what.
   await page.addInitScript(`{
+    localStorage.setItem('nexus.inbox.undoGraceMs', '0');
     const Native = WebSocket;
     window.WebSocket = class extends Native {
       constructor(...a) { super(...a); this.addEventListener('message', (e) => window.__arrive && window.__arrive(e)); }
@@ -98,6 +110,7 @@ async function measure(
     gone.push(ms);
     await settle(400); // the answer, the kernel's events and any follow-up request have all crossed the wire
     bytes.push(frames.bytes());
+    if (process.env.BENCH_FRAMES === '1') console.log(`-- approval ${i}: ${frames.bytes()} B`);
   }
   const goneP95 = pct(gone, 95);
   line(`${cards} pending: approve (key a) → card gone from the list, p95`, `${goneP95.toFixed(1)} ms`, `≤ ${GONE_BUDGET_MS} ms`, goneP95 <= GONE_BUDGET_MS);

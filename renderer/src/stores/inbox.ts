@@ -159,8 +159,9 @@ export const useInbox = create<InboxState>((set, get) => {
       }));
       return { done: r.done.length, failed: r.failed.length };
     },
+    // trust_session defaults to false in the contract: sent only when trusting (22 B less per approval on the wire).
     approve: answering('Approved', (id: string, trust?: Trust) =>
-      call('inboxApprove', trust === 'call' ? { id, trust_session: true, trust_scope: 'call' } : { id, trust_session: Boolean(trust) }),
+      call('inboxApprove', trust === 'call' ? { id, trust_session: true, trust_scope: 'call' } : trust ? { id, trust_session: true } : { id }),
     ) as InboxState['approve'],
     deny: answering('Denied', (id: string, reason?: string) =>
       call('inboxDeny', reason?.trim() ? { id, reason: reason.trim() } : { id }),

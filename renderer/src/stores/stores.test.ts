@@ -60,6 +60,12 @@ describe('inbox store', () => {
     expect(calls.filter((c) => c.startsWith('inboxList')).length).toBe(1);
   });
 
+  it('a plain approve sends only the card id: trust_session is left to its default (false) to keep the frame small', async () => {
+    await useInbox.getState().refresh();
+    await useInbox.getState().approve('b');
+    expect(calls).toContain('inboxApprove {"id":"b"}');
+  });
+
   it('an inbox_changed event without the change sets the pending count and refetches the cards', async () => {
     applyEvent({ type: 'inbox_changed', pending: 7 });
     expect(useStatus.getState().pending).toBe(7);
