@@ -15,6 +15,7 @@ import { saveAgent } from '../../electron/kernel/agents.js';
 import { sandboxAvailability } from '../../electron/sandbox/index.js';
 import { listProcesses } from '../../electron/store/queries/processes.js';
 import { startAcpRun } from '../../electron/external/acp/acp-run.js';
+import type { ApprovalRule } from '../../shared/types.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ADAPTER = join(ROOT, 'node_modules/@zed-industries/claude-agent-acp/dist/index.js');
@@ -46,7 +47,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function agent(): string {
+function agent(rules: ApprovalRule[] = []): string {
   const ws = join(dir, 'ws');
   // Inside the sandbox only the workspace is writable: Claude Code's home (settings, sessions) lives there.
   const home = join(ws, '.home');
@@ -54,6 +55,7 @@ function agent(): string {
   saveAgent(kernel(), {
     name: 'claude',
     mode: 'ask',
+    approval_rules: rules,
     workspace: ws,
     model: { provider: 'anthropic', baseURL: 'http://127.0.0.1:9', model: 'chosen by Claude Code' },
     network: { allow: ['127.0.0.1'] },
@@ -111,6 +113,17 @@ describe.skipIf(!ready)('Claude Code through claude-agent-acp in NEXUS sandbox',
     // ACP's reject carries no reason: the adapter tells its model a fixed refusal; the reason is NEXUS's record.
     expect(withBash()[1]!.toolResults).toEqual(['User refused permission to run tool']);
     expect(kernel().getRow(card.id)).toMatchObject({ state: 'failed', error: { code: 'approval_denied', detail: 'Not in this project.' } });
+  }, 120_000);
+
+  it("a deny rule on the command decides without a card: the rule reads Claude's real command, not the adapter's first empty report", async () => {
+    const ws = agent([{ tool: 'bash', path: 'command', match: '*nexus.db*', verdict: 'deny', reason: 'Never touch the database.' }]);
+    const ended = await startAcpRun(kernel(), { agent: 'claude', prompt: 'write claude.txt' }).done;
+    expect(ended.status, ended.error ?? '').toBe('succeeded');
+    expect(existsSync(join(ws, 'claude.txt'))).toBe(false);
+    expect(withBash()[1]!.toolResults).toEqual(['User refused permission to run tool']);
+    const rows = kernel().listRows(ended.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ tool: 'bash', input: { command: command() }, state: 'failed', error: { detail: 'Never touch the database.' } });
   }, 120_000);
 
   it('Stop all while its card waits cancels the session and kills its process group; nothing ran', async () => {
