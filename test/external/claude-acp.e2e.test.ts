@@ -3,8 +3,9 @@
 // binary, through the Claude Agent SDK) against a scripted Anthropic Messages server on loopback, reached only
 // through NEXUS's proxy (the profile allows 127.0.0.1). The model asks for Bash; Claude Code asks the adapter,
 // the adapter asks NEXUS (`session/request_permission`), and the row parks a card: approved, the command runs in
-// the workspace and cannot read the data dir; denied, it does not run and the model reads the refusal; Stop all
-// cancels the session and kills the agent's process group.
+// the workspace and cannot read the data dir; denied (by a person or a rule), it does not run and the model reads
+// the refusal and the reason (NEXUS queues it as the next line of the turn); Stop all cancels the session and
+// kills the agent's process group.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -100,7 +101,7 @@ describe.skipIf(!ready)('Claude Code through claude-agent-acp in NEXUS sandbox',
     expect(kernel().getRow(card.id)).toMatchObject({ state: 'succeeded', granted_by: 'person' });
   }, 120_000);
 
-  it('denied with a reason, the command does not run, the model reads the refusal, and the reason is on the record', async () => {
+  it('denied with a reason, the command does not run, the model reads the refusal and the reason, and the reason is on the record', async () => {
     const ws = agent();
     const { done } = startAcpRun(kernel(), { agent: 'claude', prompt: 'write claude.txt' });
     await until(() => kernel().inbox.pending().length === 1);
@@ -110,8 +111,10 @@ describe.skipIf(!ready)('Claude Code through claude-agent-acp in NEXUS sandbox',
     expect(ended.status, ended.error ?? '').toBe('succeeded');
     expect(existsSync(join(ws, 'claude.txt'))).toBe(false);
     expect(withBash().length).toBe(2);
-    // ACP's reject carries no reason: the adapter tells its model a fixed refusal; the reason is NEXUS's record.
+    // ACP's reject carries no reason: the adapter tells its model a fixed refusal…
     expect(withBash()[1]!.toolResults).toEqual(['User refused permission to run tool']);
+    // …and, queued as the next line (the adapter queues prompts), the reason, read with the refusal.
+    expect(JSON.stringify(withBash()[1]!.body.messages)).toContain(JSON.stringify(`NEXUS denied ${command()}: Not in this project.`).slice(1, -1));
     expect(kernel().getRow(card.id)).toMatchObject({ state: 'failed', error: { code: 'approval_denied', detail: 'Not in this project.' } });
   }, 120_000);
 
@@ -121,6 +124,7 @@ describe.skipIf(!ready)('Claude Code through claude-agent-acp in NEXUS sandbox',
     expect(ended.status, ended.error ?? '').toBe('succeeded');
     expect(existsSync(join(ws, 'claude.txt'))).toBe(false);
     expect(withBash()[1]!.toolResults).toEqual(['User refused permission to run tool']);
+    expect(JSON.stringify(withBash()[1]!.body.messages)).toContain('Never touch the database.');
     const rows = kernel().listRows(ended.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ tool: 'bash', input: { command: command() }, state: 'failed', error: { detail: 'Never touch the database.' } });

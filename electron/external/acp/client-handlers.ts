@@ -101,7 +101,11 @@ export function nexusClient(s: SessionState): ClientApp {
     .onRequest(methods.client.session.requestPermission, async ({ params }) => {
       try {
         const call = calls.merge(ReportedCall.parse(params.toolCall));
-        return permissionAnswer(await calls.decided(call), params.options);
+        const row = await calls.decided(call);
+        // ACP's reject has no room for the reason: an agent that queues prompts hears it as the next line, sent
+        // before the answer so its model reads it with the refusal.
+        if (row.error?.code === 'approval_denied' && s.tell) s.tell(`NEXUS denied ${call.title ?? 'that call'}: ${row.error.detail}`);
+        return permissionAnswer(row, params.options);
       } catch (e) {
         log.error('an ACP permission request was rejected because NEXUS could not decide it', e);
         return permissionAnswer(null, params.options);
