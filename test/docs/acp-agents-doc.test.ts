@@ -26,7 +26,7 @@ describe('docs/acp-agents.md', () => {
   });
   it('every agent file on the page is a valid profile', () => {
     const files = fences(page).filter((f) => f.lang === 'json');
-    expect(files.length).toBe(2);
+    expect(files.length).toBe(3);
     for (const f of files) expect(AgentProfileInput.safeParse(JSON.parse(f.body)).success, f.body).toBe(true);
   });
   it('the kind table is what NEXUS judges', () => {

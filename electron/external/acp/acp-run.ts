@@ -1,9 +1,10 @@
 // One run of an ACP agent (profile `acp: { command, args }`): NEXUS creates the run (the agent's mode and rules
 // frozen, as for any run; it shows in Runs), starts the agent in the agent's sandbox, speaks ACP to it as the
-// client (initialize, session/new in the run's workspace, one session/prompt), and ends the run with the agent's
-// answer. Stop all / stopping the run aborts the run's signal: NEXUS sends session/cancel and kills the process
+// client (initialize, session/new in the run's workspace, one session/prompt, plus the lines NEXUS queues to an
+// agent that queues prompts, such as a deny's reason), and ends the run with the agent's last answer. Stop all / stopping the run aborts the run's signal: NEXUS sends session/cancel and kills the process
 // group at once (it does not wait for the agent to agree).
-import { ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+import { ndJsonStream, PROTOCOL_VERSION, type PromptResponse } from '@agentclientprotocol/sdk';
+import { z } from 'zod';
 import type { Kernel } from '../../kernel/kernel.js';
 import { createAgentRun, getAgentProfile, type ApprovalRequest } from '../../agents/profiles.js';
 import { KernelError } from '../../kernel/errors.js';
@@ -14,6 +15,9 @@ import { nexusClient, type SessionState } from './client-handlers.js';
 import { errorMessage } from '../../../shared/errors.js';
 
 export const ACP_RUN_PREFIX = 'acp:';
+
+/** Claude's adapter says it queues a prompt sent while one runs (`_meta.claudeCode.promptQueueing`). */
+const QueuesPrompts = z.object({ claudeCode: z.object({ promptQueueing: z.literal(true) }) });
 
 export interface AcpRun {
   run: Run;
@@ -58,7 +62,7 @@ export function startAcpRun(kernel: Kernel, o: AcpRunOptions): AcpRun {
   closing = false;
   liveAcpRuns.add(run.id);
   const signal = kernel.runSignal(run.id);
-  const s: SessionState = { kernel, agent: o.agent, run_id: run.id, signal, answer: [] };
+  const s: SessionState = { kernel, agent: o.agent, run_id: run.id, signal, answer: [], tell: null };
   const end = (status: 'succeeded' | 'failed' | 'canceled', error?: string): Run => {
     const now = kernel.getRun(run.id);
     if (!now || now.status !== 'running') return now ?? run;
@@ -80,14 +84,24 @@ export function startAcpRun(kernel: Kernel, o: AcpRunOptions): AcpRun {
     void proc.exited.then(() => conn.close(new Error('the ACP agent exited')));
     try {
       if (signal.aborted) return end('canceled');
-      await conn.agent.request('initialize', {
+      const init = await conn.agent.request('initialize', {
         protocolVersion: PROTOCOL_VERSION,
         clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
         clientInfo: { name: 'nexus', version: '0.1.0' },
       });
       const session = await conn.agent.request('session/new', { cwd: run.workspace, mcpServers: [] });
       sessionId = session.sessionId;
-      const res = await conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: o.prompt }] });
+      const queued: Array<Promise<PromptResponse>> = [];
+      const id = sessionId;
+      if (QueuesPrompts.safeParse(init.agentCapabilities?._meta).success)
+        s.tell = (text) => {
+          const p = conn.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text }] });
+          p.catch(() => undefined); // awaited below; if the first prompt fails first, nobody else would observe it
+          queued.push(p);
+        };
+      let res = await conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: o.prompt }] });
+      // A queued line takes the turn over (the first prompt ends when the agent reads it): the last answer is the run's.
+      for (const next of queued) res = await next; // the array iterator sees lines queued meanwhile
       return end(
         res.stopReason === 'cancelled' ? 'canceled' : res.stopReason === 'end_turn' ? 'succeeded' : 'failed',
         res.stopReason === 'end_turn' ? undefined : `The ACP agent stopped: ${res.stopReason}`,

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { client, methods, type ClientApp, type PermissionOption, type RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import type { Row } from '../../kernel/types.js';
-import { ReportedCall, judgedCall, reportedTool } from './tool-calls.js';
+import { ReportedCall, judgedCall, record, reportedTool } from './tool-calls.js';
 import { qualifiedName } from '../../runners/runner-id.js';
 import { acpRunner } from './tool-calls.js';
 import { Terminals } from './terminals.js';
@@ -18,24 +18,53 @@ export type { SessionState } from './session-calls.js';
 const GRANTED = (r: Row) => r.state === 'succeeded' || r.state === 'running';
 const textOf = (r: Row) => (r.result?.content ?? []).map((c) => c.text).join('\n');
 
-/** The row standing for each tool call id (created by the first report of it: a tool_call or a permission request). */
+/** Has the agent said what the call runs? Claude's adapter reports a Bash call as the model's stream starts,
+ * with an empty `rawInput` and the title "Terminal"; its command follows in a `tool_call_update`. */
+const hasInput = (c: ReportedCall) => Object.keys(record(c.rawInput)).length > 0;
+const STARTED = new Set(['in_progress', 'completed', 'failed']);
+
+/** The rows standing for each tool call. A reported call is judged once the agent has said what it runs (its
+ * input, or it has started); a permission request is always judged on the input it asks for, so a row is keyed
+ * by the call's id and the judged input: the card and the rules read the command the agent will run, never an
+ * earlier, emptier report of it. */
 class CallRows {
   private rows = new Map<string, Promise<Row>>();
+  private known = new Map<string, ReportedCall>();
+  private judged = new Set<string>();
   private tools = new Set<string>();
   constructor(private readonly s: SessionState) {}
 
+  /** The call as the agent has described it so far (each report refines the last). */
+  merge(call: ReportedCall): ReportedCall {
+    const prev = this.known.get(call.toolCallId);
+    const defined = Object.fromEntries(Object.entries(call).filter(([, v]) => v !== undefined && v !== null));
+    const merged = ReportedCall.parse({ ...prev, ...defined });
+    this.known.set(call.toolCallId, merged);
+    return merged;
+  }
+
+  /** A tool_call / tool_call_update the agent reports: judged the first time it says what it runs. */
+  reported(call: ReportedCall): void {
+    const merged = this.merge(call);
+    if (this.judged.has(merged.toolCallId)) return;
+    if (!hasInput(merged) && !STARTED.has(merged.status ?? '')) return;
+    void this.decided(merged).catch(() => undefined);
+  }
+
   decided(call: ReportedCall): Promise<Row> {
-    let p = this.rows.get(call.toolCallId);
+    const judged = judgedCall(call);
+    const key = `${call.toolCallId}\u0000${JSON.stringify(judged.input)}`;
+    let p = this.rows.get(key);
     if (!p) {
-      p = this.submit(call);
-      this.rows.set(call.toolCallId, p);
+      p = this.submit(judged);
+      this.rows.set(key, p);
+      this.judged.add(call.toolCallId);
     }
     return p;
   }
 
-  private async submit(call: ReportedCall): Promise<Row> {
+  private async submit({ name, input }: { name: string; input: Record<string, unknown> }): Promise<Row> {
     const { kernel, agent, run_id, signal } = this.s;
-    const { name, input } = judgedCall(call);
     if (!this.tools.has(name)) {
       kernel.tools.addRunTools(run_id, [reportedTool(agent, name)]);
       this.tools.add(name);
@@ -64,15 +93,19 @@ export function nexusClient(s: SessionState): ClientApp {
     .onNotification(methods.client.session.update, ({ params }) => {
       const u = params.update;
       if (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text') s.answer.push(u.content.text);
-      if (u.sessionUpdate === 'tool_call') {
+      if (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') {
         const call = ReportedCall.safeParse(u);
-        if (call.success) void calls.decided(call.data).catch(() => undefined);
+        if (call.success) calls.reported(call.data);
       }
     })
     .onRequest(methods.client.session.requestPermission, async ({ params }) => {
       try {
-        const call = ReportedCall.parse(params.toolCall);
-        return permissionAnswer(await calls.decided(call), params.options);
+        const call = calls.merge(ReportedCall.parse(params.toolCall));
+        const row = await calls.decided(call);
+        // ACP's reject has no room for the reason: an agent that queues prompts hears it as the next line, sent
+        // before the answer so its model reads it with the refusal.
+        if (row.error?.code === 'approval_denied' && s.tell) s.tell(`NEXUS denied ${call.title ?? 'that call'}: ${row.error.detail}`);
+        return permissionAnswer(row, params.options);
       } catch (e) {
         log.error('an ACP permission request was rejected because NEXUS could not decide it', e);
         return permissionAnswer(null, params.options);

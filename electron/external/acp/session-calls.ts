@@ -11,6 +11,8 @@ export interface SessionState {
   signal: AbortSignal;
   /** The agent's message text so far: the run's final answer. */
   answer: string[];
+  /** Tells the agent's model a line while its turn runs (a queued prompt), when the agent can queue prompts. */
+  tell: ((text: string) => void) | null;
 }
 
 /** One of NEXUS's own tools as a row of the run, waited for (parked cards included). */

@@ -14,6 +14,7 @@ export const ReportedCall = z.object({
   toolCallId: z.string().min(1),
   title: z.string().nullish(),
   kind: z.string().nullish(),
+  status: z.string().nullish(),
   rawInput: z.unknown().optional(),
   locations: z.array(z.object({ path: z.string() }).loose()).nullish(),
 });
@@ -22,7 +23,7 @@ export type ReportedCall = z.infer<typeof ReportedCall>;
 const KIND_TOOL: Record<string, string> = { execute: 'bash', read: 'read', edit: 'edit', delete: 'edit', move: 'edit', fetch: 'fetch', search: 'search' };
 
 const Obj = z.record(z.string(), z.unknown());
-const record = (v: unknown): Record<string, unknown> => {
+export const record = (v: unknown): Record<string, unknown> => {
   const r = Obj.safeParse(v);
   return r.success ? { ...r.data } : {};
 };
