@@ -13,8 +13,9 @@
 // with it may call only the contract's hook methods (shared/api: hookMethod); everything else, `subscribe` and
 // `webOpen` included, answers `hook_credential` and changes nothing.
 //
-// The peer check (peer-check.ts, defense in depth): a person-credential call that is not a hook method is refused
-// when the process on the other end descends from a connected client's or an agent's (peer_refused, peer_unnamed).
+// The peer check (peer-check.ts, defense in depth): a person-credential call that is neither a hook method nor a
+// read (readMethod in the contract) is refused when the process on the other end descends from a connected
+// client's or an agent's (peer_refused, peer_unnamed).
 //
 // After authentication, two requests are the socket's own (not API methods):
 // `{ "id", "method": "subscribe" }` answers `{ id, ok: true, value: { subscribed: true } }`, then streams every
@@ -33,7 +34,7 @@ import { CREDENTIAL_FILE, HOOK_CREDENTIAL_FILE, removeCredential, sameSecret, wr
 import { guarded } from './guard.js';
 import { MAX_MESSAGE_BYTES } from '../../shared/api/doors.js';
 import { errorMessage } from '../../shared/errors.js';
-import { HOOK_METHODS } from '../../shared/api/index.js';
+import { HOOK_METHODS, READ_METHODS } from '../../shared/api/index.js';
 import { PeerCheck, type AgentGroup } from './peer-check.js';
 
 export { SOCKET_FILE, socketPath } from './socket-path.js';
@@ -175,7 +176,8 @@ export async function startSocketDoor(nexus: SocketHost, opts: SocketDoorOptions
         return send({ id, ok: false, error: { code: 'invalid_request', message: 'A request is { "id", "method", "input" }.' } });
       }
       if (req.method === 'auth') return send({ id, ok: true, value: { authenticated: true } });
-      if (credential === 'person' && !HOOK_METHODS.has(req.method)) {
+      // Reads decide nothing: naming the peer (a process walk) is spent only where a decision could be taken.
+      if (credential === 'person' && !HOOK_METHODS.has(req.method) && !READ_METHODS.has(req.method)) {
         const refusal = await peer.refusal();
         if (refusal) return send({ id, ok: false, error: refusal });
       }

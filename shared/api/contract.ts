@@ -10,6 +10,8 @@ export interface MethodSpec<I extends z.ZodTypeAny = z.ZodTypeAny, O extends z.Z
   doc: string;
   /** A connected client's hook may call it with the hook credential (ask and read its answer; never decide). */
   hook?: true;
+  /** It only reads: it decides nothing and changes nothing (the socket's peer check guards the others). */
+  read?: true;
 }
 
 export const method = <I extends z.ZodTypeAny, O extends z.ZodTypeAny>(input: I, output: O, doc: string): MethodSpec<I, O> => ({
@@ -25,6 +27,16 @@ export function methodNames<G extends Record<string, MethodSpec>>(group: G): rea
   for (const name in group) if (Object.hasOwn(group, name)) names.push(name);
   return Object.freeze(names);
 }
+
+/** A method that only reads what the kernel holds: it decides nothing, changes nothing and hands out no
+ *  session. The control socket's peer check (defense in depth against a process below a client or an agent)
+ *  guards every other method; these need not name their peer. */
+export const readMethod = <I extends z.ZodTypeAny, O extends z.ZodTypeAny>(input: I, output: O, doc: string): MethodSpec<I, O> => ({
+  input,
+  output,
+  doc,
+  read: true,
+});
 
 /** A method a connected client's hook calls: the only ones the hook credential may reach (DESIGN §7.3). */
 export const hookMethod = <I extends z.ZodTypeAny, O extends z.ZodTypeAny>(input: I, output: O, doc: string): MethodSpec<I, O> => ({

@@ -2,7 +2,7 @@
 // tasks of every machine, as the person answering from this machine may see them (row-level security decides).
 // The desk's inbox and this machine's seat are in desk.ts.
 import { z } from 'zod';
-import { method, strict } from './contract.js';
+import { readMethod, strict } from './contract.js';
 
 export const DeskObject = strict({
   machine: z.string(),
@@ -17,7 +17,7 @@ export const DeskObject = strict({
 export type DeskObject = z.infer<typeof DeskObject>;
 
 export const deskRecordMethods = {
-  deskRecord: method(
+  deskRecord: readMethod(
     strict({ view: z.enum(['runs', 'chains', 'holds', 'tasks']), limit: z.number().int().min(1).max(1000).default(200) }),
     z.array(DeskObject),
     "The whole desk's runs, chains, orchestration holds or delegated tasks (with their check evidence), newest first, from its record.",

@@ -2,7 +2,7 @@
 // inbox of every machine's cards, and answering one of them. Owned by DESK. A password goes in once (deskJoin)
 // and never comes back out: no output carries it, and the URL is always shown without one.
 import { z } from 'zod';
-import { method, strict } from './contract.js';
+import { method, readMethod, strict } from './contract.js';
 
 /** A machine's name at the desk (Postgres keys the record by it). */
 export const DeskMachine = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'a machine name is letters, digits, dot, dash or underscore (at most 63)');
@@ -52,7 +52,7 @@ export const DeskCard = strict({
 export type DeskCard = z.infer<typeof DeskCard>;
 
 export const deskMethods = {
-  deskStatus: method(strict({}), DeskStatus, "This machine's seat at the team desk: joined or not, connected, last heard, outbox backlog."),
+  deskStatus: readMethod(strict({}), DeskStatus, "This machine's seat at the team desk: joined or not, connected, last heard, outbox backlog."),
   deskJoin: method(
     strict({
       url: z
@@ -72,7 +72,7 @@ export const deskMethods = {
     DeskStatus,
     'Leave the team desk: send what waits in the outbox, then forget the seat and its password (force: leave even when the desk cannot be reached).',
   ),
-  deskInbox: method(
+  deskInbox: readMethod(
     strict({ limit: z.number().int().min(1).max(10_000).optional() }),
     strict({ machine: z.string().nullable(), cards: z.array(DeskCard) }),
     "The desk's pending cards this machine's person may read, every machine's, oldest first.",

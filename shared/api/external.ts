@@ -1,7 +1,7 @@
 // Connected clients (Claude Code, Codex): their tool hook asks the stage through `externalToolUse`; the window's
 // Settings ▸ Connections reads and changes where NEXUS is installed as their hook. Pure: no I/O.
 import { z } from 'zod';
-import { hookMethod, method, strict } from './contract.js';
+import { hookMethod, method, readMethod, strict } from './contract.js';
 import { RunStatus } from './common.js';
 
 export const ClientName = z.enum(['claude-code', 'codex', 'gemini', 'opencode']);
@@ -89,7 +89,7 @@ export const externalMethods = {
     z.object({ run_id: z.string().nullable(), status: RunStatus.nullable() }),
     "A connected client's session ended (its SessionEnd hook): the session's run ends, succeeded.",
   ),
-  connectionsList: method(strict({}).default({}), z.array(ConnectionView), 'Where NEXUS is installed as the tool hook of Claude Code and Codex.'),
+  connectionsList: readMethod(strict({}).default({}), z.array(ConnectionView), 'Where NEXUS is installed as the tool hook of Claude Code and Codex.'),
   connectionsPlan: method(
     ConnectionTarget.extend({ action: z.enum(['connect', 'disconnect']) }),
     ConnectionPlan,

@@ -29,6 +29,8 @@ export type Methods = typeof methods;
 export type MethodName = keyof Methods;
 /** The methods the hook credential may call, read off the contract's marks (never a list kept elsewhere). */
 export const HOOK_METHODS: ReadonlySet<string> = new Set(Object.entries(methods).flatMap(([name, spec]) => ('hook' in spec && spec.hook ? [name] : [])));
+/** Methods that only read (readMethod in the contract): the socket's peer check lets them pass unnamed. */
+export const READ_METHODS: ReadonlySet<string> = new Set(Object.entries(methods).flatMap(([name, spec]) => ('read' in spec && spec.read ? [name] : [])));
 /** What a method takes and answers, by name (the CLI and the window name their types this way). */
 export type MethodInput<K extends MethodName> = InputOf<Methods[K]>;
 export type MethodOutput<K extends MethodName> = OutputOf<Methods[K]>;

@@ -1,7 +1,7 @@
 // Runs, rows, the inbox and agents. Owned by the kernel work (electron/kernel, electron/store).
 import { z } from 'zod';
 import { INBOX_ANSWERS } from '../inbox/answers.js';
-import { method, strict } from './contract.js';
+import { method, readMethod, strict } from './contract.js';
 import { ClientName } from './external.js';
 import { Id, Mode, Name, Origin, PAGE_MAX, PageInput, RowState, RunStatus, ToolResult, RuleWarning, pageOf } from './common.js';
 import { isNetworkRule, NETWORK_RULE_HINT } from '../net/host.js';
@@ -219,7 +219,7 @@ export const TrustGrantView = strict({
 });
 
 export const kernelMethods = {
-  status: method(
+  status: readMethod(
     strict({}).default({}),
     strict({
       version: z.string(),
@@ -234,8 +234,8 @@ export const kernelMethods = {
     }),
     'Kernel status.',
   ),
-  agentsList: method(strict({}).default({}), z.array(AgentView), 'List agent profiles.'),
-  agentsGet: method(strict({ name: Name }), AgentView, 'One agent profile.'),
+  agentsList: readMethod(strict({}).default({}), z.array(AgentView), 'List agent profiles.'),
+  agentsGet: readMethod(strict({ name: Name }), AgentView, 'One agent profile.'),
   agentsCreate: method(
     AgentProfileInput,
     strict({ agent: AgentView, warnings: z.array(RuleWarning) }),
@@ -252,7 +252,7 @@ export const kernelMethods = {
     'Create or replace an agent profile (replaced: an active profile of that name was overwritten). `nexus agents add` keeps this; a caller that knows which it means uses agentsCreate or agentsReplace.',
   ),
   agentsRemove: method(strict({ name: Name }), strict({ removed: z.boolean(), runs_stopped: z.number().int() }), 'Remove an agent.'),
-  runsList: method(
+  runsList: readMethod(
     z
       .object({
         limit: z.number().int().min(1).max(1000).default(100),
@@ -269,17 +269,17 @@ export const kernelMethods = {
     z.array(RunSummary),
     'List runs, newest first (a page: limit, and cursor = the last id seen; a full page may have more after it), optionally of one agent, state or client.',
   ),
-  runsShow: method(
+  runsShow: readMethod(
     strict({ id: Id, rows_limit: z.number().int().min(1).max(PAGE_MAX).optional(), events_limit: z.number().int().min(1).max(PAGE_MAX).optional() }),
     RunDetail,
     `One run with the first page of its rows and events (default ${RUN_DETAIL_PAGE} each; runsRows and runsEvents page on).`,
   ),
-  runsRows: method(
+  runsRows: readMethod(
     strict({ run_id: Id, ...PageInput }),
     pageOf(RowView),
     `A page of a run's rows in order (limit default ${RUN_DETAIL_PAGE}, max ${PAGE_MAX}).`,
   ),
-  runsEvents: method(
+  runsEvents: readMethod(
     strict({ run_id: Id, ...PageInput }),
     pageOf(RunEvent),
     `A page of a run's timeline in order (limit default ${RUN_DETAIL_PAGE}, max ${PAGE_MAX}).`,
@@ -300,12 +300,12 @@ export const kernelMethods = {
     'Append an author row to a run (the tasks door).',
   ),
   runsStop: method(strict({ id: Id }), RunSummary, 'Force-stop a run: rows and hook work canceled, nothing asked.'),
-  rowsWait: method(
+  rowsWait: readMethod(
     strict({ id: Id, timeout_ms: z.number().int().min(0).max(600_000).default(30_000) }),
     RowView,
     'Wait until a row leaves ready/needs_approval/running, or the timeout passes.',
   ),
-  inboxList: method(
+  inboxList: readMethod(
     InboxFilter.extend({
       /** At most this many cards (no limit: every pending card, as the CLI reads them). */
       limit: z.number().int().min(1).max(10_000).optional(),
@@ -315,14 +315,14 @@ export const kernelMethods = {
     z.array(InboxItem),
     'Pending cards, oldest first (optionally a page: limit, and cursor = the last id seen; optionally filtered).',
   ),
-  inboxSummary: method(InboxFilter.default({}), InboxSummary, 'How many pending cards a filter selects, grouped by agent, run and chain.'),
-  inboxIds: method(InboxFilter.default({}), z.array(Id), 'The ids of every pending card a filter selects, oldest first.'),
+  inboxSummary: readMethod(InboxFilter.default({}), InboxSummary, 'How many pending cards a filter selects, grouped by agent, run and chain.'),
+  inboxIds: readMethod(InboxFilter.default({}), z.array(Id), 'The ids of every pending card a filter selects, oldest first.'),
   inboxBulk: method(
     strict({ ids: z.array(Id).min(1).max(10_000), action: z.enum(['approve', 'deny']), reason: z.string().max(4096).optional() }),
     strict({ done: z.array(Id), failed: z.array(strict({ id: Id, message: z.string() })) }),
     'Approve or deny many cards at once (each answered as if alone; one that cannot be is reported, not fatal).',
   ),
-  inboxContext: method(
+  inboxContext: readMethod(
     strict({ id: Id }),
     strict({
       /** What the agent said in the round that made this call (its assistant text), or null. */
@@ -346,7 +346,7 @@ export const kernelMethods = {
   inboxRetry: method(strict({ id: Id }), strict({ id: Id, state: z.string() }), 'Retry a failed hook (attention item).'),
   inboxAbandon: method(strict({ id: Id }), strict({ id: Id, state: z.string() }), 'Abandon a failed hook (attention item).'),
   inboxAnswer: method(strict({ id: Id, text: z.string().max(65536) }), strict({ id: Id, state: z.string() }), "Answer an agent's question (the ask tool)."),
-  trustList: method(
+  trustList: readMethod(
     strict({ agent: Name.optional() }).default({}),
     strict({ grants: z.array(TrustGrantView) }),
     "The standing 'Trust for this session' grants, oldest first: each one's agent, scope and end (when NEXUS quits).",

@@ -2,14 +2,14 @@
 // WINDOW. Only the Electron shell implements these (the browser host answers not_implemented: there, keys
 // come from the environment variable a profile names). A key goes in and never comes back out.
 import { z } from 'zod';
-import { method, strict } from './contract.js';
+import { method, readMethod, strict } from './contract.js';
 import { Name } from './common.js';
 
 // stored: a key is stored AND decrypts. keychain_note: one sentence on where keys live or why none can be kept.
 const KeyStatus = strict({ agent: Name, stored: z.boolean(), keychain: z.boolean(), keychain_note: z.string().max(500).optional() });
 
 export const keysMethods = {
-  keysStatus: method(strict({ agent: Name }), KeyStatus, 'Whether a provider key is stored for an agent (never the key).'),
+  keysStatus: readMethod(strict({ agent: Name }), KeyStatus, 'Whether a provider key is stored for an agent (never the key).'),
   keysSet: method(
     strict({ agent: Name, key: z.string().min(1).max(8192).nullable() }),
     KeyStatus,

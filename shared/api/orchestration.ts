@@ -1,6 +1,6 @@
 // Orchestration governance methods. Owned by the governance work (electron/governance).
 import { z } from 'zod';
-import { method, strict } from './contract.js';
+import { method, readMethod, strict } from './contract.js';
 import { Id, OrchestrationCode, PAGE_MAX } from './common.js';
 import { SETTABLE_KEYS } from '../orchestration/settings.js';
 import { HOP_CAUSE_CODES, HOP_VERDICTS } from '../types.js';
@@ -104,7 +104,7 @@ export const TaskListItem = strict({
 });
 
 export const orchestrationMethods = {
-  settingsGet: method(strict({}).default({}), SettingsView, 'All settings, read fresh from the store.'),
+  settingsGet: readMethod(strict({}).default({}), SettingsView, 'All settings, read fresh from the store.'),
   settingsSet: method(
     strict({ key: SettingKey, value: z.unknown() }),
     SettingsSetView,
@@ -113,13 +113,13 @@ export const orchestrationMethods = {
   stopAll: method(strict({}).default({}), strict({ stopped_runs: z.number().int() }), 'Force-stop every run in flight and deny governed hops until Resume.'),
   resume: method(strict({}).default({}), SettingsView, 'Lift Stop all.'),
   entitlementsImport: method(strict({ token: z.string().min(1).max(65536) }), EntitlementView, 'Import an entitlement token (EdDSA JWT).'),
-  entitlementsShow: method(strict({}).default({}), EntitlementView, 'The entitlement state.'),
+  entitlementsShow: readMethod(strict({}).default({}), EntitlementView, 'The entitlement state.'),
   entitlementsRefresh: method(
     strict({}).default({}),
     EntitlementView,
     'Take the entitlement from the account service now (GET {NEXUS_ACCOUNT_URL}/v1/entitlements), verified like an import; on failure the previous state is kept.',
   ),
-  chainsList: method(
+  chainsList: readMethod(
     z
       .object({
         limit: z.number().int().min(1).max(PAGE_MAX).optional(),
@@ -131,8 +131,8 @@ export const orchestrationMethods = {
     'Recent chains, most recently active first (optionally a page: limit, and cursor = the last chain_id seen).',
   ),
   chainsClear: method(strict({}).default({}), strict({ cleared: z.number().int() }), 'Forget the Recent chains list. Stops nothing.'),
-  tasksShow: method(strict({ id: Id }), TaskView, 'A delegated task with its evidence.'),
-  tasksList: method(
+  tasksShow: readMethod(strict({ id: Id }), TaskView, 'A delegated task with its evidence.'),
+  tasksList: readMethod(
     z
       .object({
         limit: z.number().int().min(1).max(1000).default(200),

@@ -1,6 +1,6 @@
 // Rule-language methods. Owned by the rules work (shared/rules/).
 import { z } from 'zod';
-import { method, strict } from './contract.js';
+import { readMethod, strict } from './contract.js';
 import { Mode, Origin, RuleIssue, RuleWarning } from './common.js';
 import { approvalRules } from './approval.js';
 
@@ -18,12 +18,12 @@ export const RulesEvalOutput = strict({
 
 export const rulesMethods = {
   // Any value: judging it is the method's answer (valid or not, with located errors), never an input error.
-  rulesCheck: method(
+  rulesCheck: readMethod(
     strict({ rules: z.unknown(), mode: Mode.optional() }),
     RulesCheckOutput,
     'Validate and lint an approval_rules list (under `mode`, when given: under bypass an ask rule grants).',
   ),
-  rulesEval: method(
+  rulesEval: readMethod(
     strict({
       mode: Mode,
       rules: approvalRules('The approval rules are invalid').optional(),

@@ -60,9 +60,13 @@ const pending = async (id: string) => (await s.json<Card[]>('inbox')).some((c) =
 
 /** The parent: records itself as a connected client through a real hook call, then its child (direct, or
  *  through `sh -c` as a client's shell tool runs it) runs `nexus approve`. Prints the child's result as JSON. */
-function clientTree(card: string, viaShell: boolean): Promise<{ code: number; stdout: string; stderr: string; hook: string }> {
+function clientTree(
+  card: string,
+  viaShell: boolean,
+  command: string[] = ['approve', card, '--json'],
+): Promise<{ code: number; stdout: string; stderr: string; hook: string }> {
   const script = join(s.dir, '..', `client-${process.pid}.mjs`);
-  const approve = [NODE, BIN, '--data-dir', s.dir, 'approve', card, '--json'];
+  const approve = [NODE, BIN, '--data-dir', s.dir, ...command];
   writeFileSync(
     script,
     `import { spawnSync } from 'node:child_process';
@@ -109,6 +113,16 @@ describe.runIf(linux)('the control socket refuses decisions from below a connect
       expect(await pending(card.id)).toBe(false);
     }, 60_000);
   }
+
+  it("a connected client's child may still read (status): a read decides nothing, so its peer is not named", async () => {
+    const card = await parkedCard();
+    const r = await clientTree(card.id, true, ['status', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ pending: expect.any(Number) });
+    const refused = await clientTree(card.id, true, ['stop-all', '--json']);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, error: { code: 'peer_refused' } });
+    expect((await s.nexus('deny', card.id)).code).toBe(0);
+  }, 60_000);
 
   for (const sandboxed of [false, true]) {
     it(`an agent's bash ${sandboxed ? 'in the sandbox' : 'with the sandbox turned off'} cannot approve another card; it stays pending`, async () => {
