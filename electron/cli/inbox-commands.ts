@@ -74,9 +74,7 @@ function deskInbox(values: Values, io: CliIo): Promise<number> {
     if (values.json) printJson(io, cards);
     else if (!cards.length) io.out('(desk inbox empty)');
     else
-      io.out(
-        table(cards.map((c) => [c.id, c.machine, c.kind, c.agent ?? '(person)', c.tool, oneLine(c.target), c.expires_at ? timeLeft(c.expires_at) : ''])),
-      );
+      io.out(table(cards.map((c) => [c.id, c.machine, c.kind, c.agent ?? '(person)', c.tool, oneLine(c.target), c.expires_at ? timeLeft(c.expires_at) : ''])));
     return 0;
   });
 }
