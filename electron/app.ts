@@ -36,6 +36,7 @@ import { installAcpAgents } from './external/acp/starter.js';
 import { deskOptionsFromEnv } from './desk/setup.js';
 import { DeskSeat } from './desk/seat.js';
 import { withDeskAnswers } from './api/desk-answers.js';
+import { refuseWhatTheDeskHolds } from './api/desk-policy-guard.js';
 import type { DeskClient, DeskOptions } from './desk/client.js';
 import type { ExternalService } from './external/service.js';
 import {
@@ -209,25 +210,28 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
           () => false,
         );
     const handlers = refuseWhileStopped(
-      withDeskAnswers(
-        {
-          ...rulesHandlers,
-          ...kernelHandlers({ dataDir, db, kernel, clock, stopAll, waitingOn }),
-          ...(turns ? agentsHandlers(turns) : unavailable(TURNS_METHODS, 'not_available', notBuilt('Agent turns'))),
-          ...(governance
-            ? orchestrationHandlers(governance)
-            : unavailable(GOVERNANCE_METHODS, 'not_available', notBuilt('Orchestration governance and its settings'))),
-          ...modelsHandlers({ keyStore }),
-          ...deskHandlers(seat),
-          demoStart: demo ? () => demo.start() : unavailable(['demoStart'], 'not_available', notBuilt('The offline demo')).demoStart,
-          ...(external ? external.handlers : unavailable(EXTERNAL_METHODS, 'not_available', notBuilt('Connected clients'))),
-          // The window reads not_implemented as "no keychain here" (it then names the environment variable).
-          ...(keys ? keys.handlers(exists) : unavailable(KEYS_METHODS, 'not_implemented', NO_KEYCHAIN)),
-          // withDeskAnswers serves it (it refuses without a desk).
-          deskRecord: () => Promise.reject(new ApiFailure('not_available', 'not joined to a desk')),
-        } satisfies Handlers,
+      refuseWhatTheDeskHolds(
+        withDeskAnswers(
+          {
+            ...rulesHandlers,
+            ...kernelHandlers({ dataDir, db, kernel, clock, stopAll, waitingOn }),
+            ...(turns ? agentsHandlers(turns) : unavailable(TURNS_METHODS, 'not_available', notBuilt('Agent turns'))),
+            ...(governance
+              ? orchestrationHandlers(governance)
+              : unavailable(GOVERNANCE_METHODS, 'not_available', notBuilt('Orchestration governance and its settings'))),
+            ...modelsHandlers({ keyStore }),
+            ...deskHandlers(seat),
+            demoStart: demo ? () => demo.start() : unavailable(['demoStart'], 'not_available', notBuilt('The offline demo')).demoStart,
+            ...(external ? external.handlers : unavailable(EXTERNAL_METHODS, 'not_available', notBuilt('Connected clients'))),
+            // The window reads not_implemented as "no keychain here" (it then names the environment variable).
+            ...(keys ? keys.handlers(exists) : unavailable(KEYS_METHODS, 'not_implemented', NO_KEYCHAIN)),
+            // withDeskAnswers serves it (it refuses without a desk).
+            deskRecord: () => Promise.reject(new ApiFailure('not_available', 'not joined to a desk')),
+          } satisfies Handlers,
+          () => seat.desk,
+          db,
+        ),
         () => seat.desk,
-        db,
       ),
       stopAll,
     );

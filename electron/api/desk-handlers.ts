@@ -13,7 +13,7 @@ const asApi = (e: unknown): never => {
   throw new ApiFailure('desk_unreachable', `The desk could not be asked: ${deskErrorSentence(m)}.`);
 };
 
-export function deskHandlers(seat: DeskSeat): Pick<Handlers, 'deskStatus' | 'deskJoin' | 'deskLeave' | 'deskInbox' | 'deskAnswer'> {
+export function deskHandlers(seat: DeskSeat): Pick<Handlers, 'deskStatus' | 'deskJoin' | 'deskLeave' | 'deskInbox' | 'deskAnswer' | 'deskPolicyPush'> {
   return {
     deskStatus: () => seat.status(),
     deskJoin: (a) => seat.join(a).catch(asApi),
@@ -24,6 +24,21 @@ export function deskHandlers(seat: DeskSeat): Pick<Handlers, 'deskStatus' | 'des
         return await seat.answer(id, verdict, reason ?? null);
       } catch (e) {
         if (e instanceof Error && /^no desk card /.test(e.message)) throw new ApiFailure('not_found', `No card ${JSON.stringify(id)} is at the desk.`);
+        return asApi(e);
+      }
+    },
+    deskPolicyPush: async () => {
+      try {
+        return await seat.pushPolicy();
+      } catch (e) {
+        const m = errorMessage(e);
+        const person = seat.status().person;
+        if (/no desk person/.test(m)) throw new ApiFailure('forbidden', `The desk's policy was not changed: ${m}.`);
+        if (/row-level security|permission denied/i.test(m) || (typeof e === 'object' && e !== null && 'code' in e && e.code === '42501'))
+          throw new ApiFailure(
+            'forbidden',
+            `The desk refused: ${person} is not a member of nexus_policy, so it may not change the desk's policy (nothing was changed).`,
+          );
         return asApi(e);
       }
     },

@@ -14,6 +14,7 @@ import * as q from './pg/queries.js';
 import { deskVersion, PG_MIGRATIONS } from './pg/migrate.js';
 import { openDeskSql, type DeskSql } from './pg/conn.js';
 import { errorMessage } from '../../shared/errors.js';
+import { PolicySync } from './policy-sync.js';
 
 export { DeskOptionsSchema, redactUrl, type DeskOptions, type DeskStatus } from './options.js';
 
@@ -47,6 +48,8 @@ export class DeskClient {
   private offEvents: (() => void) | null = null;
   readonly outcomes: AnswerOutcome[] = [];
   private readonly cardListeners = new Set<() => void>();
+  /** The desk's agent profiles and settings, applied to this kernel's store (policy.ts). */
+  readonly policy: PolicySync;
 
   constructor(
     private readonly ports: DeskPorts,
@@ -54,6 +57,7 @@ export class DeskClient {
   ) {
     this.opts = DeskOptionsSchema.parse(opts);
     this.sql = openDeskSql(this.opts.url, this.opts.machine, this.opts.password);
+    this.policy = new PolicySync(ports.kernel, ports.governance, (e) => this.lost(e));
     // Joined from the first instant: what happens before the desk answers is kept in the outbox.
     ports.kernel.setDeskOutbox(true);
     setDeskJoined(ports.db, true); // and the store's triggers (chains, holds, tasks, run starts: migration 009)
@@ -138,15 +142,18 @@ export class DeskClient {
       () => {
         this.heard();
         this.catchUpSoon();
+        this.policySoon();
       },
     );
     this.unlisten = l.unlisten;
+    this.policySoon(); // the desk's policy as it stands, whether or not onlisten fired for this connection
   }
 
   private onNotify(payload: string): void {
     this.heard();
     if (payload.startsWith('answer:')) this.catchUpSoon();
     else if (payload === 'policy:stop_all') void this.beat();
+    else if (payload.startsWith('policy:')) this.policySoon();
     else if (payload.startsWith('card:')) for (const fn of this.cardListeners) fn();
   }
 
@@ -173,6 +180,20 @@ export class DeskClient {
   async setStopAll(on: boolean): Promise<void> {
     await q.setStopAll(this.sql, { on });
     this.applyStopAll(on);
+  }
+
+  private policySoon(): void {
+    if (!this.closed)
+      void this.policy.soon(
+        () => this.sql,
+        () => this.closed,
+      );
+  }
+
+  /** Publish this machine's agent profiles and settings as its person (the database refuses a non-member). */
+  async pushPolicy(): Promise<string[]> {
+    if (!this.opts.person) throw new Error('this machine has no desk person: policy is published by a person (--desk-person), a member of nexus_policy');
+    return this.policy.push(this.sql, this.opts.person);
   }
 
   /**
@@ -266,7 +287,7 @@ export class DeskClient {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.offEvents?.();
-    await Promise.allSettled([this.draining, this.catching]);
+    await Promise.allSettled([this.draining, this.catching, this.policy.idle]);
     await this.sql.end({ timeout: 1 });
   }
 }

@@ -165,6 +165,12 @@ export class DeskSeat {
     return this.client.answer(id, verdict, reason);
   }
 
+  async pushPolicy(): Promise<{ keys: string[]; person: string }> {
+    const c = this.client;
+    if (!c) throw new DeskSeatError('not_joined', 'This machine is not at a team desk: join one in Settings ▸ Desk.');
+    return { keys: await c.pushPolicy(), person: c.opts.person ?? '' };
+  }
+
   async close(): Promise<void> {
     clearInterval(this.timer);
     this.offCards?.();

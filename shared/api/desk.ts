@@ -82,4 +82,9 @@ export const deskMethods = {
     strict({ answer_id: z.number().int(), machine: z.string() }),
     'Answer a card of another desk machine as this machine’s person; its owner applies the first answer it commits.',
   ),
+  deskPolicyPush: method(
+    strict({}),
+    strict({ keys: z.array(z.string()), person: z.string() }),
+    "Publish this machine's agent profiles and settings (the allowlist among them) to the desk's policy as this machine's person; only a member of nexus_policy may (the database refuses anyone else). Every joined machine applies them.",
+  ),
 };

@@ -58,6 +58,7 @@ export const METHOD_NAMES = [
   'deskLeave',
   'deskInbox',
   'deskAnswer',
+  'deskPolicyPush',
   'deskRecord',
 ] as const;
 

@@ -187,3 +187,33 @@ export async function deskObjects(sql: Sql, a: { view: RecordView; limit: number
     return { machine: String(r.machine), id: String(r.ref), first_at: at(r.first_at), last_at: at(r.last_at), state, ...(v.evidence ? { evidence } : {}) };
   });
 }
+
+export interface PolicyEntry {
+  key: string;
+  value: unknown;
+  updated_by: string;
+  updated_at: string;
+}
+
+/** Every policy key but Stop all (the heartbeat reads that one): the catch-up a joining or woken kernel applies. */
+export async function policyEntries(sql: Sql): Promise<PolicyEntry[]> {
+  const rows = await sql`SELECT key, value, updated_by, updated_at FROM desk.policy WHERE key <> 'stop_all' ORDER BY key`;
+  return rows.map((r) => ({
+    key: String(r.key),
+    value: r.value,
+    updated_by: String(r.updated_by),
+    updated_at: r.updated_at instanceof Date ? r.updated_at.toISOString() : String(r.updated_at),
+  }));
+}
+
+/** Publish policy keys AS the person, in one implicit transaction: row-level security lets only nexus_policy write. */
+export async function putPolicy(sql: DeskSql, a: { person: string; entries: Array<{ key: string; value: unknown }> }): Promise<void> {
+  if (!a.entries.length) return;
+  const values = a.entries.map((e) => `(${literal(e.key)}, ${literal(JSON.stringify(e.value))}::jsonb)`).join(', ');
+  await asPerson(
+    sql,
+    a.person,
+    `INSERT INTO desk.policy (key, value) VALUES ${values}
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_by = current_user, updated_at = now()`,
+  );
+}
