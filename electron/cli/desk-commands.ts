@@ -8,12 +8,17 @@ import type { MethodOutput } from '../../shared/api/index.js';
 const USAGE = `usage: nexus desk init URL [--json]          create or upgrade a team desk's schema (nexus desk init --help)
        nexus desk status [--data-dir DIR] [--json]
        nexus desk leave [--force] [--data-dir DIR] [--json]
+       nexus desk policy push [--data-dir DIR] [--json]
   status: whether this machine is at a desk, connected or not, its machine name and person, when it last heard
           the desk, how many changes wait in its outbox, and whether the silence stop is engaged.
           --json: {"joined","source","url","machine","person","connected","last_heard_at","outbox_pending",
                    "silence_stop","silence_stop_s","password_stored","last_error"} (url never carries a password).
   leave:  send what waits in the outbox, mark this machine gone at the desk, forget the seat and its password.
           --force leaves even when the desk cannot be reached (the outbox stays here, sent if it joins again).
+  policy push: publish this machine's agent profiles and settings (the allowlist among them) to the desk's
+          policy as this machine's person, who must be a member of nexus_policy (the database refuses anyone
+          else). Every machine at the desk applies them, and refuses local edits of them while it is joined.
+          --json: {"keys","person"}.
   A machine joins with nexus serve --desk URL --machine NAME, or in the window: Settings ▸ Desk.`;
 
 type Status = MethodOutput<'deskStatus'>;
@@ -55,6 +60,7 @@ export const deskCommandWith =
     const p = parse(argv, { force: { type: 'boolean', default: false } }, io, USAGE);
     if ('exit' in p) return p.exit;
     const [, ...rest] = p.positionals;
+    if (sub === 'policy') return policyCommand(rest, p.values, io);
     if (sub !== 'status' && sub !== 'leave') return usageError(io, USAGE, sub ? `unknown desk command ${JSON.stringify(sub)}` : 'which desk command?');
     if (rest.length) return usageError(io, USAGE, `unexpected ${rest.join(' ')}`);
     if (sub === 'status' && p.values.force) return usageError(io, USAGE, '--force is for nexus desk leave');
@@ -80,3 +86,23 @@ export const deskCommandWith =
       return 0;
     });
   };
+
+/** `nexus desk policy push`: the refusal of a person outside nexus_policy is the database's, said in one sentence. */
+function policyCommand(rest: string[], values: Parameters<typeof withKernel>[0] & { json?: boolean; force?: boolean }, io: Parameters<CliCommand>[1]) {
+  if (rest[0] !== 'push' || rest.length > 1)
+    return usageError(io, USAGE, rest.length ? `unknown desk policy command ${JSON.stringify(rest.join(' '))}` : 'nexus desk policy push?');
+  if (values.force) return usageError(io, USAGE, '--force is for nexus desk leave');
+  return withKernel(values, io, async (api) => {
+    const r = await expectValue(io, api.deskPolicyPush({}));
+    if (!r) return 1;
+    if (values.json) printJson(io, r.value);
+    else {
+      const agents = r.value.keys.filter((k) => k.startsWith('agent:')).map((k) => k.slice('agent:'.length));
+      const settings = r.value.keys.includes('settings') ? ' and the settings (the allowlist among them)' : '';
+      io.out(
+        `Published to the desk's policy as ${r.value.person}: ${agents.length ? `agents ${agents.join(', ')}` : 'no agents'}${settings}. Every machine at the desk applies them.`,
+      );
+    }
+    return 0;
+  });
+}
