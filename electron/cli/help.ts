@@ -33,7 +33,7 @@ export const SUMMARIES: Record<string, string> = {
   connect: "install NEXUS as Claude Code's or Codex's tool hook: their calls cross the approval stage",
   disconnect: 'remove that hook',
   demo: 'play the offline demo: two demo agents on a scripted model run a chain through the real gate',
-  desk: "team desk: create or upgrade its schema (desk init URL), this machine's seat (desk status), leave it (desk leave)",
+  desk: "team desk: create or upgrade its schema (desk init URL), this machine's seat (desk status), leave it (desk leave), publish the policy (desk policy push)",
 };
 
 /** The reference page(s) of each command, as docs/ paths (anchors are docs/cli.md headings). */

@@ -86,6 +86,17 @@ describe.skipIf(!pgAvailable)('the desk holds the policy', () => {
     expect(b.probe.calls).toHaveLength(0);
   });
 
+  it('applies the policy the desk already held when B joins (catch-up: NOTIFY has no replay)', async () => {
+    const a = await up('a', 'laptop_a', 'pat');
+    await callOn(a.nexus)('agentsSave', guardBot);
+    await callOn(a.nexus)('settingsSet', { key: 'orchestration.allowlist', value: ['guard-bot'] });
+    expect((await callOn(a.nexus)('deskPolicyPush', {})).ok).toBe(true);
+    const b = await up('b', 'laptop_b', 'bob');
+    await until(() => b.nexus.kernel.records.agent('guard-bot'), 3000, 'guard-bot on B after joining');
+    expect(b.nexus.kernel.records.agent('guard-bot')?.approval_rules).toEqual(guardBot.approval_rules);
+    await until(() => b.nexus.governance!.settings()['orchestration.allowlist'].includes('guard-bot'), 3000, 'the allowlist on B');
+  });
+
   it('refuses a local edit on B of what the desk holds, with a sentence, and leaves what it does not hold alone', async () => {
     const a = await up('a', 'laptop_a', 'pat');
     const b = await up('b', 'laptop_b', 'bob');
