@@ -25,6 +25,7 @@ import { EventBus } from './kernel/events.js';
 import { systemClock, type Clock } from './kernel/clock.js';
 import { NO_KEYS, type KeyStore } from './providers/keys.js';
 import { createTurns } from './agents/setup.js';
+import { saveAgent } from './agents/profiles.js';
 import type { TurnEngine } from './agents/engine.js';
 import { readSetting } from './store/queries/settings.js';
 import { createGovernance } from './governance/setup.js';
@@ -195,7 +196,8 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
     };
     const demo: Demo | null = want.demo ? createDemo({ call, onClose }) : null;
     // The seat joins at start (flags, environment) or as Settings ▸ Desk saved it; deskJoin / deskLeave change it.
-    const seat = new DeskSeat({ db, kernel, governance }, opts.desk !== undefined ? opts.desk : deskOptionsFromEnv(env));
+    const saveProfile = (p: Parameters<typeof saveAgent>[1]) => void saveAgent(kernel, p);
+    const seat = new DeskSeat({ db, kernel, governance, saveProfile }, opts.desk !== undefined ? opts.desk : deskOptionsFromEnv(env));
     onClose(() => seat.close());
     const external = want.external ? createExternal({ db, kernel, clock, dataDir, env, stopAll, onClose }) : null;
     // ACP agents (profile `acp`) start through the turn engine's doors, run by the external module's client.

@@ -15,6 +15,7 @@ import { deskVersion, PG_MIGRATIONS } from './pg/migrate.js';
 import { openDeskSql, type DeskSql } from './pg/conn.js';
 import { errorMessage } from '../../shared/errors.js';
 import { PolicySync } from './policy-sync.js';
+import type { SaveProfile } from './policy.js';
 
 export { DeskOptionsSchema, redactUrl, type DeskOptions, type DeskStatus } from './options.js';
 
@@ -25,6 +26,8 @@ export interface DeskPorts {
   db: Db;
   kernel: Kernel;
   governance: Governance | null;
+  /** How a desk profile is saved here (the agents layer's saveAgent); absent: profiles from the desk are refused. */
+  saveProfile?: SaveProfile;
 }
 
 export class DeskClient {
@@ -57,7 +60,7 @@ export class DeskClient {
   ) {
     this.opts = DeskOptionsSchema.parse(opts);
     this.sql = openDeskSql(this.opts.url, this.opts.machine, this.opts.password);
-    this.policy = new PolicySync(ports.kernel, ports.governance, (e) => this.lost(e));
+    this.policy = new PolicySync(ports.kernel, ports.governance, ports.saveProfile ?? null, (e) => this.lost(e));
     // Joined from the first instant: what happens before the desk answers is kept in the outbox.
     ports.kernel.setDeskOutbox(true);
     setDeskJoined(ports.db, true); // and the store's triggers (chains, holds, tasks, run starts: migration 009)

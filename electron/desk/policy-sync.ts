@@ -4,7 +4,7 @@ import type { Kernel } from '../kernel/kernel.js';
 import type { Governance } from '../governance/service.js';
 import * as q from './pg/queries.js';
 import type { DeskSql } from './pg/conn.js';
-import { applyPolicyEntry, heldBy, localPolicy, type HeldPolicy, type PolicyOutcome } from './policy.js';
+import { applyPolicyEntry, heldBy, localPolicy, type HeldPolicy, type PolicyOutcome, type SaveProfile } from './policy.js';
 
 export class PolicySync {
   /** The desk's updated_at of each key as last applied (or refused) here. */
@@ -17,6 +17,7 @@ export class PolicySync {
   constructor(
     private readonly kernel: Kernel,
     private readonly gov: Governance | null,
+    private readonly save: SaveProfile | null,
     private readonly onError: (e: unknown) => void,
   ) {}
 
@@ -35,7 +36,7 @@ export class PolicySync {
         for (const e of entries) {
           if (this.seen.get(e.key) === e.updated_at) continue;
           this.seen.set(e.key, e.updated_at);
-          this.outcomes.push(applyPolicyEntry(this.kernel, this.gov, e));
+          this.outcomes.push(applyPolicyEntry(this.save, this.gov, e));
         }
       } while (this.again && !closed());
     })()

@@ -4,15 +4,18 @@
 // `nexus settings set` use, so the hot path stays local and synchronous. A value that does not validate is
 // refused whole and logged: nothing of it is applied. Stop all is its own key (client.ts: the heartbeat).
 import { isAbsolute } from 'node:path';
+import type { z } from 'zod';
 import type { Kernel } from '../kernel/kernel.js';
 import type { Governance } from '../governance/service.js';
-import { listAgentProfiles, saveAgent } from '../agents/profiles.js';
 import { AgentProfileInput } from '../../shared/api/kernel.js';
 import { SETTABLE_KEYS, isSettableKey } from '../../shared/orchestration/settings.js';
 import { validateSetting } from '../../shared/orchestration/setting-values.js';
 import { errorMessage } from '../../shared/errors.js';
 import { log } from '../log.js';
 import type { PolicyEntry } from './pg/queries.js';
+
+/** How a profile is saved here: the agents layer's saveAgent (app.ts hands it in; the desk sits below agents). */
+export type SaveProfile = (profile: z.output<typeof AgentProfileInput>) => void;
 
 export const AGENT_KEY = 'agent:';
 export const SETTINGS_KEY = 'settings';
@@ -21,7 +24,7 @@ export const SETTINGS_KEY = 'settings';
  *  own sessions) and every settable setting. */
 export function localPolicy(kernel: Kernel, gov: Governance | null): Array<{ key: string; value: unknown }> {
   const out: Array<{ key: string; value: unknown }> = [];
-  for (const row of listAgentProfiles(kernel)) {
+  for (const row of kernel.records.agents()) {
     if (row.status !== 'active' || row.external) continue;
     const { status: _s, credentials_fenced: _c, executor_revoked: _e, created_at: _ca, updated_at: _ua, ...profile } = row;
     out.push({ key: `${AGENT_KEY}${row.name}`, value: profile });
@@ -42,9 +45,9 @@ export interface HeldPolicy {
 export type PolicyOutcome = { key: string; applied: true } | { key: string; applied: false; reason: string };
 
 /** Apply one desk entry; throws nothing. The caller skips entries it already applied (same updated_at). */
-export function applyPolicyEntry(kernel: Kernel, gov: Governance | null, e: PolicyEntry): PolicyOutcome {
+export function applyPolicyEntry(save: SaveProfile | null, gov: Governance | null, e: PolicyEntry): PolicyOutcome {
   try {
-    if (e.key.startsWith(AGENT_KEY)) applyAgent(kernel, e);
+    if (e.key.startsWith(AGENT_KEY)) applyAgent(save, e);
     else if (e.key === SETTINGS_KEY) applySettings(gov, e.value);
     else return refused(e, 'this NEXUS does not know that policy key');
     return { key: e.key, applied: true };
@@ -58,12 +61,13 @@ function refused(e: PolicyEntry, reason: string): PolicyOutcome {
   return { key: e.key, applied: false, reason };
 }
 
-function applyAgent(kernel: Kernel, e: PolicyEntry): void {
+function applyAgent(save: SaveProfile | null, e: PolicyEntry): void {
+  if (!save) throw new Error('agent profiles are not built into this NEXUS');
   const p = AgentProfileInput.safeParse(e.value);
   if (!p.success) throw new Error(p.error.issues.map((i) => `${i.path.join('.') || 'profile'}: ${i.message}`).join('; '));
   if (p.data.name !== e.key.slice(AGENT_KEY.length)) throw new Error(`the profile is named ${p.data.name}, not ${e.key.slice(AGENT_KEY.length)}`);
   if (p.data.workspace !== undefined && !isAbsolute(p.data.workspace)) throw new Error('workspace must be an absolute path');
-  saveAgent(kernel, p.data); // validates rules, hooks and tools before it writes anything
+  save(p.data); // saveAgent: validates rules, hooks and tools before it writes anything
 }
 
 /** Every key is validated before any is written: a settings value is applied whole or not at all. */
@@ -76,8 +80,8 @@ function applySettings(gov: Governance | null, value: unknown): void {
     if (!c.ok) throw new Error(`${k}: ${c.message}`);
     checked.push([k, c.value]);
   }
-  const now = gov.settings();
-  for (const [k, v] of checked) if (JSON.stringify(now[k as keyof typeof now]) !== JSON.stringify(v)) gov.setSetting(k, v);
+  const now = new Map<string, unknown>(Object.entries(gov.settings()));
+  for (const [k, v] of checked) if (JSON.stringify(now.get(k)) !== JSON.stringify(v)) gov.setSetting(k, v);
 }
 
 /** The names and keys the desk's entries hold (a refused value still holds its name: the desk is the authority). */

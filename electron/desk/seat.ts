@@ -10,6 +10,7 @@ import { readDeskState, setDeskJoined, writeDeskState } from '../store/queries/d
 import { DeskClient, redactUrl, type DeskOptions } from './client.js';
 import type { DeskCard, DeskStatus } from '../../shared/api/desk.js';
 import { errorMessage } from '../../shared/errors.js';
+import type { SaveProfile } from './policy.js';
 
 const Saved = z.object({ url: z.string(), machine: z.string(), person: z.string().nullable() }).nullable();
 const SAVED_KEY = 'seat';
@@ -27,6 +28,7 @@ export interface SeatPorts {
   db: Db;
   kernel: Kernel;
   governance: Governance | null;
+  saveProfile?: SaveProfile;
 }
 
 /** The password a URL carries, taken out of it: the URL is what may be shown and saved. */
