@@ -71,6 +71,13 @@ const clientOf = (input: unknown): string => {
   return typeof c === 'string' && /^[a-z0-9-]{1,40}$/.test(c) ? c : 'a connected client';
 };
 
+/** The hook call's client session (client name + session id), or null when the event names none. */
+const sessionOf = (input: unknown): string | null => {
+  const e: unknown = input && typeof input === 'object' ? Reflect.get(input, 'event') : undefined;
+  const id: unknown = e && typeof e === 'object' ? (Reflect.get(e, 'session_id') ?? Reflect.get(e, 'sessionID')) : undefined;
+  return typeof id === 'string' && id.length > 0 && id.length <= 200 ? `${clientOf(input)}\0${id}` : null;
+};
+
 export const PEER_REFUSED = 'peer_refused';
 export const PEER_UNNAMED = 'peer_unnamed';
 
@@ -79,6 +86,9 @@ const ELSEWHERE = 'decide from a terminal of your own, the window or the browser
 export class PeerCheck {
   /** Connected clients' processes seen through their hooks: pid → start time and client name. */
   private readonly clients = new Map<number, { start: string; client: string }>();
+  /** A client session already on record (client + session id → its client's pid): its next hook calls skip the
+   *  process walk while that process lives (one walk per session, not per call). */
+  private readonly sessions = new Map<string, number>();
   private saidOff = false;
 
   constructor(
@@ -156,7 +166,11 @@ export class PeerCheck {
       refusal: async () => this.refusal(await (named ??= namePeer(conn, path))),
       noteHook: (input) => {
         try {
-          this.noteHook(hookProcesses(), clientOf(input));
+          const key = sessionOf(input);
+          const known = key === null ? undefined : this.sessions.get(key);
+          if (known !== undefined && this.clients.has(known) && proc(known)?.start === this.clients.get(known)?.start) return;
+          const pid = this.noteHook(hookProcesses(), clientOf(input));
+          if (key !== null && pid !== null) this.sessions.set(key, pid);
         } catch (e) {
           log.warn("the peer check could not put a hook's client on record", e); // the hook's own answer goes on
         }
@@ -172,5 +186,6 @@ export class PeerCheck {
 
   private forgetGone(): void {
     for (const [pid, c] of this.clients) if (proc(pid)?.start !== c.start) this.clients.delete(pid);
+    for (const [key, pid] of this.sessions) if (!this.clients.has(pid)) this.sessions.delete(key);
   }
 }
