@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test';
 
 async function startRun(page: Page, agent: string, prompt: string) {
   await page.getByRole('link', { name: 'Runs' }).click();
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption(agent);
+  await page.getByRole('form', { name: 'Start a run' }).getByRole('combobox', { name: 'Agent' }).selectOption(agent);
   await page.getByRole('textbox', { name: 'Prompt' }).fill(prompt);
   await page.getByRole('button', { name: 'Start run' }).click();
 }

@@ -53,7 +53,7 @@ test('a new card notifies from the browser once the person opts in, only while t
   expect(await page.evaluate(() => window.__asked)).toBe(0);
 
   await hidden(false);
-  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('link', { name: 'Settings', exact: true }).click();
   await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'About' }).click();
   const toggle = page.getByRole('switch', { name: 'Notify me of new cards while this tab is hidden' });
   await expect(toggle).toHaveAttribute('aria-checked', 'false');
@@ -77,7 +77,7 @@ test('a new card notifies from the browser once the person opts in, only while t
   await expect(page).toHaveURL(new RegExp(`#/inbox/${encodeURIComponent(card.id)}$`));
 
   // Turned off again, a hidden tab gets nothing more.
-  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('link', { name: 'Settings', exact: true }).click();
   await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'About' }).click();
   await toggle.click();
   await expect(toggle).toHaveAttribute('aria-checked', 'false');
