@@ -82,6 +82,41 @@ async function drainRate(pg: PgCluster, n: number): Promise<number> {
   }
 }
 
+/** 10 more machines with 1,000 pending cards each (written as the desk's owner would hold them), then B's
+ *  person reads the desk inbox's first page through the kernel's client, beside the bare statement. */
+async function deskInboxFirstPage(pg: PgCluster, b: Awaited<ReturnType<typeof machine>>): Promise<{ page: number[]; floor: number[] }> {
+  const admin = openDeskSql(pg.adminUrl, 'bench-admin');
+  try {
+    for (let m = 0; m < 10; m++) {
+      const name = `fleet-${m}`;
+      await admin.unsafe(`INSERT INTO desk.machines (name, role, instance) VALUES ('${name}', 'laptop_a', 'bench-${m}')`);
+      await admin.unsafe(
+        `INSERT INTO desk.cards (machine, id, kind, run_id, agent, tool, target, expires_at, created_at)
+         SELECT '${name}', 'row_' || g, 'autonomy', 'run_${m}', 'ops-bot', 'bash', 'echo ' || g, now() + interval '1 day',
+                now() - interval '1 hour' + g * interval '1 ms'
+         FROM generate_series(1, 1000) g`,
+      );
+    }
+    await admin.unsafe('ANALYZE desk.cards');
+    const select = `SET LOCAL ROLE bob; SELECT machine, id, kind, run_id, agent, tool, target, expires_at FROM desk.cards
+                    WHERE status = 'pending' ORDER BY created_at, machine, id LIMIT 200`;
+    const page: number[] = [];
+    const floor: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      let t = now();
+      const cards = await b.desk.inbox(200);
+      page.push(now() - t);
+      if (cards.length !== 200) throw new Error(`the desk inbox's first page held ${cards.length} cards, not 200`);
+      t = now();
+      await admin.unsafe(select);
+      floor.push(now() - t);
+    }
+    return { page: page.slice(5), floor: floor.slice(5) };
+  } finally {
+    await admin.end();
+  }
+}
+
 export async function run(): Promise<void> {
   if (!pgAvailable) return unmeasured('desk', 'PostgreSQL 15 is not installed (/usr/lib/postgresql/15/bin)');
   const pg = await startCluster();
@@ -105,6 +140,10 @@ export async function run(): Promise<void> {
     }
     line('card parked on A listed on B, p99', `${pct(listed, 99).toFixed(1)} ms`, '50 ms', pct(listed, 99) <= 50);
     line('answer on B -> the row running on A, p99', `${pct(answered, 99).toFixed(1)} ms`, '50 ms', pct(answered, 99) <= 50);
+
+    const { page, floor } = await deskInboxFirstPage(pg, b);
+    line('10 machines x 1,000 pending cards: desk inbox first page (200), p99', `${pct(page, 99).toFixed(1)} ms`, '50 ms', pct(page, 99) <= 50);
+    line('  floor: the same statement straight to Postgres as the person, p99', `${pct(floor, 99).toFixed(1)} ms`, '', null);
 
     const rate = await drainRate(pg, 5000);
     line('outbox drain (5000 changes)', `${Math.round(rate)} /s`, '>= 2000/s', rate >= 2000);
