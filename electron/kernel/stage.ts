@@ -8,7 +8,7 @@
 import { tx } from '../store/db.js';
 import { getRun } from '../store/queries/runs.js';
 import { insertRow, getRow, transitionRow, patchedRow, insertedRow, maxSeq, type RowPatch } from '../store/queries/rows.js';
-import { compileRules, evaluateCall, type CompiledRules } from '../../shared/rules/index.js';
+import { compileRules, evaluateResolved, type CompiledRules } from '../../shared/rules/index.js';
 import { resolveInput, resolveToolName } from '../../shared/rules/tool-names.js';
 import { ORIGINS } from '../../shared/types.js';
 import { KernelError, notFound } from './errors.js';
@@ -50,7 +50,7 @@ export function submitRows(k: KernelState, run_id: string, calls: readonly Submi
       throw new KernelError('invalid_input', `a row's input must be JSON: ${errorMessage(e)}`);
     }
     const resolved = resolveToolName(opts.tool);
-    return { opts, raw, on_failure, resolved, input: resolveInput(resolved, raw) };
+    return { opts, on_failure, resolved, input: resolveInput(resolved, raw) };
   });
   const after: After = [];
   const rows = tx(k.db, () =>
@@ -68,7 +68,7 @@ export function submitRows(k: KernelState, run_id: string, calls: readonly Submi
         now: k.clock.now(),
       };
       if (c.opts.stop_hook) k.stopHookRows.add(rec.id);
-      return cross(k, run, insertedRow(rec, insertRow(k.db, rec, nextSeq(k, run_id))), c.raw, after, c.opts.park_ms, c.opts.escape);
+      return cross(k, run, insertedRow(rec, insertRow(k.db, rec, nextSeq(k, run_id))), after, c.opts.park_ms, c.opts.escape);
     }),
   );
   // Committed: the decisions are durable. Now their effects (execution, timers, events).
@@ -84,12 +84,12 @@ function nextSeq(k: KernelState, run_id: string): number {
 }
 
 /** The gate and the stage for one recorded row. Writes now (inside the caller's transaction); effects to `after`. */
-function cross(k: KernelState, run: Run, row: Row, rawInput: unknown, after: After, parkMs?: number, escape?: string): Row {
+function cross(k: KernelState, run: Run, row: Row, after: After, parkMs?: number, escape?: string): Row {
   const mine: After = [];
   try {
     // Only multi-write steps (a custom gate, a park) run in savepoints: if one throws, its partial writes roll
     // back (not the fan's) and the row is refused below. A grant or a denial is one guarded UPDATE.
-    const decided = decide(k, run, row, rawInput, mine, after, parkMs, escape);
+    const decided = decide(k, run, row, mine, after, parkMs, escape);
     after.push(...mine);
     return decided;
   } catch (e) {
@@ -109,7 +109,7 @@ function cross(k: KernelState, run: Run, row: Row, rawInput: unknown, after: Aft
 }
 
 /** `committed`: effects of writes already kept whatever this row's decision becomes (the gate's savepoint is released). */
-function decide(k: KernelState, run: Run, row: Row, rawInput: unknown, after: After, committed: After, parkMs?: number, escape?: string): Row {
+function decide(k: KernelState, run: Run, row: Row, after: After, committed: After, parkMs?: number, escape?: string): Row {
   let hopApprovedBy: string | undefined;
   if (row.origin === 'model') {
     const call = { run, row_id: row.id, wire_tool: row.wire_tool, tool: row.tool, runner: row.runner, input: row.input, origin: row.origin };
@@ -147,7 +147,8 @@ function decide(k: KernelState, run: Run, row: Row, rawInput: unknown, after: Af
     if (d.proceed !== true) throw new Error('the hop gate decision is neither proceed: true nor proceed: false');
     hopApprovedBy = typeof d.approved_by === 'string' ? d.approved_by : undefined;
   }
-  const decision = evaluateCall(compiledFor(k, run), run.mode, { tool: row.wire_tool, input: rawInput, origin: row.origin });
+  // The name and input were resolved once, when the row was recorded: the rules read what is recorded and runs.
+  const decision = evaluateResolved(compiledFor(k, run), run.mode, { tool: { name: row.tool, runner: row.runner }, input: row.input, origin: row.origin });
   if (!decision || typeof decision.tool !== 'string' || !Array.isArray(decision.matched)) throw new Error('the stage returned no decision');
   // An escape from a client's own sandbox: a deny rule still refuses it, but nothing grants it (no rule, no
   // mode, no trust): a person decides on a card that says it is an escape.

@@ -17,7 +17,7 @@ import type { CompiledRule, CompiledRules } from './compile.js';
 import { TOOL_MEMO_LIMIT } from './compile.js';
 import { byteSet, matchGlob, mayMatch } from './glob.js';
 import { textOf, walkPath } from './path.js';
-import { resolveInput, resolveToolName } from './tool-names.js';
+import { resolveInput, resolveToolName, type ResolvedTool } from './tool-names.js';
 import { encodeUtf8Into, utf8 } from './utf8.js';
 
 /** Texts up to this many UTF-16 units are encoded into reused buffers; longer ones into their own. */
@@ -28,6 +28,17 @@ const PREFILTER_MIN = 8;
 export interface Call {
   /** The wire name the model (or author, or kernel) used. */
   tool: string;
+  input: unknown;
+  origin: Origin;
+}
+
+/**
+ * A call whose wire name and input keys are already resolved (tool-names.ts): the stage resolves once when it
+ * records the row, and the rules read exactly what was recorded and what runs.
+ */
+export interface ResolvedCall {
+  tool: Pick<ResolvedTool, 'name' | 'runner'>;
+  /** The input with the alias's keys renamed (resolveInput). */
   input: unknown;
   origin: Origin;
 }
@@ -68,10 +79,9 @@ function rulesForTool(compiled: CompiledRules, origin: Origin, name: string): re
 const isMode = (m: unknown): m is Mode => m === 'bypass' || m === 'ask' || m === 'rules';
 const isCompiled = (c: unknown): c is CompiledRules => typeof c === 'object' && c !== null && (c as CompiledRules).kind === 'nexus.compiled-rules';
 
-function decide(compiled: CompiledRules, mode: Mode, call: Call): Evaluation {
-  const resolved = resolveToolName(call.tool);
-  const name = resolved.name;
-  const runner = resolved.runner;
+function decide(compiled: CompiledRules, mode: Mode, call: ResolvedCall): Evaluation {
+  const name = call.tool.name;
+  const runner = call.tool.runner;
   // Anything that is not exactly author or kernel is a model row: the strict reading.
   const origin: Origin = call.origin === 'author' || call.origin === 'kernel' ? call.origin : 'model';
   const candidates = rulesForTool(compiled, origin, name);
@@ -81,7 +91,7 @@ function decide(compiled: CompiledRules, mode: Mode, call: Call): Evaluation {
   let ask = false;
   let allow = false;
   if (candidates.length) {
-    const input = resolveInput(resolved, call.input);
+    const input = call.input;
     const sc = compiled.scratch;
     const reuse = !sc.busy;
     const lens = reuse ? sc.lens : new Int32Array(compiled.paths.length);
@@ -144,8 +154,19 @@ export function evaluateCall(compiled: CompiledRules, mode: Mode, call: Call): E
   try {
     const wire = typeof call === 'object' && call !== null ? call.tool : undefined;
     if (typeof wire !== 'string') return refuse('', 'the call names no tool (its tool name is not text)');
-    if (!isCompiled(compiled)) return refuse(resolveToolName(wire).name, 'the approval rules were not compiled');
-    if (!isMode(mode)) return refuse(resolveToolName(wire).name, `unknown approval mode ${JSON.stringify(String(mode))}`);
+    const tool = resolveToolName(wire);
+    return evaluateResolved(compiled, mode, { tool, input: resolveInput(tool, call.input), origin: call.origin });
+  } catch {
+    return refuse('', 'the approval stage could not read this call');
+  }
+}
+
+/** Decides a call already resolved (the stage's path: the name is resolved once, when the row is recorded). Total. */
+export function evaluateResolved(compiled: CompiledRules, mode: Mode, call: ResolvedCall): Evaluation {
+  try {
+    const name = typeof call?.tool?.name === 'string' ? call.tool.name : '';
+    if (!isCompiled(compiled)) return refuse(name, 'the approval rules were not compiled');
+    if (!isMode(mode)) return refuse(name, `unknown approval mode ${JSON.stringify(String(mode))}`);
     return decide(compiled, mode, call);
   } catch {
     return refuse('', 'the approval stage could not read this call');
