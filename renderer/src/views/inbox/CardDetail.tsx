@@ -4,31 +4,18 @@ import { lazy, memo, Suspense, useState } from 'react';
 import { useInbox, type InboxItem } from '../../stores/inbox.js';
 import { useNav } from '../../stores/nav.js';
 import { useRuns } from '../../stores/runs.js';
-import { KIND_LABEL, askerLine, remedyLine, readableInput, diffLines, shortId, actionsOf, runLabel, titleTarget } from './cards.js';
+import { KIND_LABEL, askerLine, readableInput, shortId, actionsOf, runLabel, titleTarget } from './cards.js';
 import { timeLeft } from '../../components/time.js';
 import { ChainPathLine, Said, useCardContext } from './CardContext.js';
 import { classifyDanger } from '../../../../shared/inbox/danger.js';
 import type { EffectProfile } from '../../../../shared/types.js';
 import type { Trust } from '../../stores/inbox-state.js';
 import { callScope } from '../../../../shared/trust.js';
+import { CardInput, Diff } from './CardInput.js';
+import { CallAnswers } from './CallAnswers.js';
 
 // Loaded when first opened: the rule language (compile, lint) is not needed to paint the inbox.
 const AllowRule = lazy(() => import('./AllowRule.js').then((m) => ({ default: m.AllowRule })));
-
-function Diff({ diff }: { diff: string }) {
-  return (
-    <pre className="diff" aria-label="Changes">
-      {diffLines(diff).map((l, i) => (
-        <div key={i} className={`diff-line ${l.sign === '+' ? 'add' : l.sign === '-' ? 'del' : l.sign === '@' ? 'hunk' : ''}`}>
-          <span className="diff-sign" aria-hidden="true">
-            {l.sign === '@' ? '' : l.sign}
-          </span>
-          {l.text || ' '}
-        </div>
-      ))}
-    </pre>
-  );
-}
 
 interface Props {
   item: InboxItem;
@@ -42,7 +29,6 @@ interface Props {
 // Memoized, with the store's answer functions picked one by one (they never change): a card leaving the list
 // elsewhere re-rendered the whole card shown here, its danger check, input and run line, on every such event.
 export const CardDetail = memo(function CardDetail({ item, reason, setReason, now, onApprove }: Props) {
-  const deny = useInbox((s) => s.deny);
   const retry = useInbox((s) => s.retry);
   const abandon = useInbox((s) => s.abandon);
   const answer = useInbox((s) => s.answer);
@@ -155,28 +141,7 @@ export const CardDetail = memo(function CardDetail({ item, reason, setReason, no
 
       {item.message ? <p className={`card-message ${item.kind === 'question' ? 'question' : ''}`}>{item.message}</p> : null}
 
-      {isCall && effect && !(input.kind === 'command' && input.text === item.target && !title.cut) ? (
-        <section className="card-section" aria-labelledby={`card-${item.id}-input`}>
-          <h3 id={`card-${item.id}-input`}>{input.kind === 'command' ? `Command${title.cut ? ` (${input.text.split('\n').length} lines)` : ''}` : 'Input'}</h3>
-          {input.kind === 'command' && title.cut ? (
-            <pre className="code command-lines" tabIndex={0} aria-labelledby={`card-${item.id}-input`}>
-              {input.text.split('\n').map((line, i) => (
-                <span key={i} className="code-line">
-                  <span className="line-no" aria-hidden="true">
-                    {i + 1}
-                  </span>
-                  {line || ' '}
-                  {'\n'}
-                </span>
-              ))}
-            </pre>
-          ) : (
-            <pre className={`code ${input.kind}`} tabIndex={0} aria-labelledby={`card-${item.id}-input`}>
-              {input.text}
-            </pre>
-          )}
-        </section>
-      ) : null}
+      {isCall && effect ? <CardInput item={item} input={input} cut={title.cut} /> : null}
       {effect?.diff ? (
         <section className="card-section">
           <h3>Changes</h3>
@@ -197,58 +162,18 @@ export const CardDetail = memo(function CardDetail({ item, reason, setReason, no
       ) : null}
 
       {isCall ? (
-        <footer className="card-actions">
-          <div className="answer-buttons">
-            <button type="button" className="btn primary" disabled={busy} onClick={() => onApprove(item)}>
-              Approve{danger.length ? '…' : ''}
-            </button>
-            {trustable ? (
-              <>
-                <button type="button" className="btn" disabled={busy} aria-describedby={`trust-${item.id}`} onClick={() => onApprove(item, 'call')}>
-                  {sameCommand ? 'Trust this command' : 'Trust calls like this'}
-                </button>
-                <button type="button" className="btn" disabled={busy} aria-describedby={`trust-${item.id}`} onClick={() => onApprove(item, 'agent')}>
-                  Trust {item.agent ?? 'this agent'}
-                </button>
-              </>
-            ) : null}
-            {item.kind === 'autonomy' && item.agent && !item.escape ? (
-              <button type="button" className="btn ghost" aria-expanded={allowing} onClick={() => setAllowing(!allowing)}>
-                Allow calls like this…
-              </button>
-            ) : null}
-          </div>
-          <div className="deny-group">
-            <input
-              className="input"
-              aria-label="Reason for denying (optional)"
-              placeholder="Reason (optional, the agent reads it)"
-              value={reason}
-              maxLength={4096}
-              onChange={(e) => setReason(e.target.value)}
-            />
-            <button type="button" className="btn danger-outline" disabled={busy} onClick={() => deny(item.id, reason)}>
-              Deny
-            </button>
-          </div>
-          {trustable ? (
-            <p className="muted small trust-note" id={`trust-${item.id}`}>
-              Both approve now and keep approving until NEXUS quits: <strong>{sameCommand ? 'this command' : 'calls like this'}</strong> exactly, or every call
-              of <strong>{item.agent}</strong> that would ask you. Deny rules still bind. See and take back grants in{' '}
-              <a
-                href="#/settings"
-                onClick={(e) => {
-                  e.preventDefault();
-                  useNav.getState().go('settings', 'grants');
-                }}
-              >
-                Settings ▸ Agents ▸ Grants
-              </a>
-              .
-            </p>
-          ) : null}
-          {remedyLine(item) ? <p className="remedy">{remedyLine(item)}</p> : null}
-        </footer>
+        <CallAnswers
+          item={item}
+          busy={busy}
+          looksDangerous={danger.length > 0}
+          trustable={trustable}
+          sameCommand={sameCommand}
+          reason={reason}
+          setReason={setReason}
+          allowing={allowing}
+          setAllowing={setAllowing}
+          onApprove={onApprove}
+        />
       ) : null}
       {allowing ? (
         <Suspense fallback={<p className="muted">Loading…</p>}>
