@@ -2,20 +2,14 @@
 import { useMemo, useState } from 'react';
 import { useAgents, type Agent, type AgentInput } from '../../stores/agents.js';
 import { CallError } from '../../api/client.js';
-import { RulesEditor, type RulesCheckState } from './RulesEditor.js';
-import { RuleTester } from './RuleTester.js';
+import type { RulesCheckState } from './RulesEditor.js';
+import { ApprovalSection } from './ApprovalSection.js';
+import { RemoveAgentDialog } from './RemoveAgentDialog.js';
+import { EditorHead } from './EditorHead.js';
 import { KeyField } from './KeyField.js';
 import { errorId, formErrors, saveFailure, type FormField } from './agent-form.js';
-import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { containmentOf, NEXUS_SANDBOX } from '../../../../shared/containment.js';
-import type { Mode } from '../../../../shared/types.js';
 import { errorMessage } from '../../../../shared/errors.js';
-
-const MODE_HELP: Record<Mode, string> = {
-  ask: 'Every call the model makes parks for your approval unless an allow rule names it.',
-  rules: 'The rules are the policy: allow grants, ask parks, and what no rule names is refused.',
-  bypass: 'Every call is granted, except what a deny rule refuses.',
-};
 
 const blank = (seed: AgentInput['model'] | null): AgentInput => ({
   name: '',
@@ -26,7 +20,7 @@ const blank = (seed: AgentInput['model'] | null): AgentInput => ({
 });
 
 export function AgentEditor({ agent }: { agent: Agent | null }) {
-  const { save, remove, edit, notice, seed } = useAgents();
+  const { save, notice, seed } = useAgents();
   const initial = useMemo<AgentInput>(() => (agent ? { ...agent } : blank(seed)), [agent, seed]);
   const [draft, setDraft] = useState<AgentInput>(initial);
   const [rulesText, setRulesText] = useState(() => JSON.stringify(initial.approval_rules ?? [], null, 2));
@@ -101,29 +95,14 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
         void onSave();
       }}
     >
-      <header className="page-head row">
-        <h1>{isNew ? 'New agent' : agent.name}</h1>
-        <div className="inline-form">
-          {!isNew ? (
-            <button type="button" className="btn danger-outline" onClick={() => setConfirmRemove(true)}>
-              Remove
-            </button>
-          ) : null}
-          {/* The greyed-out Save said nothing about why; the errors are far below, under Rules. */}
-          {!check.valid ? (
-            <span className="field-error" role="status">
-              Fix the rule list below to save.
-            </span>
-          ) : !draft.name.trim() ? (
-            <span className="muted" role="status">
-              Name the agent to save it.
-            </span>
-          ) : null}
-          <button type="submit" className="btn primary" disabled={saving || !check.valid || !draft.name}>
-            {saving ? 'Saving…' : 'Save'}
-          </button>
-        </div>
-      </header>
+      <EditorHead
+        title={isNew ? 'New agent' : agent.name}
+        removable={!isNew}
+        onRemove={() => setConfirmRemove(true)}
+        rulesValid={check.valid}
+        name={draft.name}
+        saving={saving}
+      />
       {notice && !message ? (
         <div className="banner ok" role="status">
           {notice}
@@ -249,45 +228,18 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
         </label>
       </section>
 
-      <section className="panel">
-        <h2>Approval</h2>
-        <fieldset className="modes">
-          <legend>Mode</legend>
-          {(['ask', 'rules', 'bypass'] as Mode[]).map((m) => (
-            <label key={m} className={`mode-option ${draft.mode === m ? 'checked' : ''}`}>
-              <input type="radio" name="mode" value={m} checked={draft.mode === m} onChange={() => setDraft({ ...draft, mode: m })} />
-              <span className="mode-name">{m}</span>
-              <span className="mode-help">{MODE_HELP[m]}</span>
-            </label>
-          ))}
-        </fieldset>
-        <h3>Rules</h3>
-        <p className="setting-desc">
-          A JSON array; each rule has <code>tool</code> and <code>verdict</code> (allow | ask | deny), optionally <code>path</code>, <code>match</code>,{' '}
-          <code>reason</code>, <code>origin</code>. Deny wins, then ask, then allow.
-        </p>
-        <RulesEditor text={rulesText} mode={draft.mode} onText={setRulesText} onCheck={setCheck} />
-        {problem('rules')}
-        <RuleTester mode={draft.mode} rules={check.rules} rulesValid={check.valid} agent={agent?.name ?? null} />
-      </section>
+      <ApprovalSection
+        mode={draft.mode}
+        onMode={(mode) => setDraft({ ...draft, mode })}
+        rulesText={rulesText}
+        onRulesText={setRulesText}
+        check={check}
+        onCheck={setCheck}
+        rulesProblem={problem('rules')}
+        agent={agent?.name ?? null}
+      />
       {confirmRemove && agent ? (
-        <ConfirmDialog
-          title={`Remove ${agent.name}?`}
-          confirmLabel="Remove agent"
-          danger
-          onCancel={() => setConfirmRemove(false)}
-          onConfirm={async () => {
-            setConfirmRemove(false);
-            try {
-              await remove(agent.name);
-              edit(null);
-            } catch (e) {
-              setMessage({ ok: false, text: errorMessage(e) });
-            }
-          }}
-        >
-          <p>Its credentials are fenced, its runs are force-stopped and their waiting calls are canceled.</p>
-        </ConfirmDialog>
+        <RemoveAgentDialog name={agent.name} onCancel={() => setConfirmRemove(false)} onFailed={(text) => setMessage({ ok: false, text })} />
       ) : null}
     </form>
   );
