@@ -3,133 +3,13 @@ import { useRef, useState } from 'react';
 import { useRuns, type RunFull } from '../../stores/runs.js';
 import { call } from '../../api/client.js';
 import { ago, useNow } from '../../components/time.js';
-import { readableInput } from '../inbox/cards.js';
-import { TaskEvidence } from './TaskEvidence.js';
 import { RunAgain } from './RunAgain.js';
-import { useInbox } from '../../stores/inbox.js';
-import { useNav } from '../../stores/nav.js';
 import { shortId } from '../inbox/cards.js';
-import { grantLine, groupRows, stateLabel, type Row } from './rows.js';
+import { groupRows } from './rows.js';
+import { RowLine } from './RowLine.js';
+import { AppendRow } from './AppendRow.js';
 import { LoadMore } from '../../components/LoadMore.js';
 import { errorMessage } from '../../../../shared/errors.js';
-
-export const taskIdOf = (r: Row): string | null => {
-  const sc = r.result?.structuredContent as Record<string, unknown> | undefined;
-  const id = sc?.task_id ?? (sc?.task as { id?: unknown } | undefined)?.id;
-  return typeof id === 'string' ? id : null;
-};
-
-function RowLine({ row }: { row: Row }) {
-  const input = readableInput(row.tool, row.input);
-  const [open, setOpen] = useState(false);
-  const task = row.tool === 'delegate_task' ? taskIdOf(row) : null;
-  const resultText = row.result?.content?.map((c) => c.text).join('\n');
-  return (
-    <>
-      <tr className={`row-line state-${stateLabel(row).cls}`} data-row-id={row.id}>
-        <td>
-          <span className={`origin ${row.origin}`}>{row.origin}</span>
-        </td>
-        <td>
-          <code>{row.tool}</code>
-        </td>
-        <td className="input-cell">
-          <button type="button" className="link mono clip" onClick={() => setOpen(!open)} aria-expanded={open} title="Show input and result">
-            {input.text.replace(/\s+/g, ' ').slice(0, 90)}
-          </button>
-        </td>
-        <td>
-          <span className={`state-pill ${stateLabel(row).cls}`}>{stateLabel(row).text}</span>
-        </td>
-        <td className="muted">
-          {row.state === 'needs_approval' ? (
-            <button
-              type="button"
-              className="link"
-              onClick={() => {
-                useInbox.getState().select(row.id);
-                useNav.getState().go('inbox');
-              }}
-            >
-              Answer in the Inbox
-            </button>
-          ) : (
-            grantLine(row)
-          )}
-        </td>
-      </tr>
-      {/* The error on a line of its own under the row: as a sixth column it starved the others (a narrow
-          window squeezed it to a letter a line, or pushed the table out of its panel). */}
-      {row.error ? (
-        <tr className={`row-error state-${stateLabel(row).cls}`}>
-          <td />
-          <td colSpan={4} className="err-cell">
-            <code>{row.error.code}</code> {row.error.detail}
-          </td>
-        </tr>
-      ) : null}
-      {open ? (
-        <tr className="row-expanded">
-          <td colSpan={5}>
-            <pre className="code">{input.text}</pre>
-            {resultText ? <pre className={`code result ${row.result?.isError ? 'is-error' : ''}`}>{resultText}</pre> : null}
-          </td>
-        </tr>
-      ) : null}
-      {task ? (
-        <tr className="row-expanded">
-          <td colSpan={5}>
-            <TaskEvidence id={task} />
-          </td>
-        </tr>
-      ) : null}
-    </>
-  );
-}
-
-function AppendRow({ runId }: { runId: string }) {
-  const [tool, setTool] = useState('bash');
-  const [inputText, setInputText] = useState('{"command": "echo hello"}');
-  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
-  return (
-    <>
-      <form
-        className="inline-form append"
-        aria-label="Append a row"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          let input: unknown = {};
-          try {
-            input = inputText.trim() ? JSON.parse(inputText) : {};
-          } catch (err) {
-            setNote({ ok: false, text: `The input is not JSON: ${errorMessage(err)}` });
-            return;
-          }
-          try {
-            // The row's state moves on at once (granted rows run): the list above shows it, not a stale word here.
-            const row = await call('runsAppend', { run_id: runId, tool, input });
-            setNote({ ok: true, text: `Appended ${shortId(row.id)}: see it in the list above.` });
-            void useRuns.getState().refreshDetail();
-          } catch (err) {
-            setNote({ ok: false, text: errorMessage(err) });
-          }
-        }}
-      >
-        <input className="input small" aria-label="Tool" value={tool} onChange={(e) => setTool(e.target.value)} />
-        <input className="input mono grow" aria-label="Input (JSON)" value={inputText} onChange={(e) => setInputText(e.target.value)} />
-        <button type="submit" className="btn">
-          Append row
-        </button>
-      </form>
-      {/* Below the form, not inside it: a long note squeezed the input to a few characters. */}
-      {note ? (
-        <p className={note.ok ? 'muted append-note' : 'field-error append-note'} role={note.ok ? 'status' : 'alert'}>
-          {note.text}
-        </p>
-      ) : null}
-    </>
-  );
-}
 
 export function RunDetailView({ run }: { run: RunFull }) {
   const now = useNow();
