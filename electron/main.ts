@@ -3,10 +3,12 @@
 import { app, BrowserWindow, Menu, dialog, Notification, Tray, nativeImage, protocol, safeStorage, session, shell, type WebContents } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createNexus, type KeysModule, type Nexus } from './app.js';
+import { createNexus, type Nexus } from './app.js';
 import { startIpcDoor } from './doors/ipc.js';
 import { startSocketDoor } from './doors/socket.js';
-import { createKeyFileStore, keychainState, keysHandlers, type Cipher } from './shell/key-file.js';
+import { desktopKeys, keychainCipher } from './shell/desktop-keys.js';
+import { followPending } from './shell/pending-count.js';
+import { windowOptions } from './shell/window-options.js';
 import { createNotifier, trayTooltip, notificationActions, outcomeOf, cardHash } from './shell/notify.js';
 import { createNotificationRegistry } from './shell/notification-registry.js';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, APP_URL, isAppPage, resolveAppAsset } from './shell/app-protocol.js';
@@ -100,27 +102,7 @@ function setupSecurity() {
 }
 
 function setupWindow() {
-  win = new BrowserWindow({
-    width: 1280,
-    height: 820,
-    minWidth: 900,
-    minHeight: 560,
-    title: 'NEXUS',
-    icon: ICON,
-    show: false,
-    backgroundColor: '#0d1017',
-    webPreferences: {
-      preload: join(__dirname, 'preload.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      spellcheck: false,
-      devTools: !app.isPackaged,
-    },
-  });
+  win = new BrowserWindow(windowOptions({ icon: ICON, preload: join(__dirname, 'preload.cjs'), packaged: app.isPackaged }));
   const opened = win;
   opened.once('ready-to-show', () => opened.show());
   opened.on('closed', () => {
@@ -145,32 +127,9 @@ function setupBadge(nexus: Nexus) {
   } catch {
     tray = null; // Some Linux desktops have no tray; the badge and the window still say it.
   }
-  let stopAll = false;
-  const show = (pending: number) => {
+  followPending(nexus, (pending, stopAll) => {
     app.setBadgeCount(pending);
     tray?.setToolTip(trayTooltip(pending, stopAll));
-  };
-  show(0);
-  void Promise.resolve(nexus.handlers.status({}, { door: 'internal' })).then(
-    (s) => {
-      if (!s) return;
-      stopAll = s.stop_all;
-      show(s.pending);
-    },
-    () => {},
-  );
-  nexus.onEvent((e) => {
-    if (e.type === 'inbox_changed') show(e.pending);
-    if (e.type === 'settings_changed') {
-      void Promise.resolve(nexus.handlers.status({}, { door: 'internal' })).then(
-        (s) => {
-          if (!s) return;
-          stopAll = s.stop_all;
-          show(s.pending);
-        },
-        () => {},
-      );
-    }
   });
 }
 
@@ -204,24 +163,6 @@ function setupNotifications(nexus: Nexus) {
   });
 }
 
-/** The OS keychain (safeStorage): encrypts provider keys and agents' MCP secrets at rest. */
-const keychainCipher = (): Cipher => ({
-  available: () => safeStorage.isEncryptionAvailable(),
-  encrypt: (s) => safeStorage.encryptString(s),
-  decrypt: (b) => safeStorage.decryptString(b),
-  // Linux: 'basic_text' means no keyring is running (key-file.ts refuses to store keys then).
-  backend: process.platform === 'linux' ? () => safeStorage.getSelectedStorageBackend() : undefined,
-});
-
-/** Provider keys through the OS keychain (safeStorage): the KeyStore AGENTS' providers read, and keysStatus/keysSet. */
-function desktopKeys(dataDir: string): KeysModule {
-  const cipher = keychainCipher();
-  const store = createKeyFileStore(dataDir, cipher);
-  const keychain = () => keychainState(cipher, dataDir);
-  if (!keychain().available) log.warn(keychain().note);
-  return { store, handlers: (exists) => keysHandlers(store, keychain, exists) };
-}
-
 async function start() {
   if (!setupSingleInstance()) return;
   if (process.platform === 'win32') app.setAppUserModelId('app.nexus.desktop'); // notifications need it on Windows
@@ -238,7 +179,7 @@ async function start() {
   const dataDir = resolveDataDir(flag > 0 ? process.argv[flag + 1] : undefined);
   let nexus: Nexus;
   try {
-    nexus = await createNexus({ dataDir, secretCipher: keychainCipher(), keys: desktopKeys });
+    nexus = await createNexus({ dataDir, secretCipher: keychainCipher(safeStorage), keys: desktopKeys(safeStorage) });
   } catch (e) {
     dialog.showErrorBox('NEXUS could not start', errorMessage(e));
     app.exit(1);
