@@ -1,15 +1,14 @@
 // The composition root: `createNexus({ dataDir })` opens the store, builds the kernel, then constructs each
 // module explicitly and hands it the typed ports it declares: the turn engine (agents/setup.ts TurnsPorts),
 // governance and delegation (governance/ports.ts), the offline demo (demo/setup.ts DemoPorts), connected clients
-// (external/setup.ts ExternalPorts) and the API's handlers (api/). It composes the one handler table, which
-// `satisfies Handlers`, then runs crash recovery and starts the kernel.
+// (external/setup.ts ExternalPorts) and the API's handlers (api/). It builds the one handler table
+// (api/handler-table.ts, which `satisfies Handlers`), then runs crash recovery and starts the kernel.
 //
 // ADDING A MODULE: construct it in createNexus after what it needs, hand it what it needs as typed values (an
-// interface the module declares), and add its handlers to the table: until every method of the contract has a
-// handler, the type check fails. Modules are constructed BEFORE kernel.start(), so their listeners, tools and
-// gates are in place when recovery expires or interrupts rows; what they do after recovery they schedule with
-// setImmediate. Cleanups go to onClose (run in reverse order before the kernel closes).
-import { refuseWhileStopped } from './api/stop-all-guard.js';
+// interface the module declares), and add its handlers to the table (api/handler-table.ts): until every method
+// of the contract has a handler, the type check fails. Modules are constructed BEFORE kernel.start(), so their
+// listeners, tools and gates are in place when recovery expires or interrupts rows; what they do after recovery
+// they schedule with setImmediate. Cleanups go to onClose (run in reverse order before the kernel closes).
 import { mkdirSync } from 'node:fs';
 import { canonicalDataDir } from './store/data-dir.js';
 import { workspacesRoot } from './kernel/workspaces-root.js';
@@ -36,28 +35,11 @@ import { createExternal, EXTERNAL_METHODS } from './external/setup.js';
 import { installAcpAgents } from './external/acp/starter.js';
 import { deskOptionsFromEnv } from './desk/setup.js';
 import { DeskSeat } from './desk/seat.js';
-import { withDeskAnswers } from './api/desk-answers.js';
-import { refuseWhatTheDeskHolds } from './api/desk-policy-guard.js';
 import type { DeskClient, DeskOptions } from './desk/client.js';
 import type { ExternalService } from './external/service.js';
-import {
-  agentsHandlers,
-  ApiFailure,
-  deskHandlers,
-  dispatch,
-  GOVERNANCE_METHODS,
-  kernelHandlers,
-  modelsHandlers,
-  orchestrationHandlers,
-  rulesHandlers,
-  TURNS_METHODS,
-  unavailable,
-  type Handlers,
-} from './api/index.js';
+import { ApiFailure, dispatch, handlerTable, notBuilt, unavailable, type Handlers, type KeysMethods } from './api/index.js';
 import type { InputOf, MethodName, Methods, NexusEvent, OutputOf } from '../shared/api/index.js';
 import { log } from './log.js';
-import { methodNames } from '../shared/api/contract.js';
-import { keysMethods } from '../shared/api/keys.js';
 
 /** The modules a NEXUS is built with: all of them, unless a test asks for fewer. */
 export interface NexusModules {
@@ -67,9 +49,6 @@ export interface NexusModules {
   external: boolean;
 }
 const ALL_MODULES: NexusModules = { turns: true, governance: true, demo: true, external: true };
-
-const KEYS_METHODS = methodNames(keysMethods);
-type KeysMethods = (typeof KEYS_METHODS)[number];
 
 /** Provider keys the desktop app keeps in the OS keychain (electron/shell/key-file.ts). Headless NEXUS has none. */
 export interface KeysModule {
@@ -127,9 +106,6 @@ export interface CreateNexusOptions {
   /** Start-up warnings (loose permissions, secrets moved); default stderr. */
   warn?: (line: string) => void;
 }
-
-const NO_KEYCHAIN =
-  'This NEXUS runs without the desktop app, so there is no keychain: an agent reads its provider key from the environment variable its profile names.';
 
 export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
@@ -203,40 +179,21 @@ export async function createNexus(opts: CreateNexusOptions): Promise<Nexus> {
     // ACP agents (profile `acp`) start through the turn engine's doors, run by the external module's client.
     if (turns && want.external) installAcpAgents(turns, kernel, (fn) => onClose(async () => void (await fn())));
 
-    const notBuilt = (what: string) => `${what} are not available in this build of NEXUS.`;
-    const exists = (agent: string): Promise<boolean> =>
-      Promise.resolve()
-        .then(() => handlers.agentsGet({ name: agent }, { door: 'internal' }))
-        .then(
-          (a) => Boolean(a),
-          () => false,
-        );
-    const handlers = refuseWhileStopped(
-      refuseWhatTheDeskHolds(
-        withDeskAnswers(
-          {
-            ...rulesHandlers,
-            ...kernelHandlers({ dataDir, db, kernel, clock, stopAll, waitingOn }),
-            ...(turns ? agentsHandlers(turns) : unavailable(TURNS_METHODS, 'not_available', notBuilt('Agent turns'))),
-            ...(governance
-              ? orchestrationHandlers(governance)
-              : unavailable(GOVERNANCE_METHODS, 'not_available', notBuilt('Orchestration governance and its settings'))),
-            ...modelsHandlers({ keyStore }),
-            ...deskHandlers(seat),
-            demoStart: demo ? () => demo.start() : unavailable(['demoStart'], 'not_available', notBuilt('The offline demo')).demoStart,
-            ...(external ? external.handlers : unavailable(EXTERNAL_METHODS, 'not_available', notBuilt('Connected clients'))),
-            // The window reads not_implemented as "no keychain here" (it then names the environment variable).
-            ...(keys ? keys.handlers(exists) : unavailable(KEYS_METHODS, 'not_implemented', NO_KEYCHAIN)),
-            // withDeskAnswers serves it (it refuses without a desk).
-            deskRecord: () => Promise.reject(new ApiFailure('not_available', 'not joined to a desk')),
-          } satisfies Handlers,
-          () => seat.desk,
-          db,
-        ),
-        () => seat.desk,
-      ),
+    const handlers = handlerTable({
+      dataDir,
+      db,
+      kernel,
+      clock,
       stopAll,
-    );
+      waitingOn,
+      turns,
+      governance,
+      demo,
+      seat,
+      keyStore,
+      external: external ? external.handlers : unavailable(EXTERNAL_METHODS, 'not_available', notBuilt('Connected clients')),
+      keys: keys ? (exists) => keys.handlers(exists) : null,
+    });
 
     const nexus: Nexus = {
       dataDir,
