@@ -23,6 +23,14 @@ export type Waiter = { resolve: (row: Row) => void; reject: (e: Error) => void }
 export const LIVE: readonly RowState[] = ['ready', 'needs_approval', 'running'];
 export const isTerminal = (s: RowState) => TERMINAL_ROW_STATES.includes(s);
 
+/** The park clock's one timer: the row whose deadline it waits for, that deadline, and how it moves on when that row ends first. */
+export interface ParkTimer {
+  readonly row_id: string;
+  readonly at: number;
+  readonly handle: TimerHandle;
+  next(): void;
+}
+
 export interface KernelState {
   readonly db: Db;
   readonly clock: Clock;
@@ -33,7 +41,8 @@ export interface KernelState {
   readonly tools: ToolRegistry;
   readonly compiledByRun: Map<string, CompiledRules>;
   readonly waiters: Map<string, Waiter[]>;
-  readonly parkTimers: Map<string, TimerHandle>;
+  /** The park clock: one timer, for the earliest deadline of all parked rows (parking.ts); null when none waits. */
+  parkTimer: ParkTimer | null;
   readonly inFlight: Map<string, { run_id: string; done: Promise<void> }>;
   /** Rows this process knows are running or parked (cleared when they end): waitRow skips the read. */
   readonly live: Set<string>;
@@ -67,7 +76,7 @@ export function createKernelState(base: Pick<KernelState, 'db' | 'clock' | 'even
     ...base,
     compiledByRun: new Map(),
     waiters: new Map(),
-    parkTimers: new Map(),
+    parkTimer: null,
     inFlight: new Map(),
     live: new Set(),
     stopHookRows: new Set(),
@@ -126,13 +135,13 @@ export function emitInbox(k: KernelState, change?: InboxChange): void {
   emit(k, { type: 'inbox_changed', pending, ...(added.length ? { added } : {}), ...(removed.length || !added.length ? { removed } : {}) } as NexusEvent);
 }
 
-/** Clears a parked row's deadline timer (the row ended or was re-armed). */
+/** A parked row ended: when the park clock waits for its deadline, the clock moves on to the next one. */
 export function disarmPark(k: KernelState, row_id: string): void {
-  const h = k.parkTimers.get(row_id);
-  if (h !== undefined) {
-    k.clock.clearTimeout(h);
-    k.parkTimers.delete(row_id);
-  }
+  const t = k.parkTimer;
+  if (t?.row_id !== row_id) return;
+  k.clock.clearTimeout(t.handle);
+  k.parkTimer = null;
+  t.next();
 }
 
 /** The run's abort controller: aborted when the run is stopped or ends. */

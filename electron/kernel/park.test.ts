@@ -167,6 +167,32 @@ describe('The park ends by the clock', () => {
     h.clock.advance(PARK_DURATION_MS);
     expect(() => k().approve(row.id, { by: 'p' })).toThrow(/not waiting/);
   });
+
+  it('each of several parks expires at its own deadline, earliest first, on one timer, even when the earliest is answered first', () => {
+    const run = k().createRun({ agent: null, mode: 'ask' });
+    const timers = h.clock.pending();
+    const park = (n: number, park_ms?: number) => k().submitRow(run.id, { tool: 'probe', input: { n }, origin: 'model', park_ms });
+    const late = park(1);
+    const early = park(2, 1000);
+    const mid = park(3, 5000);
+    const twin = park(4, 5000);
+    expect(h.clock.pending()).toBe(timers + 1);
+    const ended: string[] = [];
+    h.nexus.kernel.on((e) => {
+      if (e.type === 'run_event' && e.event === 'approval_expired') ended.push((e.data as { row_id: string }).row_id);
+    });
+    k().deny(early.id, { by: 'p' });
+    h.clock.advance(4999);
+    expect([mid, twin, late].map((r) => k().getRow(r.id)!.state)).toEqual(['needs_approval', 'needs_approval', 'needs_approval']);
+    h.clock.advance(1);
+    expect(ended).toEqual([mid.id, twin.id]);
+    h.clock.advance(PARK_DURATION_MS - 5001);
+    expect(k().getRow(late.id)!.state).toBe('needs_approval');
+    h.clock.advance(1);
+    expect(ended).toEqual([mid.id, twin.id, late.id]);
+    expect(k().getRow(early.id)!.state).toBe('failed');
+    expect(h.clock.pending()).toBe(timers);
+  });
 });
 
 describe('The park ends by a stop', () => {

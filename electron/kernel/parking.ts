@@ -6,6 +6,7 @@ import { getRow, transitionRow, patchedRow, type RowPatch } from '../store/queri
 import { getInboxItem, insertInboxItem, resolveInboxCardsOfRow } from '../store/queries/inbox.js';
 import { insertRunEvent } from '../store/queries/events.js';
 import { getAgent } from '../store/queries/agents.js';
+import { listParkedDue, nextParkedDeadline } from '../store/queries/park-deadlines.js';
 import { PARK_DURATION_MS } from '../../shared/types.js';
 import { conflict, notFound } from './errors.js';
 import * as results from './results.js';
@@ -158,15 +159,45 @@ function parkedRow(k: KernelState, row_id: string): Row {
 const parkDuration = (ms: number | undefined): number =>
   ms === undefined || !Number.isFinite(ms) ? PARK_DURATION_MS : Math.min(PARK_DURATION_MS, Math.max(0, Math.round(ms)));
 
-/** (Re)start a parked row's deadline timer. */
+/** Start a parked row's deadline, `ms` from now. */
 export function armPark(k: KernelState, row_id: string, ms: number): void {
-  disarmPark(k, row_id);
   k.live.add(row_id);
-  k.parkTimers.set(
-    row_id,
-    k.clock.setTimeout(() => {
-      k.parkTimers.delete(row_id);
-      if (k.phase === 'started' || k.phase === 'new') expireRow(k, row_id);
-    }, ms),
-  );
+  armParkClock(k, row_id, k.clock.now() + ms);
+}
+
+/**
+ * The park clock keeps one timer, for the earliest deadline; a later one is read from the store when the clock
+ * moves on. So start-up arms one timer however many rows are parked, and each row still expires at its deadline.
+ */
+export function armParkClock(k: KernelState, row_id: string, at: number): void {
+  if (k.parkTimer && k.parkTimer.at <= at) return;
+  if (k.parkTimer) k.clock.clearTimeout(k.parkTimer.handle);
+  const handle = k.clock.setTimeout(() => parkClockDue(k), at - k.clock.now());
+  k.parkTimer = { row_id, at, handle, next: () => armNextPark(k) };
+}
+
+/**
+ * The earliest deadline came: every parked row due by now expires, earliest first; then the clock waits for the
+ * next deadline after now (a row that failed to expire is tried again then, not at once, and never stops the rest).
+ */
+function parkClockDue(k: KernelState): void {
+  k.parkTimer = null;
+  if (k.phase !== 'started' && k.phase !== 'new') return;
+  const now = k.clock.now();
+  let failure: unknown = null;
+  for (const id of listParkedDue(k.db, now)) {
+    try {
+      expireRow(k, id);
+    } catch (e) {
+      failure ??= e;
+    }
+  }
+  armNextPark(k, now);
+  if (failure) throw failure;
+}
+
+/** Arm the park clock for the first deadline after `after` (by default any, even one already past). */
+function armNextPark(k: KernelState, after = -1): void {
+  const next = nextParkedDeadline(k.db, after);
+  if (next) armParkClock(k, next.id, next.expires_at);
 }

@@ -4,7 +4,7 @@
 import { getRow, listParkedDeadlines, listRowsInState } from '../store/queries/rows.js';
 import { KernelError } from './errors.js';
 import * as results from './results.js';
-import { armPark, expireRow } from './parking.js';
+import { armParkClock, expireRow } from './parking.js';
 import { endRow, flushEnds } from './row-endings.js';
 import type { KernelState } from './kernel-state.js';
 import { killSurvivors } from '../sandbox/processes.js';
@@ -36,18 +36,20 @@ export function recoverAtStart(k: KernelState): RecoveryReport {
     }
   }
   const now = k.clock.now();
-  // Only the id and deadline of each parked row (an index read): start-up grows with what is parked, not with
-  // the rows' contents.
+  // Only the id and deadline of each parked row (an index read, earliest first): start-up grows with what is
+  // parked, not with the rows' contents. The park clock is armed once, for the first deadline still to come.
+  let first: { id: string; at: number } | null = null;
   for (const row of listParkedDeadlines(k.db)) {
     const due = row.expires_at ?? now;
     if (due <= now) {
       expireRow(k, row.id);
       report.expired.push(row.id);
     } else {
-      armPark(k, row.id, due - now);
+      first ??= { id: row.id, at: due };
       report.parked.push(row.id);
     }
   }
+  if (first) armParkClock(k, first.id, first.at);
   return report;
 }
 
@@ -55,8 +57,8 @@ export function recoverAtStart(k: KernelState): RecoveryReport {
 export async function closeKernel(k: KernelState): Promise<void> {
   if (k.phase === 'closing' || k.phase === 'closed') return;
   k.phase = 'closing';
-  for (const h of k.parkTimers.values()) k.clock.clearTimeout(h);
-  k.parkTimers.clear();
+  if (k.parkTimer) k.clock.clearTimeout(k.parkTimer.handle);
+  k.parkTimer = null;
   flushEnds(k);
   const pending = [...k.inFlight.entries()];
   for (const [rowId] of pending) {

@@ -13,7 +13,7 @@ import { useDesk } from './stores/desk.js';
 export function applyEvent(e: NexusEvent): void {
   switch (e.type) {
     case 'inbox_changed':
-      // The change itself when the kernel names it (gathered, applied once per frame); a refetch when it does not.
+      // The change itself when the kernel names it (gathered, applied once per GATHER_MS at most); a refetch when it does not.
       if (e.added || e.removed) queueInboxChange(e.pending, e.added ?? [], e.removed ?? []);
       else {
         flushInboxChanges();

@@ -108,7 +108,7 @@ describe('inbox store', () => {
     await Promise.resolve();
     expect(useInbox.getState().items.map((i) => i.id)).toEqual(['b', 'c']);
     expect(useStatus.getState().pending).toBe(1);
-    // The next change within the frame waits for it (a burst stays one update per frame).
+    // The next change within GATHER_MS waits for it (a burst stays one update per GATHER_MS).
     applyEvent({ type: 'inbox_changed', pending: 0, removed: [{ id: 'b', status: 'approved' }] });
     await Promise.resolve();
     expect(useInbox.getState().items.map((i) => i.id)).toEqual(['b', 'c']);

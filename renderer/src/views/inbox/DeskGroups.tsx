@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { useDesk, byMachine, type DeskCard } from '../../stores/desk.js';
 import { timeLeft } from '../../components/time.js';
-import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { DangerConfirm } from './DangerConfirm.js';
 import { classifyDanger, type DangerFinding } from '../../../../shared/inbox/danger.js';
 
 /** A desk card carries its command as its target: the same second look a local card gets before approval. */
@@ -93,27 +93,17 @@ export function DeskGroups({ now }: { now: number }) {
         </div>
       ))}
       {danger ? (
-        <ConfirmDialog
-          title="Approve a call that needs a second look?"
-          confirmLabel="Approve anyway"
-          danger
+        <DangerConfirm
+          call={`${danger.card.tool} ${danger.card.target}`}
+          machine={danger.card.machine}
+          findings={danger.findings}
           onConfirm={() => {
             const d = danger;
             setDanger(null);
             void useDesk.getState().answer(d.card, 'approve');
           }}
           onCancel={() => setDanger(null)}
-        >
-          <p>
-            <code>{`${danger.card.tool} ${danger.card.target}`}</code> runs on {danger.card.machine}.
-          </p>
-          <ul>
-            {danger.findings.map((f) => (
-              <li key={f.kind}>{f.message}</li>
-            ))}
-          </ul>
-          <p>Press Enter to approve it, Escape to go back.</p>
-        </ConfirmDialog>
+        />
       ) : null}
     </section>
   );

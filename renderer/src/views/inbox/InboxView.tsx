@@ -7,7 +7,6 @@ import { CardList } from './CardList.js';
 import { CardDetail } from './CardDetail.js';
 import { InboxToolbar } from './InboxToolbar.js';
 import { Empty } from '../../components/Empty.js';
-import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { useNow } from '../../components/time.js';
 import { FirstRun } from '../demo/FirstRun.js';
 import { useBulkAsk } from './bulk-ask.js';
@@ -18,6 +17,7 @@ import { cardLabel } from '../../stores/inbox-list.js';
 import { cardOfHash } from '../../stores/nav.js';
 import { useDesk } from '../../stores/desk.js';
 import { DeskGroups, LocalMachineLine } from './DeskGroups.js';
+import { DangerConfirm } from './DangerConfirm.js';
 import type { EffectProfile } from '../../../../shared/types.js';
 
 const typing = (t: EventTarget | null) =>
@@ -191,27 +191,17 @@ export function InboxView() {
       )}
       {help ? <ShortcutsDialog onClose={closeHelp} /> : null}
       {danger ? (
-        <ConfirmDialog
-          title="Approve a call that needs a second look?"
-          confirmLabel="Approve anyway"
-          danger
+        <DangerConfirm
+          call={cardLabel(danger.item)}
+          findings={danger.findings}
+          backTo="to the card"
           onConfirm={() => {
             const d = danger;
             setDanger(null);
             void useInbox.getState().approve(d.item.id, d.trust);
           }}
           onCancel={() => setDanger(null)}
-        >
-          <p>
-            <code>{cardLabel(danger.item)}</code>
-          </p>
-          <ul>
-            {danger.findings.map((f) => (
-              <li key={f.kind}>{f.message}</li>
-            ))}
-          </ul>
-          <p>Press Enter to approve it, Escape to go back to the card.</p>
-        </ConfirmDialog>
+        />
       ) : null}
     </div>
   );
