@@ -2,6 +2,7 @@
 // every dir the world made (with the `<dir>-workspaces` folder the kernel makes beside a data dir) and runs
 // every teardown it was given, last first. The builders (kernel.ts, turns.ts, nexus.ts, serve.ts, desk.ts)
 // layer on it; test/support/README.md says which to reach for. Not a test file itself.
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,14 @@ export function tempDir(label = 'world'): string {
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
   rmSync(`${dir}-workspaces`, { recursive: true, force: true });
+}
+
+/** SIGTERM a child process still running and wait for it to exit (a teardown for `defer`). */
+export async function stopChild(c: ChildProcess): Promise<void> {
+  if (c.exitCode !== null || c.signalCode !== null) return;
+  const exited = new Promise((r) => c.once('exit', r));
+  c.kill('SIGTERM');
+  await exited;
 }
 
 export interface World {
