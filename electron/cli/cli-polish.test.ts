@@ -1,27 +1,26 @@
 // QA findings on the command line, driven in process: a real kernel (createNexus) behind the real control
 // socket, `main(argv, io)` as the user types it, output captured.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createNexus, type Nexus } from '../app.js';
 import { startSocketDoor, type SocketDoor } from '../doors/socket.js';
 import { main } from './main.js';
+import { world } from '../../test/support/world.js';
 
+const w = world();
 let dir: string;
 let nexus: Nexus;
 let door: SocketDoor;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'nexus-cli-polish-'));
+  dir = w.dir('cli-polish');
   nexus = await createNexus({ dataDir: join(dir, 'data') });
+  w.defer(() => nexus.close());
   door = await startSocketDoor(nexus);
+  w.defer(() => door.close());
 });
-afterAll(async () => {
-  await door?.close();
-  await nexus?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => w.cleanup());
 
 async function nx(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';

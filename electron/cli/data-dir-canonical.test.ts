@@ -1,20 +1,22 @@
 // The `nexus` command and the kernel name a data dir's control socket from the same spelling of it.
 import { describe, expect, it, afterEach } from 'vitest';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalDataDir } from '../store/data-dir.js';
 import { socketPath } from '../doors/socket.js';
 import { createNexus } from '../app.js';
 import { workspacesRoot } from '../kernel/workspaces-root.js';
+import { world } from '../../test/support/world.js';
 
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+let w = world();
+afterEach(async () => {
+  await w.cleanup();
+  w = world();
+});
 
 describe('one data dir resolver for the kernel and the CLI', () => {
   it("a data dir reached through a symlink gets the kernel's pipe name (Windows pipes hash the path)", async () => {
-    const base = mkdtempSync(join(tmpdir(), 'nexus-canon-'));
-    dirs.push(base);
+    const base = w.dir('canon');
     const real = join(base, 'real');
     mkdirSync(real);
     const link = join(base, 'link');

@@ -1,29 +1,28 @@
 // Issue 25.9: while Stop all is engaged no new run starts — `nexus run` is refused with a sentence naming
 // Resume — and after Resume it starts again. A real kernel behind the real control socket, `main(argv, io)`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createNexus, type Nexus } from '../app.js';
 import { startSocketDoor, type SocketDoor } from '../doors/socket.js';
 import { dispatch } from '../api/dispatch.js';
 import { STOP_ALL_ENGAGED } from '../api/stop-all-guard.js';
 import { main } from './main.js';
+import { world } from '../../test/support/world.js';
 
+const w = world();
 let dir: string;
 let nexus: Nexus;
 let door: SocketDoor;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'nexus-stopall-'));
+  dir = w.dir('stopall');
   nexus = await createNexus({ dataDir: join(dir, 'data') });
+  w.defer(() => nexus.close());
   door = await startSocketDoor(nexus);
+  w.defer(() => door.close());
 });
-afterAll(async () => {
-  await door?.close();
-  await nexus?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => w.cleanup());
 
 async function nx(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';

@@ -2,20 +2,18 @@
 // install it parks the planner's hand-off (an autonomy card) and the gate then DENIES hop 2 for want of the
 // entitlement — the demo never fakes one and changes no setting.
 import { describe, it, expect, afterEach } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createNexus, type Nexus } from '../app.js';
 import { dispatch } from '../api/dispatch.js';
 import { builderReply, plannerReply } from './demo-model.js';
 import { expectation } from './setup.js';
+import { world } from '../../test/support/world.js';
 
+let w = world();
 let nexus: Nexus | null = null;
-let dir = '';
 afterEach(async () => {
-  await nexus?.close();
+  await w.cleanup();
+  w = world();
   nexus = null;
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const call = async <T>(name: string, input: unknown = {}): Promise<T> => {
@@ -35,8 +33,8 @@ async function until<T>(what: string, f: () => Promise<T | undefined | null | fa
 
 describe('offline demo', () => {
   it('plays a two-agent chain through the real gate: an autonomy card, then hop 2 denied orchestration_not_entitled', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'nexus-demo-'));
-    nexus = await createNexus({ dataDir: dir });
+    const n = (nexus = await createNexus({ dataDir: w.dir('demo') }));
+    w.defer(() => n.close());
     const before = await call<Record<string, unknown>>('settingsGet');
     const started = await call<{ run_id: string; gate: { entitled: boolean }; expect: string }>('demoStart');
     expect(started.gate.entitled).toBe(false);

@@ -1,8 +1,7 @@
 // The entitlement taken from the account service (DESIGN §3), over real HTTP on 127.0.0.1, through the real
 // kernel and SQLite: refresh, every failure keeping the previous state, start-up and periodic refresh.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';
 import { createNexus, type Nexus } from '../app.js';
@@ -15,13 +14,14 @@ import { recipientPosition, starterPosition } from '../../shared/orchestration/c
 import { PUBLIC_KEY_ENV } from './entitlements.js';
 import { ACCOUNT_TOKEN_ENV, ACCOUNT_URL_ENV, loadAccountConfig, REFRESH_INTERVAL_MS } from './account.js';
 import { fakeAccountService, tokenAnswer, type FakeAccountService } from '../../test/support/account-service.js';
+import { world } from '../../test/support/world.js';
 
 const CREDENTIAL = 'acct-cred-7f3a9c1e5b2d4086-SECRET';
-let cleanup: Array<() => Promise<void> | void> = [];
+let w = world();
 let restoreLog = () => {};
 afterEach(async () => {
-  for (const f of cleanup.reverse()) await f();
-  cleanup = [];
+  await w.cleanup();
+  w = world();
   restoreLog();
   restoreLog = () => {};
   vi.restoreAllMocks();
@@ -29,13 +29,13 @@ afterEach(async () => {
 
 async function service(): Promise<FakeAccountService> {
   const s = await fakeAccountService();
-  cleanup.push(() => s.close());
+  w.defer(() => s.close());
   return s;
 }
 
 async function app(svc: FakeAccountService, opts: { env?: NodeJS.ProcessEnv; clock?: ManualClock; dataDir?: string } = {}) {
   const clock = opts.clock ?? new ManualClock(Date.now());
-  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'nexus-acct-'));
+  const dataDir = opts.dataDir ?? w.dir('acct');
   const env = { [PUBLIC_KEY_ENV]: svc.publicPem, [ACCOUNT_URL_ENV]: svc.url, [ACCOUNT_TOKEN_ENV]: CREDENTIAL, ...opts.env };
   const nexus = await createNexus({ dataDir, clock, env, modules: { governance: true } });
   let closed = false;
@@ -44,10 +44,7 @@ async function app(svc: FakeAccountService, opts: { env?: NodeJS.ProcessEnv; clo
     closed = true;
     await nexus.close();
   };
-  cleanup.push(async () => {
-    await close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  w.defer(close);
   const gov = nexus.governance!;
   const call = (method: string, input: unknown = {}) => dispatch(nexus.handlers, method, input, { door: 'internal' });
   return { nexus, gov, clock, dataDir, call, close };
@@ -229,7 +226,7 @@ describe('entitlement from the account service (GET {NEXUS_ACCOUNT_URL}/v1/entit
     const svc = await service();
     const clock = new ManualClock(Date.now());
     svc.answer = tokenAnswer(await svc.sign({ ent: ['nexus.orchestration'], exp: exp(clock) }));
-    const dataDir = mkdtempSync(join(tmpdir(), 'nexus-acct-'));
+    const dataDir = w.dir('acct');
     const first = await app(svc, { clock, dataDir });
     await until('the start-up refresh', () => first.gov.showEntitlement().entitled);
     expect(first.gov.showEntitlement().source).toBe('account');

@@ -4,22 +4,23 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { createNexus, type Nexus } from '../app.js';
+import { createNexus } from '../app.js';
 import { migrate } from '../store/db.js';
 import { MIGRATIONS } from '../store/migrations/index.js';
 import { insertProcess, listProcesses } from '../store/queries/processes.js';
 import { upsertAgent } from '../store/queries/agents.js';
 import { prepareLaunch, processStartTime, withSeccompFd } from '../sandbox/index.js';
 import type { ExecutorTool } from './types.js';
+import { world } from '../../test/support/world.js';
 
+let w = world();
 let root: string;
-const open: Nexus[] = [];
 const pids: number[] = [];
 afterEach(async () => {
-  for (const n of open.splice(0)) await n.close();
+  await w.cleanup();
+  w = world();
   for (const p of pids.splice(0)) {
     try {
       process.kill(p, 'SIGKILL');
@@ -27,12 +28,11 @@ afterEach(async () => {
       /* gone */
     }
   }
-  if (root) rmSync(root, { recursive: true, force: true });
 });
-const fresh = () => (root = realpathSync(mkdtempSync(join(tmpdir(), 'nexus-contain-'))));
+const fresh = () => (root = realpathSync(w.dir('contain')));
 const nexusAt = async (dataDir: string, extra: { workspacesDir?: string; env?: NodeJS.ProcessEnv; lock?: boolean } = {}) => {
   const n = await createNexus({ dataDir, modules: {}, ...extra });
-  open.push(n);
+  w.defer(() => n.close());
   return n;
 };
 const alive = (pid: number) => {

@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { harness, probe, type Harness } from '../../test/support/kernel.js';
 import { createNexus } from '../app.js';
 import { dispatch } from '../api/dispatch.js';
-import { rmSync } from 'node:fs';
 
 let h: Harness | null = null;
 afterEach(async () => {
@@ -51,6 +50,7 @@ describe('createNexus', () => {
     const dir = h.dir;
     const clock = h.clock;
     await h.nexus.close();
+    // The second harness is on the first one's dir: h's cleanup removes it after the test.
     const h2 = await harness({ dir, clock });
     try {
       expect(h2.nexus.kernel.getRow(sleeping.id)).toMatchObject({ state: 'failed', error: { code: 'interrupted' } });
@@ -58,9 +58,7 @@ describe('createNexus', () => {
       expect(h2.nexus.recovery.parked).toEqual([parked.id]);
     } finally {
       await h2.cleanup();
-      rmSync(dir, { recursive: true, force: true });
     }
-    h = null;
   });
   it('inbox answers are routed to the card kind that registered them; unknown actions are refused', async () => {
     h = await harness();

@@ -1,18 +1,21 @@
 // At every start the data dir is 0700 and its files 0600; what was looser is reported once.
 import { afterEach, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createNexus } from '../app.js';
 import { PRIVATE_FILES, tightenDataDir } from './data-dir-perms.js';
+import { world } from '../../test/support/world.js';
 
-let root: string;
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+let w = world();
+afterEach(async () => {
+  await w.cleanup();
+  w = world();
+});
 const mode = (p: string) => statSync(p).mode & 0o777;
 
 describe.runIf(process.platform !== 'win32')('data dir permissions', () => {
   it('a fresh data dir starts private with no warning: folder 0700, db/-wal/-shm/lock 0600', async () => {
-    root = mkdtempSync(join(tmpdir(), 'nexus-perm-'));
+    const root = w.dir('perm');
     const dir = join(root, 'data');
     const warnings: string[] = [];
     const nexus = await createNexus({ dataDir: dir, modules: {}, warn: (l) => void warnings.push(l) });
@@ -27,7 +30,7 @@ describe.runIf(process.platform !== 'win32')('data dir permissions', () => {
   });
 
   it('a folder the person made 0755 with a 0644 database is tightened at start, with a warning naming each', async () => {
-    root = mkdtempSync(join(tmpdir(), 'nexus-perm-'));
+    const root = w.dir('perm');
     const dir = join(root, 'data');
     await (await createNexus({ dataDir: dir, modules: {}, warn: () => {} })).close();
     chmodSync(dir, 0o755);
@@ -48,7 +51,7 @@ describe.runIf(process.platform !== 'win32')('data dir permissions', () => {
   });
 
   it('never follows a symlink planted under a private name', () => {
-    root = mkdtempSync(join(tmpdir(), 'nexus-perm-'));
+    const root = w.dir('perm');
     const dir = join(root, 'data');
     mkdirSync(dir, { mode: 0o700 });
     const victim = join(root, 'victim');

@@ -1,13 +1,11 @@
 // `nexus desk policy push`: the built command against `nexus serve --desk` kernels joined to a real cluster. A
 // policy member's push is reported in words; anyone else is refused by the database, said in one sentence.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import postgres from 'postgres';
-import { pgAvailable, startCluster, type PgCluster } from '../support/pg-cluster.js';
-import { initDesk, removeDir, until } from '../support/desk.js';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { pgAvailable, type PgCluster } from '../support/pg-cluster.js';
+import { deskWorld, until, type DeskWorld } from '../support/desk.js';
+import { stopChild } from '../support/world.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const nexus = (args: string[]): Promise<{ code: number; out: string; err: string }> =>
@@ -16,15 +14,14 @@ const nexus = (args: string[]): Promise<{ code: number; out: string; err: string
       res({ code: e ? Number((e as { code?: number }).code ?? 1) : 0, out, err }),
     );
   });
+let desk: DeskWorld;
 let pg: PgCluster;
-const children: ChildProcess[] = [];
-const dirs: string[] = [];
 
 async function serveDesk(machine: string, role: string, person: string): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), `nexus-cli-policy-${machine}-`));
-  dirs.push(dir);
+  const dir = desk.dir(`cli-policy-${machine}`);
   const args = ['bin/nexus.cjs', 'serve', '--data-dir', dir, '--no-web', '--desk', pg.url(role), '--machine', machine, '--desk-person', person];
-  children.push(spawn(process.execPath, args, { cwd: ROOT, stdio: 'ignore' }));
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: 'ignore' });
+  desk.defer(() => stopChild(child));
   await until(
     async () => {
       const r = await nexus(['desk', 'status', '--json', '--data-dir', dir]);
@@ -39,22 +36,11 @@ async function serveDesk(machine: string, role: string, person: string): Promise
 describe.skipIf(!pgAvailable)('nexus desk policy push', () => {
   beforeAll(async () => {
     execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' });
-    pg = await startCluster();
-    await initDesk(pg);
-    const admin = postgres(pg.adminUrl, { onnotice: () => {}, max: 1 });
-    await admin`GRANT pat TO laptop_a`;
-    await admin.end();
+    desk = await deskWorld();
+    ({ pg } = desk);
+    await desk.admin`GRANT pat TO laptop_a`;
   }, 120_000);
-  afterAll(async () => {
-    for (const c of children) {
-      if (c.exitCode !== null) continue;
-      const exited = new Promise((r) => c.once('exit', r));
-      c.kill('SIGTERM');
-      await exited;
-    }
-    for (const d of dirs) removeDir(d);
-    await pg?.destroy();
-  });
+  afterAll(async () => desk?.destroy());
 
   it("publishes a policy member's settings, and says so in words", async () => {
     const dir = await serveDesk('cli-policy-a', 'laptop_a', 'pat');

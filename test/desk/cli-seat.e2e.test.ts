@@ -1,13 +1,12 @@
 // `nexus desk status [--json]` and `nexus desk leave [--force]`: the built command against a `nexus serve --desk`
 // kernel joined to a real cluster. The URL is never printed with its password; leaving is reported in words.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
 import postgres from 'postgres';
-import { pgAvailable, startCluster, type PgCluster } from '../support/pg-cluster.js';
-import { initDesk, removeDir, until } from '../support/desk.js';
+import { pgAvailable, type PgCluster } from '../support/pg-cluster.js';
+import { deskWorld, until, type DeskWorld } from '../support/desk.js';
+import { stopChild } from '../support/world.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const nexus = (args: string[]): Promise<{ code: number; out: string; err: string }> =>
@@ -16,13 +15,11 @@ const nexus = (args: string[]): Promise<{ code: number; out: string; err: string
       res({ code: e ? Number((e as { code?: number }).code ?? 1) : 0, out, err }),
     );
   });
+let desk: DeskWorld;
 let pg: PgCluster;
-const children: ChildProcess[] = [];
-const dirs: string[] = [];
 
 async function serveDesk(machine: string): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), `nexus-cli-seat-${machine}-`));
-  dirs.push(dir);
+  const dir = desk.dir(`cli-seat-${machine}`);
   // A password in the URL (trust authentication ignores it): no output may carry it.
   const url = pg.url('laptop_a').replace('laptop_a@', 'laptop_a:pw-in-url@');
   const child = spawn(
@@ -33,7 +30,7 @@ async function serveDesk(machine: string): Promise<string> {
       stdio: 'ignore',
     },
   );
-  children.push(child);
+  desk.defer(() => stopChild(child));
   await until(
     async () => {
       const r = await nexus(['desk', 'status', '--json', '--data-dir', dir]);
@@ -48,19 +45,10 @@ async function serveDesk(machine: string): Promise<string> {
 describe.skipIf(!pgAvailable)('nexus desk status, nexus desk leave', () => {
   beforeAll(async () => {
     execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' });
-    pg = await startCluster();
-    await initDesk(pg);
+    desk = await deskWorld();
+    ({ pg } = desk);
   }, 120_000);
-  afterAll(async () => {
-    for (const c of children) {
-      if (c.exitCode !== null) continue;
-      const exited = new Promise((r) => c.once('exit', r));
-      c.kill('SIGTERM');
-      await exited;
-    }
-    for (const d of dirs) removeDir(d);
-    await pg?.destroy();
-  });
+  afterAll(async () => desk?.destroy());
 
   it('status --json gives the documented shape, the URL without its password', async () => {
     const dir = await serveDesk('cli-seat-a');
@@ -129,8 +117,7 @@ describe.skipIf(!pgAvailable)('nexus desk status, nexus desk leave', () => {
   }, 60_000);
 
   it('says what is wrong: no kernel (exit 1), a wrong word or flag (exit 2)', async () => {
-    const empty = mkdtempSync(join(tmpdir(), 'nexus-cli-seat-none-'));
-    dirs.push(empty);
+    const empty = desk.dir('cli-seat-none');
     const none = await nexus(['desk', 'status', '--data-dir', empty]);
     expect(none.code).toBe(1);
     expect(none.err).toMatch(/^nexus: /);

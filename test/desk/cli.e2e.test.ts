@@ -1,13 +1,11 @@
 // `nexus desk init` and `nexus serve --desk` end to end: the built command against a real cluster.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import postgres from 'postgres';
-import { pgAvailable, startCluster, type PgCluster } from '../support/pg-cluster.js';
+import { pgAvailable, type PgCluster } from '../support/pg-cluster.js';
 import { createDeskRoles } from '../support/desk-roles.js';
-import { machine, removeDir, until } from '../support/desk.js';
+import { deskWorld, until, type DeskWorld } from '../support/desk.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const nexusAsync = (args: string[]): Promise<{ code: number; out: string }> =>
@@ -26,14 +24,16 @@ const nexus = (args: string[]) => {
     return { code: x.status, out: x.stdout + x.stderr };
   }
 };
+let desk: DeskWorld;
 let pg: PgCluster;
 
 describe.skipIf(!pgAvailable)('nexus desk init, nexus serve --desk', () => {
   beforeAll(async () => {
     execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' });
-    pg = await startCluster();
+    desk = await deskWorld({ init: false }); // the schema is what `nexus desk init` makes here
+    ({ pg } = desk);
   }, 120_000);
-  afterAll(async () => pg?.destroy());
+  afterAll(async () => desk?.destroy());
 
   it('creates the schema, says the version, and a second run changes nothing', () => {
     const first = nexus(['desk', 'init', pg.adminUrl, '--json']);
@@ -51,7 +51,7 @@ describe.skipIf(!pgAvailable)('nexus desk init, nexus serve --desk', () => {
 
   it('serve --desk --machine joins the desk as that machine', async () => {
     await createDeskRoles(pg.adminUrl);
-    const dir = mkdtempSync(join(tmpdir(), 'nexus-desk-serve-'));
+    const dir = desk.dir('desk-serve');
     const child = spawn(process.execPath, ['bin/nexus.cjs', 'serve', '--data-dir', dir, '--no-web', '--desk', pg.url('laptop_a'), '--machine', 'cli-a'], {
       cwd: ROOT,
       stdio: 'ignore',
@@ -64,19 +64,18 @@ describe.skipIf(!pgAvailable)('nexus desk init, nexus serve --desk', () => {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
-      removeDir(dir);
     }
   });
 
   it('answers a card of machine A from the CLI over machine B socket, as B person, and lists the whole desk with --desk', async () => {
-    const a = await machine(pg, 'cli-owner', 'laptop_a', 'alice');
+    const a = await desk.machine('cli-owner', 'laptop_a', 'alice');
     const serve = (dir: string, role: string, name: string, person: string) =>
       spawn(process.execPath, ['bin/nexus.cjs', 'serve', '--data-dir', dir, '--no-web', '--desk', pg.url(role), '--machine', name, '--desk-person', person], {
         cwd: ROOT,
         stdio: 'ignore',
       });
-    const bDir = mkdtempSync(join(tmpdir(), 'nexus-desk-cli-b-'));
-    const cDir = mkdtempSync(join(tmpdir(), 'nexus-desk-cli-c-'));
+    const bDir = desk.dir('desk-cli-b');
+    const cDir = desk.dir('desk-cli-c');
     const b = serve(bDir, 'laptop_b', 'cli-b', 'bob');
     const c = serve(cDir, 'laptop_c', 'cli-c', 'carol');
     try {
@@ -121,7 +120,6 @@ describe.skipIf(!pgAvailable)('nexus desk init, nexus serve --desk', () => {
         await exited;
       }
       await a.close();
-      for (const d of [bDir, cDir, a.dir]) removeDir(d);
     }
   }, 90_000);
 });

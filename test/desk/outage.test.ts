@@ -3,26 +3,19 @@
 // (postgres@3.4.9 can crash a process there: electron/desk/pg/conn.ts). Nothing may be lost or doubled.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import postgres from 'postgres';
-import { pgAvailable, startCluster, type PgCluster } from '../support/pg-cluster.js';
-import { initDesk, machine, removeDir, until, type Machine } from '../support/desk.js';
+import { pgAvailable, type PgCluster } from '../support/pg-cluster.js';
+import { deskWorld, until, type DeskWorld, type Machine } from '../support/desk.js';
 import { recordOf } from '../../electron/desk/pg/queries.js';
 import { getInboxItem } from '../../electron/store/queries/inbox.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+let desk: DeskWorld;
 let pg: PgCluster;
 let admin: postgres.Sql;
-let open: Machine[] = [];
 let child: ChildProcess | null = null;
-let test = 0;
-const up = async (name: string, role: string, person: string, dir?: string) => {
-  const m = await machine(pg, `${name}${test}`, role, person, dir);
-  open.push(m);
-  return m;
-};
+const up = (name: string, role: string, person: string, dir?: string) => desk.machine(desk.named(name), role, person, dir ? { dir } : {});
 
 /** The record of one machine holds each of its changes exactly once: seqs 1..n, no gap, no double. */
 async function recordIsWhole(m: Machine) {
@@ -43,29 +36,19 @@ async function deskAgrees(m: Machine, ids: string[]) {
 
 describe.skipIf(!pgAvailable)('a desk through crashes and outages', () => {
   beforeAll(async () => {
-    pg = await startCluster();
-    await initDesk(pg);
-    admin = postgres(pg.adminUrl, { onnotice: () => {}, max: 1 });
+    desk = await deskWorld();
+    ({ pg, admin } = desk);
   }, 60_000);
   afterEach(async () => {
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     child = null;
-    for (const m of open) {
-      await m.close();
-      removeDir(m.dir);
-    }
-    open = [];
-    test++;
-    await pg.start().catch(() => {});
+    await desk.reset();
   });
-  afterAll(async () => {
-    await admin?.end();
-    await pg?.destroy();
-  });
+  afterAll(async () => desk?.destroy());
 
   it('applies an answer given while the owner was killed with kill -9, within the deadline of its restart', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'nexus-desk-killed-'));
-    const name = `a${test}`;
+    const dir = desk.dir('desk-killed');
+    const name = desk.named('a');
     const base = `postgres://ROLE@127.0.0.1:${pg.port}/desk`;
     child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/support/desk-child.ts'), base, name, 'laptop_a', 'alice', dir], {
       cwd: ROOT,

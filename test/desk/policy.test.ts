@@ -4,17 +4,16 @@
 // the desk that does not validate is applied nowhere. Two real kernels, one real Postgres cluster.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
-import { pgAvailable, startCluster, type PgCluster } from '../support/pg-cluster.js';
-import { initDesk, machine, removeDir, until, type Machine } from '../support/desk.js';
+import { pgAvailable, type PgCluster } from '../support/pg-cluster.js';
+import { deskWorld, until, type DeskWorld } from '../support/desk.js';
 import { dispatch } from '../../electron/api/index.js';
 import { createAgentRun } from '../../electron/agents/profiles.js';
 import type { Nexus } from '../../electron/app.js';
 import type { InputOf, MethodName, Methods, OutputOf, Result } from '../../shared/api/index.js';
 
+let desk: DeskWorld;
 let pg: PgCluster;
 let admin: postgres.Sql;
-let open: Machine[] = [];
-let test = 0;
 
 const callOn =
   (n: Nexus) =>
@@ -23,8 +22,7 @@ const callOn =
 
 // A is laptop_a acting as pat (nexus_policy); B is laptop_b acting as bob (a person, no policy rights).
 const up = async (name: string, role: string, person: string) => {
-  const m = await machine(pg, `${name}${test}`, role, person);
-  open.push(m);
+  const m = await desk.machine(desk.named(name), role, person);
   await until(() => m.desk.status().connected, 5000, `${name} connected`);
   return m;
 };
@@ -38,24 +36,15 @@ const guardBot = {
 
 describe.skipIf(!pgAvailable)('the desk holds the policy', () => {
   beforeAll(async () => {
-    pg = await startCluster();
-    await initDesk(pg);
-    admin = postgres(pg.adminUrl, { onnotice: () => {}, max: 1 });
+    desk = await deskWorld();
+    ({ pg, admin } = desk);
     await admin`GRANT pat TO laptop_a`;
   }, 60_000);
   afterEach(async () => {
-    for (const m of open) {
-      await m.close();
-      removeDir(m.dir);
-    }
-    open = [];
-    test++;
+    await desk.reset();
     await admin`DELETE FROM desk.policy`;
   });
-  afterAll(async () => {
-    await admin?.end();
-    await pg?.destroy();
-  });
+  afterAll(async () => desk?.destroy());
 
   it("applies a policy member's pushed profile and allowlist on B, whose stage then denies the call by that rule", async () => {
     const a = await up('a', 'laptop_a', 'pat');

@@ -2,16 +2,15 @@
 // (written by the store's triggers in the changing transaction: migration 009), and any desk machine reads
 // the whole desk from it (`nexus runs list|chains|tasks --desk`).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pgAvailable, startCluster, type PgCluster } from '../support/pg-cluster.js';
-import { initDesk, machine, removeDir, until, type Machine } from '../support/desk.js';
+import { pgAvailable } from '../support/pg-cluster.js';
+import { deskWorld, until, type DeskWorld } from '../support/desk.js';
 import { harness } from '../support/kernel.js';
 import { addEvidence, closeTask, insertTask, newTaskId } from '../../electron/store/queries/tasks.js';
 import { beginChain, touch } from '../../electron/store/queries/chains.js';
 import { outboxPending } from '../../electron/store/queries/desk-outbox.js';
 import type { Db } from '../../electron/store/db.js';
 
-let pg: PgCluster;
-const open: Machine[] = [];
+let desk: DeskWorld;
 
 function delegate(db: Db, run_id: string) {
   const now = Date.now();
@@ -38,21 +37,13 @@ function delegate(db: Db, run_id: string) {
 
 describe.skipIf(!pgAvailable)('the whole desk from its record', () => {
   beforeAll(async () => {
-    pg = await startCluster();
-    await initDesk(pg);
+    desk = await deskWorld();
   }, 60_000);
-  afterAll(async () => {
-    for (const m of open) {
-      await m.close();
-      removeDir(m.dir);
-    }
-    await pg?.destroy();
-  });
+  afterAll(async () => desk?.destroy());
 
   it("lists machine A's runs, chains and tasks with their evidence on machine B", async () => {
-    const a = await machine(pg, 'views-a', 'laptop_a', 'alice');
-    const b = await machine(pg, 'views-b', 'laptop_b', 'bob');
-    open.push(a, b);
+    const a = await desk.machine('views-a', 'laptop_a', 'alice');
+    const b = await desk.machine('views-b', 'laptop_b', 'bob');
     const row = a.park();
     const { chain, task } = delegate(a.nexus.db, row.run_id);
     a.nexus.kernel.stopRun(row.run_id);

@@ -2,36 +2,30 @@
 // and left at run time, remembered across a restart, its password kept in the secret store only, and every
 // refusal a sentence. Real kernels on their own data dirs, a real Postgres cluster.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import postgres from 'postgres';
-import { pgAvailable, startCluster, type PgCluster } from '../support/pg-cluster.js';
-import { initDesk, machine, removeDir, until, type Machine } from '../support/desk.js';
+import { pgAvailable, type PgCluster } from '../support/pg-cluster.js';
+import { deskWorld, until, type DeskWorld, type Machine } from '../support/desk.js';
 import { createNexus, type Nexus } from '../../electron/app.js';
 import { dispatch } from '../../electron/api/index.js';
 import type { MethodName, Methods, InputOf, OutputOf, Result } from '../../shared/api/index.js';
 
+let desk: DeskWorld;
 let pg: PgCluster;
 let admin: postgres.Sql;
-const dirs: string[] = [];
-const open: Array<{ close(): Promise<void> }> = [];
 
 const callOn =
   (n: Nexus) =>
   <K extends MethodName>(name: K, input: InputOf<Methods[K]>): Promise<Result<OutputOf<Methods[K]>>> =>
     dispatch(n.handlers, name, input, { door: 'internal' }) as Promise<Result<OutputOf<Methods[K]>>>;
 
+/** A kernel with no seat yet, closed after the test (a fresh data dir unless `dir`). */
 async function bare(dir?: string): Promise<Nexus> {
-  const dataDir = dir ?? mkdtempSync(join(tmpdir(), 'nexus-seat-'));
-  if (!dir) dirs.push(dataDir);
-  const n = await createNexus({ dataDir, env: {}, modules: { governance: true } });
-  open.push(n);
+  const n = await createNexus({ dataDir: dir ?? desk.dir('seat'), env: {}, modules: { governance: true } });
+  desk.defer(() => n.close());
   return n;
 }
-const closeAll = async () => {
-  for (const n of open.splice(0)) await n.close();
-};
 
 /** Every byte of every file in the data dir except the secret store. */
 const everythingButSecrets = (dir: string) =>
@@ -48,19 +42,11 @@ const everythingButSecrets = (dir: string) =>
 
 describe.skipIf(!pgAvailable)('the desk seat through the API', () => {
   beforeAll(async () => {
-    pg = await startCluster();
-    await initDesk(pg);
-    admin = postgres(pg.adminUrl, { onnotice: () => {}, max: 1 });
+    desk = await deskWorld();
+    ({ pg, admin } = desk);
   }, 60_000);
-  afterEach(async () => {
-    await closeAll();
-    for (const d of dirs.splice(0)) removeDir(d);
-    await pg.start().catch(() => {});
-  });
-  afterAll(async () => {
-    await admin?.end();
-    await pg?.destroy();
-  });
+  afterEach(async () => desk.reset());
+  afterAll(async () => desk?.destroy());
 
   it('joins at run time, keeps the password in the secret store alone, and rejoins from the saved seat after a restart', async () => {
     const n = await bare();
@@ -77,7 +63,6 @@ describe.skipIf(!pgAvailable)('the desk seat through the API', () => {
     expect(JSON.stringify(joined.value)).not.toContain('hunter2');
     expect(readFileSync(join(n.dataDir, 'secrets.json'), 'utf8')).toContain('hunter2-secret');
     await n.close();
-    open.length = 0;
     expect(everythingButSecrets(n.dataDir)).not.toContain('hunter2');
     const [m] = await admin`SELECT role, left_at FROM desk.machines WHERE name = 'seat-a'`;
     expect(m).toMatchObject({ role: 'laptop_a', left_at: null });
@@ -105,7 +90,6 @@ describe.skipIf(!pgAvailable)('the desk seat through the API', () => {
     n.kernel.submitRow(run.id, { tool: 'nothing', input: {}, origin: 'model' });
     expect((await call('deskStatus', {})).ok && n.governance!.stopAllInEffect()).toBe(false);
     await n.close();
-    open.length = 0;
     const again = await bare(n.dataDir);
     expect(again.desk).toBeNull();
   });
@@ -150,10 +134,8 @@ describe.skipIf(!pgAvailable)('the desk seat through the API', () => {
   }, 30_000);
 
   it("lists every machine's card with its machine, and answers another machine's card from here", async () => {
-    const a: Machine = await machine(pg, 'seat-ma', 'laptop_a', 'alice');
-    const b: Machine = await machine(pg, 'seat-mb', 'laptop_b', 'bob');
-    open.push(a, b);
-    dirs.push(a.dir, b.dir);
+    const a: Machine = await desk.machine('seat-ma', 'laptop_a', 'alice');
+    const b: Machine = await desk.machine('seat-mb', 'laptop_b', 'bob');
     const row = a.park('from-a');
     const listed = await until(async () => {
       const r = await callOn(b.nexus)('deskInbox', {});

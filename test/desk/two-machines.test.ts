@@ -2,41 +2,27 @@
 // answers travel to the owner, the first answer wins, and nothing is lost or doubled across an outage.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
-import { pgAvailable, startCluster, type PgCluster } from '../support/pg-cluster.js';
-import { initDesk, machine, removeDir, until, type Machine } from '../support/desk.js';
+import { pgAvailable, type PgCluster } from '../support/pg-cluster.js';
+import { deskWorld, until, type DeskWorld } from '../support/desk.js';
 import { recordOf } from '../../electron/desk/pg/queries.js';
 
+let desk: DeskWorld;
 let pg: PgCluster;
 let admin: postgres.Sql;
-let open: Machine[] = [];
-let test = 0;
 // Each test's machines get names of their own: a name stays bound to the data dir that first joined with it.
-const up = async (name: string, role: string, person: string, silenceStopS?: number) => {
-  const m = await machine(pg, `${name}${test}`, role, person, undefined, silenceStopS);
-  open.push(m);
-  return m;
-};
+const up = (name: string, role: string, person: string, silenceStopS?: number) =>
+  desk.machine(desk.named(name), role, person, silenceStopS === undefined ? {} : { silenceStopS });
 
 describe.skipIf(!pgAvailable)('two machines at one desk', () => {
   beforeAll(async () => {
-    pg = await startCluster();
-    await initDesk(pg);
-    admin = postgres(pg.adminUrl, { onnotice: () => {}, max: 1 });
+    desk = await deskWorld();
+    ({ pg, admin } = desk);
   }, 60_000);
   afterEach(async () => {
-    for (const m of open) {
-      await m.close();
-      removeDir(m.dir);
-    }
-    open = [];
-    test++;
-    await pg.start().catch(() => {}); // a test that stopped the cluster leaves it running again
+    await desk.reset();
     await admin`DELETE FROM desk.policy WHERE key = 'stop_all'`;
   });
-  afterAll(async () => {
-    await admin?.end();
-    await pg?.destroy();
-  });
+  afterAll(async () => desk?.destroy());
 
   it('lists a card parked on A in B inbox; B approves, A runs it, and both records agree', async () => {
     const a = await up('a', 'laptop_a', 'alice');
@@ -91,10 +77,9 @@ describe.skipIf(!pgAvailable)('two machines at one desk', () => {
     const row = a.park();
     await until(async () => (await b.desk.inbox()).some((c) => c.id === row.id));
     await a.close();
-    open = open.filter((m) => m !== a);
     await b.desk.answer(row.id, 'approve');
     const again = await a.reopen();
-    open.push(again);
+    desk.defer(() => again.close());
     // Crash recovery keeps a parked row parked; the catch-up by sequence finds the answer.
     await until(() => again.nexus.kernel.getRow(row.id)?.state === 'succeeded', 5000, 'the answer applied after restart');
     expect(again.nexus.kernel.getRow(row.id)?.approved_by).toBe(`person:desk:bob@${b.name}`);

@@ -79,15 +79,16 @@ describe('docs/agent-file.md', () => {
 
 describe('docs/agent-file.md: the built-in tools', () => {
   it('are the tools a model can be offered, and the agent editor suggests the same list', async () => {
-    const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
+    const { readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { createNexus } = await import('../../electron/app.js');
+    const { world } = await import('../support/world.js');
     const { INTERNAL_TOOLS } = await import('../../electron/agents/internal-tools.js');
     const { ROOT } = await import('../support/docs-markdown.js');
     const listed = /Built-in tools: (.*)\./.exec(page)![1].split(', ').map(unquote);
-    const dir = mkdtempSync(join(tmpdir(), 'nexus-agent-doc-'));
-    const nexus = await createNexus({ dataDir: join(dir, 'data') });
+    const w = world();
+    const nexus = await createNexus({ dataDir: join(w.dir('agent-doc'), 'data') });
+    w.defer(() => nexus.close());
     try {
       const offered = nexus.kernel.tools
         .list()
@@ -95,8 +96,7 @@ describe('docs/agent-file.md: the built-in tools', () => {
         .filter((n) => !INTERNAL_TOOLS.includes(n));
       expect([...listed].sort()).toEqual([...offered].sort());
     } finally {
-      await nexus.close();
-      rmSync(dir, { recursive: true, force: true });
+      await w.cleanup();
     }
     const editor = readFileSync(join(ROOT, 'renderer', 'src', 'views', 'agents', 'AgentEditor.tsx'), 'utf8');
     expect(/Tools \(comma-separated[^]*?placeholder="([^"]+)"/.exec(editor)![1].split(', ')).toEqual(listed);

@@ -2,9 +2,8 @@
 // backup recipes copy a running kernel's database into one that opens and holds its data, and the
 // troubleshooting messages are the ones NEXUS prints.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,19 +13,23 @@ import { LOCK_FILE, acquireLock } from '../../electron/store/lock.js';
 import { NoKernelError } from '../../electron/cli/client.js';
 import { main } from '../../electron/cli/main.js';
 import { bodyRows, fences, readDoc, ROOT, sections, unquote } from '../support/docs-markdown.js';
+import { world } from '../support/world.js';
 
 const page = readDoc('data-dir.md');
 const section = (t: string) => sections(page, 2).find((s) => s.title === t)!.body;
+const w = world();
 let dir: string;
 let dataDir: string;
 let nexus: Nexus;
 let door: SocketDoor;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'nexus-datadir-doc-'));
+  dir = w.dir('datadir-doc');
   dataDir = join(dir, 'data');
   nexus = await createNexus({ dataDir });
+  w.defer(() => nexus.close());
   door = await startSocketDoor(nexus);
+  w.defer(() => door.close());
   let out = '';
   const f = join(dir, 'agent.json');
   writeFileSync(
@@ -40,11 +43,7 @@ beforeAll(async () => {
   );
   expect(await main(['agents', 'add', f, '--data-dir', dataDir], { out: (t) => (out += t), err: (t) => (out += t) }), out).toBe(0);
 });
-afterAll(async () => {
-  await door?.close();
-  await nexus?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => w.cleanup());
 
 const agentsIn = (file: string) => {
   const db = new Database(file, { readonly: true });

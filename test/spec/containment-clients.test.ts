@@ -2,13 +2,12 @@
 // asks; a call naming the data dir is refused; a weakened client wall is refused with the sentence to
 // reconnect; a call that asks to leave the client's sandbox is always a card, whatever the rules, mode or trust.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNexus, type Nexus } from '../../electron/app.js';
-import { ManualClock } from '../../electron/kernel/clock.js';
 import { startSocketDoor, type SocketDoor } from '../../electron/doors/socket.js';
+import { world, type World } from '../support/world.js';
 import { HOOK_CREDENTIAL_FILE, readCredential } from '../../electron/doors/credential.js';
 import { dispatch } from '../../electron/api/dispatch.js';
 import { saveAgent } from '../../electron/agents/profiles.js';
@@ -20,21 +19,20 @@ let door: SocketDoor;
 let root: string;
 let dataDir: string;
 let project: string;
+let w: World;
 beforeEach(async () => {
-  root = mkdtempSync(join(tmpdir(), 'nexus-clients-'));
+  w = world();
+  root = w.dir('clients');
   dataDir = join(root, 'data');
   project = join(root, 'proj');
   mkdirSync(join(root, 'home'));
   mkdirSync(project);
-  nexus = await createNexus({ dataDir, clock: new ManualClock(), env: { HOME: join(root, 'home') }, modules: { external: true, governance: true } });
+  nexus = await createNexus({ dataDir, clock: w.clock, env: { HOME: join(root, 'home') }, modules: { external: true, governance: true } });
+  w.defer(() => nexus.close());
   door = await startSocketDoor(nexus);
+  w.defer(() => door.close());
 });
-afterEach(async () => {
-  await door.close();
-  await nexus.close();
-  rmSync(root, { recursive: true, force: true });
-  rmSync(`${dataDir}-workspaces`, { recursive: true, force: true });
-});
+afterEach(() => w.cleanup());
 
 /** One request on the control socket with a given token. */
 function call(token: string, method: string, input: unknown = {}): Promise<{ ok: boolean; value?: unknown; error?: { code: string; message: string } }> {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessSync, constants, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
-import { startScriptedModel, type ScriptedModel, type ScriptedReply, type ScriptedRequest } from '../support/scripted-model.js';
+import { attacker, type AttackCalls, type Attacker } from '../support/attacker.js';
 import { build, ROOT, serve, type Served } from '../support/serve.js';
 
 const writable = (dir: string) => {
@@ -30,24 +30,10 @@ type Row = { id: string; tool: string; state: string; approved_by?: string | nul
 type Card = { id: string; tool: string; agent: string };
 
 let s: Served;
-let model: ScriptedModel;
-let firstCalls: Array<{ name: string; input: unknown }> = [];
-const attacker = (req: ScriptedRequest): ScriptedReply => (req.toolResults.length ? { text: 'done' } : { toolCalls: firstCalls });
+let attack: Attacker;
+let firstCalls: AttackCalls = [];
 
-const profile = (name: string, extra: Record<string, unknown> = {}) => {
-  const file = join(s.dir, `${name}.json`);
-  writeFileSync(
-    file,
-    JSON.stringify({
-      name,
-      model: { provider: 'chat-completions', baseURL: model.baseURL, model: 'scripted' },
-      mode: 'ask',
-      approval_rules: [{ tool: 'bash', verdict: 'allow' }],
-      ...extra,
-    }),
-  );
-  return file;
-};
+const profile = (name: string, extra: Record<string, unknown> = {}) => attack.profile(s.dir, name, extra);
 
 /** A parked `write` card of agent `parker`: what every attempt below tries to approve. */
 async function parkedCard(): Promise<Card> {
@@ -86,7 +72,7 @@ beforeAll(async () => {
   if (!linux) return;
   // Run unprivileged over a checkout root built (setpriv in CI), dist/ cannot be written: the built one is used.
   if (!(existsSync(HOOK) && !writable(join(ROOT, 'dist')))) build();
-  model = await startScriptedModel({ script: attacker });
+  attack = await attacker(() => firstCalls);
   s = await serve();
   expect((await s.nexus('agents', 'add', profile('parker', { approval_rules: [] }))).code).toBe(0);
   expect((await s.nexus('agents', 'add', profile('bare', { sandbox: false }))).code).toBe(0);
@@ -94,7 +80,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await s?.stop();
-  await model?.close();
+  await attack?.close();
 });
 
 describe.runIf(linux)('the control socket refuses decisions from below a connected client or an agent', () => {

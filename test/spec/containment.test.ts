@@ -9,10 +9,11 @@
 //   - reach the network when its profile names no host (a local HTTP server: even loopback is unreachable);
 //   - outlive a kill -9 of the kernel (sleep, then write), sandboxed and with the sandbox turned off.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { startScriptedModel, type ScriptedModel, type ScriptedReply, type ScriptedRequest } from '../support/scripted-model.js';
+import { attacker, type AttackCalls, type Attacker } from '../support/attacker.js';
+import type { ScriptedModel } from '../support/scripted-model.js';
 import { build, ROOT, serve, type Served } from '../support/serve.js';
 
 const require = createRequire(import.meta.url);
@@ -33,27 +34,12 @@ type Row = {
 type Run = { id: string; agent: string | null; status: string; rows: Row[] };
 
 let s: Served;
+let attack: Attacker;
 let model: ScriptedModel;
 /** What the attacker does in its first round (set per test); after any tool result it stops. */
-let firstCalls: Array<{ name: string; input: unknown }> = [];
+let firstCalls: AttackCalls = [];
 
-const attacker = (req: ScriptedRequest): ScriptedReply => (req.toolResults.length ? { text: 'done' } : { toolCalls: firstCalls });
-
-const profile = (name: string, extra: Record<string, unknown> = {}) => {
-  const file = join(s.dir, `${name}.json`);
-  writeFileSync(
-    file,
-    JSON.stringify({
-      name,
-      model: { provider: 'chat-completions', baseURL: model.baseURL, model: 'scripted', apiKeyEnv: 'OPENROUTER_API' },
-      mode: 'ask',
-      // The issue's rule, loosened to every command: the agent may run any bash without a person.
-      approval_rules: [{ tool: 'bash', verdict: 'allow' }],
-      ...extra,
-    }),
-  );
-  return file;
-};
+const profile = (name: string, extra: Record<string, unknown> = {}) => attack.profile(s.dir, name, extra);
 const show = (id: string) => s.json<Run>('runs', 'show', id);
 const rowsDone = (id: string, n: number) =>
   s.until(
@@ -70,12 +56,13 @@ const bash = (command: string) => ({ name: 'bash', input: { command, timeout_s: 
 
 beforeAll(async () => {
   build();
-  model = await startScriptedModel({ script: attacker });
+  attack = await attacker(() => firstCalls, { model: { apiKeyEnv: 'OPENROUTER_API' } });
+  model = attack.model;
   s = await serve({ OPENROUTER_API: PROVIDER_KEY });
 }, 120_000);
 afterAll(async () => {
   await s?.stop();
-  await model?.close();
+  await attack?.close();
 });
 
 describe('an agent cannot answer its own card, reach the kernel, or read its secrets', () => {

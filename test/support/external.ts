@@ -1,13 +1,15 @@
 // A NEXUS kernel in this process with its control socket open (the hook of a real client connects to it), plus
 // small helpers the real-client tests share.
-import { accessSync, constants, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { createNexus, type Nexus } from '../../electron/app.js';
 import { startSocketDoor, type SocketDoor } from '../../electron/doors/socket.js';
 import { dispatch } from '../../electron/api/dispatch.js';
 import type { ApprovalRule } from '../../shared/types.js';
+import { tempDir } from './world.js';
+
+export { removeDir } from './world.js';
 
 const writable = (dir: string) => {
   try {
@@ -40,7 +42,8 @@ export interface Kernel {
   stop(): Promise<void>;
 }
 
-export async function startKernel(dataDir = mkdtempSync(join(tmpdir(), 'nexus-ext-'))): Promise<Kernel> {
+/** A fresh temp data dir unless `dataDir`; the test removes it with `removeDir(k.dataDir)` after `stop()`. */
+export async function startKernel(dataDir = tempDir('ext')): Promise<Kernel> {
   const nexus = await createNexus({ dataDir });
   const door = await startSocketDoor(nexus);
   let stopped = false;
@@ -83,8 +86,4 @@ export async function startKernel(dataDir = mkdtempSync(join(tmpdir(), 'nexus-ex
     },
   };
   return k;
-}
-
-export function removeDir(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
 }

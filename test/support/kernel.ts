@@ -1,10 +1,8 @@
 // Test harness for kernel tests: a real store in a fresh temp data dir, a manual clock, and a probe tool that
 // records every execution (and what the store said about the row at that moment). Not a test file itself.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createNexus, type Nexus, type NexusModules } from '../../electron/app.js';
-import { ManualClock } from '../../electron/kernel/clock.js';
+import type { ManualClock } from '../../electron/kernel/clock.js';
+import { world } from './world.js';
 import { getRow } from '../../electron/store/queries/rows.js';
 import type { ExecutorTool, Row } from '../../electron/kernel/types.js';
 import type { ToolResult } from '../../shared/types.js';
@@ -18,21 +16,13 @@ export interface Harness {
 
 /** `modules`: which modules to build besides the kernel (default none: a bare kernel). */
 export async function harness(opts: { modules?: Partial<NexusModules>; clock?: ManualClock; dir?: string } = {}): Promise<Harness> {
-  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'nexus-kernel-'));
-  const clock = opts.clock ?? new ManualClock();
+  // A dir passed in stays the caller's: only a dir this world made is removed.
+  const w = world(opts.clock ? { clock: opts.clock } : {});
+  const dir = opts.dir ?? w.dir('kernel');
+  const clock = w.clock;
   const nexus = await createNexus({ dataDir: dir, clock, modules: opts.modules ?? {} });
-  return {
-    nexus,
-    dir,
-    clock,
-    async cleanup() {
-      await nexus.close();
-      if (!opts.dir) {
-        rmSync(dir, { recursive: true, force: true });
-        rmSync(`${dir}-workspaces`, { recursive: true, force: true });
-      }
-    },
-  };
+  w.defer(() => nexus.close());
+  return { nexus, dir, clock, cleanup: () => w.cleanup() };
 }
 
 export interface ProbeCall {

@@ -1,8 +1,5 @@
 // Test harness for governance's integration tests: a real NEXUS (real SQLite in a fresh temp data dir, the
 // real kernel), a test Ed25519 key pair for the account service, entitlement tokens signed with it.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { createNexus, type Nexus, type NexusModules } from '../../electron/app.js';
@@ -10,6 +7,7 @@ import { dispatch } from '../../electron/api/dispatch.js';
 import { PUBLIC_KEY_ENV } from '../../electron/governance/entitlements.js';
 import type { Governance } from '../../electron/governance/service.js';
 import type { Clock } from '../../electron/kernel/clock.js';
+import { world } from './world.js';
 
 export interface TestAccount {
   privateKey: KeyObject;
@@ -45,7 +43,9 @@ export async function testNexus(
   opts: { modules?: Partial<NexusModules>; account?: TestAccount; dataDir?: string; env?: NodeJS.ProcessEnv; clock?: Clock } = {},
 ): Promise<TestNexus> {
   const account = opts.account ?? testAccount();
-  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'nexus-gov-'));
+  // close() removes the data dir, a dir passed in too (reopen passes the same dir on: its close removes it).
+  const w = world();
+  const dataDir = opts.dataDir ? w.own(opts.dataDir) : w.dir('gov');
   const env = { ...process.env, ...opts.env, [PUBLIC_KEY_ENV]: account.publicPem };
   const nexus = await createNexus({
     dataDir,
@@ -70,7 +70,7 @@ export async function testNexus(
       if (closed) return;
       closed = true;
       await nexus.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await w.cleanup();
     },
     async reopen() {
       closed = true;

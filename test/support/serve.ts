@@ -1,9 +1,8 @@
 // A real `nexus serve` in its own process (the built dist, as a user runs it) on a fresh temp data dir, and
 // the real `nexus` command run as separate processes against it. Not a test file itself.
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { removeDir, world } from './world.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'nexus.cjs');
@@ -29,7 +28,8 @@ export function build(): void {
 
 /** `prepare` runs on the fresh data dir before the kernel starts (e.g. to leave files there). */
 export async function serve(env: NodeJS.ProcessEnv = {}, opts: { dir?: string; prepare?: (dir: string) => void } = {}): Promise<Served> {
-  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'nexus-spec-'));
+  const w = world();
+  const dir = opts.dir ?? w.dir('spec');
   opts.prepare?.(dir);
   const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--data-dir', dir, '--port', '0'], {
     cwd: ROOT,
@@ -42,7 +42,7 @@ export async function serve(env: NodeJS.ProcessEnv = {}, opts: { dir?: string; p
   for (let i = 0; i < 400 && !log.includes('control socket:') && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 50));
   if (!log.includes('control socket:')) {
     child.kill('SIGKILL');
-    if (!opts.dir) rmSync(dir, { recursive: true, force: true });
+    await w.cleanup(); // a dir passed in stays the caller's
     throw new Error(`nexus serve did not start: ${log}`);
   }
   const nexus = (...args: string[]) =>
@@ -77,10 +77,8 @@ export async function serve(env: NodeJS.ProcessEnv = {}, opts: { dir?: string; p
         await exited;
         clearTimeout(timer);
       }
-      if (!keepDir) {
-        rmSync(dir, { recursive: true, force: true });
-        rmSync(`${dir}-workspaces`, { recursive: true, force: true });
-      }
+      // A stopped server's dir goes, a dir passed in too, unless kept for the next serve.
+      if (!keepDir) removeDir(dir);
     },
     async crash() {
       if (child.exitCode !== null || child.signalCode !== null) return;

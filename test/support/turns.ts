@@ -1,12 +1,10 @@
 // Test harness for turns: a real NEXUS (store on a temp dir, kernel, turns engine) with a manual clock, a
 // scripted model on real HTTP, and helpers to save agents and wait for runs. Not a test file itself.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createNexus, type Nexus, type NexusModules } from '../../electron/app.js';
 import { dispatch } from '../../electron/api/dispatch.js';
 import { ManualClock } from '../../electron/kernel/clock.js';
 import { saveAgent } from '../../electron/agents/profiles.js';
+import { world } from './world.js';
 import { startScriptedModel, type Script, type ScriptedModel } from './scripted-model.js';
 import type { AgentProfile } from '../../shared/types.js';
 import type { MethodName, Methods, OutputOf } from '../../shared/api/index.js';
@@ -39,9 +37,11 @@ const builtTurns = (nexus: Nexus): TurnEngine => {
 
 /** `modules`: which modules to build (default the turn engine alone). */
 export async function turnsHarness(opts: { script?: Script; modules?: Partial<NexusModules>; env?: NodeJS.ProcessEnv } = {}): Promise<TurnsHarness> {
-  const dir = mkdtempSync(join(tmpdir(), 'nexus-turns-'));
-  const clock = new ManualClock(Date.now());
+  const w = world({ clock: new ManualClock(Date.now()) });
+  const dir = w.dir('turns');
+  const clock = w.clock;
   const model = await startScriptedModel({ script: opts.script ?? [] });
+  w.defer(() => model.close());
   const open = () => createNexus({ dataDir: dir, clock, modules: opts.modules ?? { turns: true }, env: { ...process.env, ...(opts.env ?? {}) } });
   const nexus = await open();
   const poll = async <T>(what: string, f: () => T | undefined | null, timeoutMs: number): Promise<T> => {
@@ -94,8 +94,7 @@ export async function turnsHarness(opts: { script?: Script; modules?: Partial<Ne
     },
     async cleanup() {
       await h.nexus.close();
-      await model.close();
-      rmSync(dir, { recursive: true, force: true });
+      await w.cleanup();
     },
   };
   return h;
