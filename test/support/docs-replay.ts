@@ -2,12 +2,12 @@
 // console blocks runs in bash, in one "terminal" (cwd and exports carry over; HOME is a fresh folder); a file
 // the page says to save ("Save this as `F`:" + its block) is saved; each command's output must be what the
 // page shows once ids, times, ports, tokens and the home folder are set aside. Not a test file itself.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { ROOT, sections } from './docs-markdown.js';
+import { sections } from './docs-markdown.js';
+import { background, readerFolder } from './docs-terminal.js';
 
 export type Step = { kind: 'file'; name: string; body: string } | { kind: 'command'; line: string; expected: string };
 
@@ -63,35 +63,17 @@ export interface Replay {
 }
 
 export function replay(): Replay {
-  const home = mkdtempSync(join(tmpdir(), 'nexus-replay-'));
+  const { dir: home, bin } = readerFolder('replay');
   mkdirSync(join(home, '.state'));
   writeFileSync(join(home, '.state', 'cwd'), home);
   writeFileSync(join(home, '.state', 'env'), '');
-  mkdirSync(join(home, '.bin'));
-  writeFileSync(join(home, '.bin', 'nexus'), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin', 'nexus.cjs')}" "$@"\n`, { mode: 0o755 });
-  // Scripts a page shows resolve packages (jose) as they would in the NEXUS folder.
-  symlinkSync(join(ROOT, 'node_modules'), join(home, 'node_modules'));
-  const background: ChildProcess[] = [];
-  const env = () => ({ ...process.env, HOME: home, PATH: `${join(home, '.bin')}:${process.env.PATH}`, NEXUS_DATA_DIR: '' });
+  const lines = background();
+  const env = () => ({ ...process.env, HOME: home, PATH: `${bin}:${process.env.PATH}`, NEXUS_DATA_DIR: '' });
   // One line in "the same terminal": the last line's cwd and exports first, this line's saved after.
   const prelude = `cd "$(cat "$HOME/.state/cwd")"; . "$HOME/.state/env";`;
 
   const runLine = (line: string): Promise<{ code: number; out: string }> => {
-    if (line.trimEnd().endsWith('&')) {
-      const child = spawn('bash', ['-c', `${prelude} ${line.trimEnd().slice(0, -1)}`], { env: env(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-      background.push(child);
-      let log = '';
-      child.stdout!.on('data', (c) => (log += c));
-      child.stderr!.on('data', (c) => (log += c));
-      return new Promise((resolve) => {
-        const t0 = Date.now();
-        const poll = () =>
-          log.includes('control socket:') || child.exitCode !== null || Date.now() - t0 > 20_000
-            ? resolve({ code: child.exitCode ?? 0, out: log })
-            : setTimeout(poll, 50);
-        poll();
-      });
-    }
+    if (line.trimEnd().endsWith('&')) return lines.start(`${prelude} ${line.trimEnd().slice(0, -1)}`, { env: env() });
     const script = `${prelude} ${line}\nrc=$?; pwd > "$HOME/.state/cwd"; export -p > "$HOME/.state/env"; exit $rc`;
     return new Promise((resolve) => {
       execFile('bash', ['-c', script], { env: env() }, (error, stdout, stderr) =>
@@ -134,16 +116,6 @@ export function replay(): Replay {
         });
       }
     },
-    async close() {
-      for (const c of background) {
-        if (c.exitCode !== null || c.signalCode !== null) continue;
-        const exited = new Promise((r) => c.once('exit', r));
-        process.kill(-c.pid!, 'SIGTERM');
-        const t = setTimeout(() => process.kill(-c.pid!, 'SIGKILL'), 5_000);
-        await exited;
-        clearTimeout(t);
-      }
-      rmSync(home, { recursive: true, force: true });
-    },
+    close: () => lines.close(home),
   };
 }
