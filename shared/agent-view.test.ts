@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentProfileInput, AgentView } from './api/kernel.js';
+import { AgentProfileInput, AgentView } from './api/agents.js';
 import { VIEW_ONLY_KEYS, profileOfView } from './agent-view.js';
 
 describe('an agent view saved back', () => {

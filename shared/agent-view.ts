@@ -2,7 +2,7 @@
 // Saving it back sends the profile alone: the agent file's schema is strict and refuses keys it does not know.
 // Zod-free, so the window's bundle does not need the schemas; agent-view.test.ts checks the list against them.
 
-/** The keys AgentView adds to the profile (shared/api/kernel.ts: AgentView = AgentProfileInput.extend(...)). */
+/** The keys AgentView adds to the profile (shared/api/agents.ts: AgentView = AgentProfileInput.extend(...)). */
 export const VIEW_ONLY_KEYS = ['status', 'created_at', 'updated_at'] as const;
 type ViewOnly = (typeof VIEW_ONLY_KEYS)[number];
 

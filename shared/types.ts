@@ -139,7 +139,7 @@ export type InboxKind = 'autonomy' | 'orchestration' | 'attention' | 'question';
 /** An answer a card may take (the list and who takes which: shared/inbox/answers.ts). */
 export type InboxAnswer = 'approve' | 'deny' | 'retry' | 'abandon' | 'answer';
 
-// One inbox card (InboxItem) is its wire schema's type: shared/api/kernel.ts.
+// One inbox card (InboxItem) is its wire schema's type: shared/api/inbox.ts.
 
 export interface EffectProfile {
   agent: string | null;

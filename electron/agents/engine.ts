@@ -1,13 +1,8 @@
-// The turn engine (DESIGN §2, §4): startTurn / continueRun / addFinalizer and the loop that drives a run
+// The turn engine (DESIGN §2, §4): startTurn / continueRun / addFinalizer, and the runs' loops (turn-loop.ts)
 // through rounds (rounds.ts), the candidate final answer (finish.ts), compaction and lifecycle hooks.
-//
-// The loop is resumable from the stored conversation: what to do next is read from the last live message
-// (assistant with calls -> collect the fan; assistant without -> finish; else -> call the model).
 import type { Db } from '../store/db.js';
-import type { AgentRow } from '../store/queries/agents.js';
 import type { ModelProvider } from '../providers/index.js';
 import { RunnerPool } from '../runners/pool.js';
-import type { Mode } from '../../shared/types.js';
 import { KernelError, notFound } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { Run } from '../kernel/types.js';
@@ -17,46 +12,17 @@ import { appendMessage, getTurnState, initTurnState, liveMessages, runningTurnRu
 import { HookRunner } from './hooks.js';
 import { createAgentRun } from './profiles.js';
 import { continuationTool } from './internal-tools.js';
-import { RunResources, type RunResourceOptions } from './run-resources.js';
-import { deliverContinuations } from './continuations.js';
+import { RunResources } from './run-resources.js';
 import { closeOrphanedCards } from './restart.js';
-import { activeAgent, stopHookCap, tokenBudget } from './turn-limits.js';
+import { activeAgent, stopHookCap } from './turn-limits.js';
 import { finishTurn, type Finalizer } from './finish.js';
-import { collectFan, modelRound, type RoundContext } from './rounds.js';
 import { errorMessage } from '../../shared/errors.js';
-import { endAtBudget, registerBudgetCards, spentBudget } from './budget.js';
+import { registerBudgetCards } from './budget.js';
+import { driveTurn, type TurnLoopContext } from './turn-loop.js';
+import { releaseWhenDone } from './run-release.js';
+import type { AgentStarter, StartTurnOptions, TurnEngineOptions } from './turn-options.js';
 
 export type { Finalizer, FinalizerVerdict } from './finish.js';
-
-/** Starts a run of an agent whose loop is not this engine's (its profile says so), or returns null. */
-export type AgentStarter = (agent: AgentRow, o: StartTurnOptions) => Run | null;
-
-export interface StartTurnOptions {
-  agent: string;
-  prompt: string;
-  /** Continue in an existing run instead of creating one (same as continueRun). */
-  run?: string;
-  mode?: Mode;
-  extra_rules?: unknown;
-  chain?: { chain_id: string; depth?: number };
-  chain_id?: string | null;
-  parent?: { run_id: string; row_id: string } | null;
-  created_by?: string | null;
-}
-
-/** keyStore and provider options reach the run's model provider (run-resources.ts). */
-export interface TurnEngineOptions extends RunResourceOptions {
-  kernel: Kernel;
-  /** The agents' own tables (the conversation, turn state, questions); the kernel's are reached through it. */
-  db: Db;
-  runners?: RunnerPool;
-  /** Setting approval.stopHookCap, read fresh each time (GOVERNANCE's settings store). */
-  stopHookCap?: () => number;
-  /** Compaction budget in estimated tokens (a profile's `context_budget_tokens` overrides it). */
-  tokenBudget?: number;
-}
-
-const RUN_END_EVENTS = new Set(['run_stopped', 'run_ended', 'run_failed']);
 
 export class TurnEngine {
   readonly kernel: Kernel;
@@ -75,8 +41,8 @@ export class TurnEngine {
   private closed = false;
   /** Who runs an agent NEXUS does not drive itself (an ACP agent: external/acp), or null for NEXUS's own loop. */
   private starter: AgentStarter | null = null;
-  /** What the round, fan, continuation and finish steps get from the engine. */
-  private readonly loop: RoundContext;
+  /** What the loop and its round, fan, continuation and finish steps get from the engine. */
+  private readonly loop: TurnLoopContext;
 
   constructor(private readonly opts: TurnEngineOptions) {
     this.kernel = opts.kernel;
@@ -96,25 +62,19 @@ export class TurnEngine {
       event: ev,
       failRun: (run_id, reason) => this.failRun(run_id, reason),
       running: (run_id) => this.running(run_id),
+      resources: this.resources,
+      hooks: this.hooks,
+      compactor: this.compactor,
+      continuations: (run_id) => this.pendingContinuations.get(run_id),
+      tokenBudget: () => this.opts.tokenBudget,
+      say: (run_id, turn, kind, text) => this.say(run_id, turn, kind, text),
+      finish: (run, answer) => this.finish(run, answer),
     };
     this.kernel.registerTool(this.questions.tool, { replace: true });
     this.kernel.registerTool(this.questions.awaitTool, { replace: true });
     this.kernel.registerTool(continuationTool, { replace: true });
     this.kernel.registerTool(this.compactor.tool, { replace: true });
-    this.unsubscribe = this.kernel.on((e) => {
-      if (e.type === 'agents_changed') {
-        // A removed agent's MCP servers (child processes included) are closed now, not at shutdown.
-        for (const name of this.runners.agents()) {
-          if (this.kernel.records.agent(name)?.status !== 'active') void this.runners.forget(name);
-        }
-      }
-      if (e.type === 'run_event' && RUN_END_EVENTS.has(e.event)) {
-        this.hooks.cancelRun(e.run_id);
-        // Per-run state is rebuilt if the run re-opens for another turn.
-        this.kernel.tools.forgetRun(e.run_id);
-        this.resources.forget(e.run_id);
-      }
-    });
+    this.unsubscribe = releaseWhenDone(this.kernel, this.runners, this.hooks, this.resources);
   }
 
   /** GOVERNANCE: called with each candidate final answer, after the stop hooks accepted it. */
@@ -216,7 +176,7 @@ export class TurnEngine {
   // ── the loop ─────────────────────────────────────────────────────────────────────────────────────────────
 
   private launch(run_id: string, newTurn: boolean): void {
-    const p = this.drive(run_id, newTurn)
+    const p = driveTurn(this.loop, run_id, newTurn)
       .catch((e) => {
         try {
           this.failRun(run_id, `internal error in the turn loop: ${errorMessage(e)}`);
@@ -252,65 +212,12 @@ export class TurnEngine {
     return !this.closed && this.kernel.isOpen && this.kernel.getRun(run_id)?.status === 'running';
   }
 
-  private async drive(run_id: string, newTurn: boolean): Promise<void> {
-    let run = this.kernel.getRun(run_id);
-    if (!run || run.status !== 'running') return;
-    await this.resources.prepareTools(run);
-    if (newTurn) {
-      this.event(run_id, 'turn_started', { turn: getTurnState(this.db, run_id)?.turn ?? 1 });
-      for (const spec of run.hooks.turn_start ?? []) {
-        const r = await this.hooks.run(run, 'turn_start', spec);
-        if (r.kind === 'canceled') return;
-      }
-    }
-    while (this.running(run_id)) {
-      run = this.kernel.getRun(run_id)!;
-      const live = liveMessages(this.db, run_id);
-      const last = live[live.length - 1]?.message;
-      if (last?.role === 'assistant' && last.toolCalls?.length) {
-        await collectFan(this.loop, run, live[live.length - 1]!.round ?? 0, last.toolCalls);
-        continue;
-      }
-      if (this.pendingContinuations.get(run_id)?.length) {
-        // Planted text comes before finishing: a continuation after an answer starts more work.
-        const say = (run_id: string, turn: number, text: string) => this.say(run_id, turn, 'continuation', text);
-        if (!(await deliverContinuations({ ...this.loop, say }, run, this.pendingContinuations.get(run_id)))) return;
-        continue;
-      }
-      if (last?.role === 'assistant') {
-        if ((await this.finish(run, last.text)) === 'ended') return;
-        continue;
-      }
-      const compacted = await this.compactor.maybeCompact(run, tokenBudget(this.db, run, this.opts.tokenBudget));
-      if (compacted === 'canceled') return;
-      if (compacted !== 'ok') {
-        this.failRun(run_id, compacted.failed);
-        return;
-      }
-      if (!this.running(run_id)) return;
-      const spent = spentBudget(this.db, run);
-      if (spent)
-        return endAtBudget(
-          this.kernel,
-          run,
-          spent,
-          (id, reason) => this.failRun(id, reason),
-          (id, t, d) => this.event(id, t, d),
-        );
-      await modelRound(this.loop, run);
-    }
-  }
-
   // ── helpers ──────────────────────────────────────────────────────────────────────────────────────────────
 
   /** The candidate final answer: stop hooks, then the finalizers (finish.ts). */
   private finish(run: Run, answer: string): Promise<'ended' | 'continue'> {
     const say = (run_id: string, turn: number, text: string) => this.say(run_id, turn, 'feedback', text);
-    return finishTurn(
-      { ...this.loop, hooks: this.hooks, finalizers: this.finalizers, stopHookCap: () => stopHookCap(this.opts.stopHookCap), say },
-      run,
-      answer,
-    );
+    return finishTurn({ ...this.loop, finalizers: this.finalizers, stopHookCap: () => stopHookCap(this.opts.stopHookCap), say }, run, answer);
   }
 
   private say(run_id: string, turn: number, kind: MessageKind, text: string): void {

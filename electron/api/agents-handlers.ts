@@ -3,7 +3,7 @@ import type { Handlers } from './dispatch.js';
 import { personBy } from './dispatch.js';
 import { runSummary } from './kernel-views.js';
 import type { Run } from '../kernel/types.js';
-import type { StartTurnOptions } from '../agents/engine.js';
+import type { StartTurnOptions } from '../agents/turn-options.js';
 
 /** What runsStart needs of the turn engine. */
 export interface StartTurnPort {

@@ -1,7 +1,10 @@
-// How the kernel's records read on the wire (shared/api/kernel.ts): rows, run summaries, inbox cards and
+// How the kernel's records read on the wire (shared/api/runs.ts, inbox.ts and agents.ts): rows, run summaries, inbox cards and
 // agent profiles, with secrets listed by where they are, never by value.
 import type { z } from 'zod';
-import type { AgentView, InboxFilter, InboxItem, RowView, RunSummary, TrustGrantView } from '../../shared/api/kernel.js';
+import type { AgentView } from '../../shared/api/agents.js';
+import type { InboxFilter, InboxItem } from '../../shared/api/inbox.js';
+import type { TrustGrantView } from '../../shared/api/kernel.js';
+import type { RowView, RunSummary } from '../../shared/api/runs.js';
 import { scopeText, type TrustGrant } from '../../shared/trust.js';
 import { inboxWire, type InboxEntry, type InboxFilter as InboxQueryFilter } from '../store/queries/inbox.js';
 import type { AgentRow } from '../store/queries/agents.js';

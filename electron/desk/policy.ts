@@ -7,7 +7,7 @@ import { isAbsolute } from 'node:path';
 import type { z } from 'zod';
 import type { Kernel } from '../kernel/kernel.js';
 import type { Governance } from '../governance/service.js';
-import { AgentProfileInput } from '../../shared/api/kernel.js';
+import { AgentProfileInput } from '../../shared/api/agents.js';
 import { SETTABLE_KEYS, isSettableKey } from '../../shared/orchestration/settings.js';
 import { validateSetting } from '../../shared/orchestration/setting-values.js';
 import { errorMessage } from '../../shared/errors.js';

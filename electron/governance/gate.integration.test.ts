@@ -8,7 +8,7 @@ import { recipientPosition, starterPosition, type ChainPosition } from '../../sh
 import { openGate, testNexus, type TestNexus } from '../../test/support/nexus.js';
 import type { Row, Run } from '../kernel/types.js';
 import type { ChainView } from '../../shared/types.js';
-import type { InboxItem } from '../../shared/api/kernel.js';
+import type { InboxItem } from '../../shared/api/inbox.js';
 
 let open: TestNexus[] = [];
 afterEach(async () => {

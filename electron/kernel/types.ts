@@ -1,5 +1,5 @@
 // The kernel's own types: runs, rows, executor tools, the hop gate. Rows and runs are returned in the
-// shape the API views use (shared/api/kernel.ts RowView / RunSummary), with a few more fields.
+// shape the API views use (shared/api/runs.ts RowView / RunSummary), with a few more fields.
 import type { ApprovalRule, LifecycleHooks, Mode, OnFailure, Origin, ToolResult } from '../../shared/types.js';
 import type { CompiledRules } from '../../shared/rules/index.js';
 import type { Row, Run } from '../store/records.js';

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { bash, delegate, last, scenario, type Scenario } from '../../test/support/scenarios.js';
 import { preparedSql, type Db } from './db.js';
-import type { InboxItem } from '../../shared/api/kernel.js';
+import type { InboxItem } from '../../shared/api/inbox.js';
 
 /** Tables whose size is the store's history. A `SCAN` of one of them (without an index) is the defect. */
 const HISTORY_TABLES = ['rows', 'runs', 'inbox', 'run_events', 'tasks'];

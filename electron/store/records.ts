@@ -1,5 +1,5 @@
 // Runs and rows as the store returns them (queries/runs.ts, queries/rows.ts): the shape the API views use
-// (shared/api/kernel.ts RowView / RunSummary), with a few more fields. The kernel re-exports them.
+// (shared/api/runs.ts RowView / RunSummary), with a few more fields. The kernel re-exports them.
 import type { ApprovalRule, GrantedBy, LifecycleHooks, Mode, OnFailure, Origin, RowState, RunStatus, ToolResult, EffectProfile } from '../../shared/types.js';
 
 /** How a row crossed the stage: the stage's own words plus a person's approval and a session trust. */

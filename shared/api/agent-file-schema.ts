@@ -2,7 +2,7 @@
 // so an editor can check a file as it is typed. docs/agent-file.schema.json is this, committed; the test
 // test/docs/agent-file-schema.test.ts keeps the two equal. Pure.
 import { z } from 'zod';
-import { AgentProfileInput } from './kernel.js';
+import { AgentProfileInput } from './agents.js';
 
 export const AGENT_FILE_SCHEMA_ID = 'https://nexus.app/schemas/agent-file.schema.json';
 

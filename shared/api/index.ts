@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import type { InputOf, OutputOf, Result } from './contract.js';
 import { rulesMethods } from './rules.js';
-import { kernelMethods, InboxItem } from './kernel.js';
+import { kernelMethods } from './kernel.js';
+import { InboxItem } from './inbox.js';
 import { orchestrationMethods } from './orchestration.js';
 import { demoMethods } from './demo.js';
 import { keysMethods } from './keys.js';

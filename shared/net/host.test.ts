@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NetworkHost } from '../api/kernel.js';
+import { NetworkHost } from '../api/agents.js';
 import { isHostName, isNetworkRule, namedAddresses, ruleMatches } from './host.js';
 
 describe('network.allow entries: the one grammar the profile and the proxy share', () => {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { AgentProfileInput } from '../../shared/api/kernel.js';
+import { AgentProfileInput } from '../../shared/api/agents.js';
 import { judgedCall } from '../../electron/external/acp/tool-calls.js';
 import { sandboxAvailability } from '../../electron/sandbox/index.js';
 import { bodyRows, fences, readDoc, ROOT, sections, unquote } from '../support/docs-markdown.js';

@@ -1,10 +1,10 @@
-// docs/agent-file.md against the zod schema the API validates an agent file with (shared/api/kernel.ts):
+// docs/agent-file.md against the zod schema the API validates an agent file with (shared/api/agents.ts):
 // every field the schema has is on the page and every field on the page is in the schema — except rows the
 // page marks "(being added)", which may be absent until that work lands. Hook events and hook fields
 // are the kernel's validator's (electron/agents/profiles.ts).
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentProfileInput } from '../../shared/api/kernel.js';
+import { AgentProfileInput } from '../../shared/api/agents.js';
 import { validateHooks } from '../../electron/agents/profiles.js';
 import { bodyRows, fences, readDoc, sections, unquote } from '../support/docs-markdown.js';
 

@@ -9,7 +9,7 @@ import { DELEGATED_TASK, startDelegationModel } from '../support/delegation-mode
 import type { ScriptedModel } from '../support/scripted-model.js';
 import { fences, readDoc, sections } from '../support/docs-markdown.js';
 import { replay, steps, type Replay } from '../support/docs-replay.js';
-import { AgentProfileInput } from '../../shared/api/kernel.js';
+import { AgentProfileInput } from '../../shared/api/agents.js';
 
 const page = readDoc('delegation.md');
 let terminal: Replay;

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AgentProfileInput } from '../../shared/api/kernel.js';
+import { AgentProfileInput } from '../../shared/api/agents.js';
 import { tokenBudget } from '../../electron/agents/turn-limits.js';
 import { DEFAULT_MODEL_TIMEOUT_MS } from '../../electron/providers/deadline.js';
 import { PLACEHOLDER_KEY } from '../../electron/providers/keys.js';

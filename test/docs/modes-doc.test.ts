@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileRules, evaluateCall, validateRules } from '../../shared/rules/index.js';
 import { MODES, ORIGINS, type Mode } from '../../shared/types.js';
-import { RowView } from '../../shared/api/kernel.js';
+import { RowView } from '../../shared/api/runs.js';
 import { deniedByPerson, deniedByStage, expired, interrupted, resultText } from '../../electron/kernel/results.js';
 import { bodyRows, readDoc, sections, unquote } from '../support/docs-markdown.js';
 

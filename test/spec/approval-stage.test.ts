@@ -5,7 +5,7 @@ import type { ScriptedRequest } from '../support/scripted-model.js';
 import { delegate, last, queue, scenario, structuredOf, type Scenario } from '../support/scenarios.js';
 import { saveAgent } from '../../electron/agents/profiles.js';
 import { listRunEvents } from '../../electron/store/queries/events.js';
-import type { InboxItem } from '../../shared/api/kernel.js';
+import type { InboxItem } from '../../shared/api/inbox.js';
 
 let s: Scenario | null = null;
 afterEach(async () => {

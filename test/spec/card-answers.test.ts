@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptedRequest } from '../support/scripted-model.js';
 import { delegate, last, queue, scenario, type Scenario } from '../support/scenarios.js';
 import { answerCommands } from '../../shared/inbox/answers.js';
-import type { InboxItem } from '../../shared/api/kernel.js';
+import type { InboxItem } from '../../shared/api/inbox.js';
 import { main } from '../../electron/cli/main.js';
 import { startSocketDoor, type SocketDoor } from '../../electron/doors/socket.js';
 

@@ -6,7 +6,7 @@ import type { ScriptedReply, ScriptedRequest } from '../support/scripted-model.j
 import { bash, delegate, last, queue, scenario, structuredOf, type Scenario } from '../support/scenarios.js';
 import { saveAgent } from '../../electron/agents/profiles.js';
 import type { ChainView } from '../../shared/types.js';
-import type { InboxItem } from '../../shared/api/kernel.js';
+import type { InboxItem } from '../../shared/api/inbox.js';
 
 let s: Scenario | null = null;
 afterEach(async () => {

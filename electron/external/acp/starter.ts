@@ -1,7 +1,8 @@
 // How an ACP agent's run starts from every door NEXUS's own agents start from (`nexus run`, the window, a
 // delegate_task hop): the turn engine hands an agent whose profile has `acp` to startAcpRun instead of its own
 // model loop. NEXUS closing kills every ACP agent process it started; at the next start their runs end failed.
-import type { AgentStarter, TurnEngine } from '../../agents/engine.js';
+import type { TurnEngine } from '../../agents/engine.js';
+import type { AgentStarter } from '../../agents/turn-options.js';
 import type { Kernel } from '../../kernel/kernel.js';
 import { ACP_RUN_PREFIX, killAllAcpAgents, liveAcpRuns, ORPHANED, startAcpRun } from './acp-run.js';
 import { log } from '../../log.js';

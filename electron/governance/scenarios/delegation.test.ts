@@ -3,7 +3,7 @@
 // the recipient as a continuation, repeated refusals escalate to a visible failure.
 import { afterEach, describe, expect, it } from 'vitest';
 import { delegate, last, queue, scenario, structuredOf, type Scenario } from '../../../test/support/scenarios.js';
-import type { InboxItem } from '../../../shared/api/kernel.js';
+import type { InboxItem } from '../../../shared/api/inbox.js';
 
 let s: Scenario | null = null;
 afterEach(async () => {

@@ -8,7 +8,7 @@ import { bash, delegate, last, queue, scenario, structuredOf, type Scenario } fr
 import { ManualClock } from '../../kernel/clock.js';
 import { getHold } from '../../store/queries/holds.js';
 import { APPROVAL_EXPIRED_TEXT, PARK_DURATION_MS } from '../../../shared/types.js';
-import type { InboxItem } from '../../../shared/api/kernel.js';
+import type { InboxItem } from '../../../shared/api/inbox.js';
 
 let s: Scenario | null = null;
 afterEach(async () => {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptedRequest } from '../../../test/support/scripted-model.js';
 import { bash, delegate, last, scenario, structuredOf, type Scenario } from '../../../test/support/scenarios.js';
 import type { ChainView } from '../../../shared/types.js';
-import type { InboxItem } from '../../../shared/api/kernel.js';
+import type { InboxItem } from '../../../shared/api/inbox.js';
 
 let s: Scenario | null = null;
 afterEach(async () => {

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { bash, delegate, queue, scenario, type Scenario } from '../../../test/support/scenarios.js';
 import type { ChainView } from '../../../shared/types.js';
-import type { InboxItem } from '../../../shared/api/kernel.js';
+import type { InboxItem } from '../../../shared/api/inbox.js';
 import type { NexusEvent } from '../../../shared/api/index.js';
 
 let s: Scenario | null = null;

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { bash, delegate, last, queue, scenario, structuredOf, type Scenario } from '../../../test/support/scenarios.js';
 import type { TestNexus } from '../../../test/support/nexus.js';
-import type { InboxItem } from '../../../shared/api/kernel.js';
+import type { InboxItem } from '../../../shared/api/inbox.js';
 
 let s: Scenario | null = null;
 let after: TestNexus | null = null;

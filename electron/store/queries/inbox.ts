@@ -4,7 +4,7 @@ import { answersOf } from '../../../shared/inbox/answers.js';
 import { z } from 'zod';
 import { stmt, type Db } from '../db.js';
 import type { InboxKind } from '../../../shared/types.js';
-import type { InboxItem } from '../../../shared/api/kernel.js';
+import type { InboxItem } from '../../../shared/api/inbox.js';
 import { iso, isoOr, parseJson, toJson } from './util.js';
 
 interface InboxRecord {

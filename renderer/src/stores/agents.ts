@@ -1,7 +1,7 @@
 // Agents view state: the profiles list and which one is open in the editor.
 import { create } from 'zustand';
 import type { z } from 'zod';
-import type { AgentView, AgentProfileInput } from '../../../shared/api/kernel.js';
+import type { AgentView, AgentProfileInput } from '../../../shared/api/agents.js';
 import { call } from '../api/client.js';
 import { coalesce } from './refetcher.js';
 import { errorMessage } from '../../../shared/errors.js';

@@ -2,7 +2,7 @@
 // The kernel pushes added cards whole and closed ones by id (shared/api/index.ts), so an answer costs the
 // window one small event, not a refetch of every pending card.
 import type { z } from 'zod';
-import type { InboxItem as InboxItemSchema, InboxFilter as InboxFilterSchema } from '../../../shared/api/kernel.js';
+import type { InboxItem as InboxItemSchema, InboxFilter as InboxFilterSchema } from '../../../shared/api/inbox.js';
 
 export type InboxItem = z.infer<typeof InboxItemSchema>;
 export type InboxFilter = z.infer<typeof InboxFilterSchema>;

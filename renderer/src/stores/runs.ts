@@ -2,7 +2,7 @@
 // the list and a run's rows load a first page, and "Load more" reads the next one after the last loaded.
 import { create } from 'zustand';
 import type { z } from 'zod';
-import type { RunSummary, RunDetail } from '../../../shared/api/kernel.js';
+import type { RunSummary, RunDetail } from '../../../shared/api/runs.js';
 import { call } from '../api/client.js';
 import type { MethodInput } from '../../../shared/api/index.js';
 import { coalesce } from './refetcher.js';
