@@ -7,7 +7,17 @@ import { build } from 'esbuild';
 import { join } from 'node:path';
 
 /** The command modules main.ts routes to, each built to dist/cli/nexus-<name>.cjs (serve: nexus-serve.mjs). */
-export const CLI_GROUPS = ['rules', 'open', 'kernel-commands', 'agents-commands', 'inbox-commands', 'orchestration', 'connect', 'desk-commands'];
+export const CLI_GROUPS = [
+  'rules',
+  'open',
+  'kernel-commands',
+  'runs-commands',
+  'agents-commands',
+  'inbox-commands',
+  'orchestration',
+  'connect',
+  'desk-commands',
+];
 
 export const CJS_BANNER = { js: "const __nexus_import_meta_url = require('node:url').pathToFileURL(__filename).href;" };
 export const ESM_BANNER = { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" };

@@ -200,7 +200,7 @@ describe('human output: time left, held hops', () => {
     expect((await withDir('deny', row.id)).code).toBe(0);
   });
   it('runs show: a held orchestration hop reads "held", with its request, not "failed hop_held"', async () => {
-    const { rowLine } = await import('./kernel-commands.js');
+    const { rowLine } = await import('./runs-commands.js');
     const { heldResult } = await import('../../shared/orchestration/holds.js');
     const result = heldResult({ request_id: 'req-123', chain_id: 'c1', hop: 2 } as never);
     const line = rowLine({

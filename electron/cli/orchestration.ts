@@ -1,20 +1,16 @@
-// Governance commands (DESIGN §5): settings get|set KEY VALUE, stop-all, resume, entitlements import FILE|show|refresh,
-// chains [clear], tasks [list] | show ID. They reach the running kernel through the control socket of --data-dir.
+// Governance commands (DESIGN §5): settings get|set KEY VALUE, stop-all, resume, chains [clear], tasks [list] | show ID
+// (entitlements: entitlements-commands.ts). They reach the running kernel through the control socket of --data-dir.
 import { deskView } from './desk-views.js';
-import { resolve } from 'node:path';
 import type { CliCommand, CliIo } from './io.js';
 import { inlineText } from './terminal-text.js';
-import { MAX_TOKEN_FILE_BYTES, readBoundedText } from './read-json.js';
 import { expectValue, oneLine, parse, printJson, table, usageError, withKernel, type Parsed } from './common.js';
 import { moreLine, pageArgs } from './paging.js';
-import type { MethodInput, MethodOutput } from '../../shared/api/index.js';
+import type { MethodInput } from '../../shared/api/index.js';
 import { isSettableKey, SETTABLE_KEYS } from '../../shared/orchestration/settings.js';
-import { errorMessage } from '../../shared/errors.js';
 import { didYouMean } from '../../shared/did-you-mean.js';
 
 // The API's own types, by method (shared/api): a field the kernel renames or drops fails the type check here.
 type SettingsView = Record<string, unknown>;
-type EntitlementView = MethodOutput<'entitlementsShow'>;
 
 const args = (argv: string[], io: CliIo, usage: string, paged = false): Parsed | number => {
   const p = parse(argv, paged ? { limit: { type: 'string' }, cursor: { type: 'string' }, desk: { type: 'boolean', default: false } } : {}, io, usage);
@@ -100,74 +96,6 @@ export const resumeCommand: CliCommand = async (argv, io) => {
     if (!r) return 1;
     if (p.values.json) printJson(io, r.value);
     else io.out('Resumed: Stop all is lifted.');
-    return 0;
-  });
-};
-
-// ── entitlements ───────────────────────────────────────────────────────────────────────────────────────────
-const ENT_USAGE = `usage: nexus entitlements import FILE | show | refresh  [--data-dir DIR] [--json]
-  refresh: take the entitlement from the account service now (the kernel was started with
-           NEXUS_ACCOUNT_URL and NEXUS_ACCOUNT_TOKEN); on failure the stored entitlement is kept.
-  import: FILE holds one EdDSA JWT (at most 65536 characters), verified before it is stored.`;
-const sourceText = (e: EntitlementView) =>
-  e.source === 'account'
-    ? `\nfrom: the account service${e.account?.url ? ` at ${e.account.url}` : ''}${e.refreshed_at ? `, refreshed ${e.refreshed_at}` : ''}`
-    : e.source === 'import'
-      ? '\nfrom: an imported file'
-      : '';
-const accountText = (e: EntitlementView) => {
-  const a = e.account;
-  if (!a) return '';
-  if (a.problem) return `\naccount service: not used: ${a.problem}`;
-  if (!a.configured) return '';
-  const last = a.last_refresh
-    ? a.last_refresh.ok
-      ? `; last refresh ${a.last_refresh.at} succeeded`
-      : `; last refresh ${a.last_refresh.at} failed (${a.last_refresh.code})`
-    : '';
-  return `\naccount service: ${a.url}${last}`;
-};
-const entText = (e: EntitlementView) =>
-  `${e.message}\nstatus: ${e.status}\nentitled to nexus.orchestration: ${e.entitled ? 'yes' : 'no'}${e.entitlements.length ? `\nentitlements: ${e.entitlements.join(', ')}` : ''}${e.subject ? `\naccount: ${e.subject}` : ''}${e.expires_at ? `\nexpires: ${e.expires_at}` : ''}${sourceText(e)}${accountText(e)}`;
-export const entitlementsCommand: CliCommand = async (argv, io) => {
-  const p = args(argv, io, ENT_USAGE);
-  if (typeof p === 'number') return p;
-  const [sub, file, ...extra] = p.positionals;
-  if (sub === 'import' ? !file || extra.length : sub === 'show' || sub === 'refresh' ? file !== undefined : true) {
-    return usageError(
-      io,
-      ENT_USAGE,
-      sub && !['import', 'show', 'refresh'].includes(sub) ? `unknown subcommand ${sub}` : 'entitlements import FILE | show | refresh',
-    );
-  }
-  let token: string | undefined;
-  if (sub === 'import') {
-    try {
-      token = (await readBoundedText(resolve(file!), MAX_TOKEN_FILE_BYTES)).trim();
-    } catch (e) {
-      io.err(`nexus: cannot read the entitlement file ${file}: ${errorMessage(e)}`);
-      return 1;
-    }
-  }
-  return withKernel(p.values, io, async (api) => {
-    if (sub === 'refresh') {
-      // A failed refresh is exit 1 with the sentence on stderr; with --json the {ok: false, error: {code,
-      // message}} is also printed on stdout, so a script can act on the code.
-      const r = await api.entitlementsRefresh({});
-      if (!r.ok) {
-        io.err(`nexus: ${r.error.message} (${r.error.code})`);
-        io.error?.(r.error.code, r.error.message);
-        return 1;
-      }
-      const v = r.value;
-      if (p.values.json) printJson(io, v);
-      else io.out(`Refreshed from the account service.\n${entText(v)}`);
-      return 0;
-    }
-    const r = await expectValue(io, sub === 'import' ? api.entitlementsImport({ token: token! }) : api.entitlementsShow({}));
-    if (!r) return 1;
-    if (p.values.json) printJson(io, r.value);
-    else io.out(entText(r.value));
     return 0;
   });
 };
