@@ -3,6 +3,7 @@
 // writes it with the hold and announces it once both are committed (hop-gate.ts).
 import type { Kernel } from '../kernel/kernel.js';
 import type { HopGateCall } from '../kernel/types.js';
+import { callEffect, type CallEffect } from '../kernel/effect.js';
 import type { InsertInboxItem } from '../store/queries/inbox.js';
 import type { Task } from '../store/queries/tasks.js';
 import { holdExpiresAt, type Hold } from '../store/queries/holds.js';
@@ -54,22 +55,17 @@ export function holdCard(
 }
 
 /**
- * What the person reads on a hold's card, like an autonomy card's effect profile: the input the hop would
- * run with (the command, the file content), the workspace, and for write/edit the diff. Without it the card
- * named only the tool and the target: "demo-builder wants write on hello.md", but not what it would write.
+ * What the person reads on a hold's card, like an autonomy card's effect profile (one builder, callEffect): the
+ * input the hop would run with (the command, the file content), the workspace, and for write/edit the diff.
  * No autonomy mode and no matching rules: this card is orchestration asking, not the agent's own mode.
- * Best effort: a preview that fails leaves the card without a diff, never fails the gate.
  */
-function holdEffect(kernel: Pick<Kernel, 'tools' | 'sandboxPolicy'>, h: Hold, call: HopGateCall): Record<string, unknown> {
-  const effect: Record<string, unknown> = { agent: h.agent, tool: h.tool, target: h.target, input: h.input, matched_rules: [] };
-  effect.workspace = call.run.workspace;
-  if (call.runner) effect.runner = call.runner;
-  if (!kernel.sandboxPolicy(call.run).enabled) effect.sandboxed = false;
+function holdEffect(kernel: Pick<Kernel, 'tools' | 'sandboxPolicy'>, h: Hold, call: HopGateCall): CallEffect {
+  let diff: string | undefined;
   try {
-    const diff = kernel.tools.find(call.run.id, { wire_tool: call.wire_tool, tool: call.tool })?.preview?.(h.input, call.run.workspace);
-    if (diff !== undefined) effect.diff = diff;
+    diff = kernel.tools.find(call.run.id, { wire_tool: call.wire_tool, tool: call.tool })?.preview?.(h.input, call.run.workspace);
   } catch {
-    /* no diff: the input is still shown */
+    /* best effort: a preview that fails leaves the card without a diff, never fails the gate */
   }
-  return effect;
+  const at = { agent: h.agent, tool: h.tool, target: h.target, input: h.input, runner: call.runner, diff };
+  return callEffect(call.run, at, kernel.sandboxPolicy(call.run).enabled);
 }

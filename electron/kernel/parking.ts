@@ -30,9 +30,8 @@ function clientMark(run: Run): { containment?: string } {
 
 /** The stage held the row: parked in one transaction (inside the caller's); timer and events go to `after`. */
 export function parkRow(k: KernelState, run: Run, row: Row, tool: string, matched: number[], after: After, parkMs?: number, escape?: string): Row {
-  const effect = buildEffect(run, row, toolFor(k, run, row), tool, matched);
   // The approver must read plainly that this agent's commands would run outside the OS sandbox.
-  if (unsandboxed(k, run)) effect.sandboxed = false;
+  const effect = buildEffect(run, row, toolFor(k, run, row), tool, matched, !unsandboxed(k, run));
   const revoked = run.agent ? getAgent(k.db, run.agent)?.executor_revoked === true : false;
   const addressee = run.agent && !revoked ? `executor:${run.agent}` : null;
   const now = k.clock.now();
