@@ -9,9 +9,9 @@ import type { Db } from '../store/db.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { HopGateCall, HopGateDecision } from '../kernel/types.js';
 import { targetOf } from '../kernel/effect.js';
-import { insertInboxItem, resolveInboxItem } from '../store/queries/inbox.js';
+import { insertInboxItem, resolveInboxItem, type InboxEntry } from '../store/queries/inbox.js';
 import { evaluateHop, type GateOutcome } from './gate.js';
-import { holdCard, type HoldCard } from './hold-card.js';
+import { holdCard } from './hold-card.js';
 import { openTaskOfRun } from '../store/queries/tasks.js';
 import type { HoldTimers } from './hold-clock.js';
 import type { RecentChains } from './recent-chains.js';
@@ -43,13 +43,13 @@ export function gateHop(d: HopGateDeps, call: HopGateCall): HopGateDecision {
   const now = d.now();
   // The card is written with its hold, so a crash never leaves a hold nobody can answer.
   const card = outcome.opened ? holdCard(d.kernel, outcome.opened, call, openTaskOfRun(d.db, outcome.opened.run_id)) : null;
-  if (card) insertInboxItem(d.db, { ...card.item, now });
+  const written = card ? { card: insertInboxItem(d.db, { ...card.item, now }), title: card.title } : null;
   const closed = outcome.canceled !== null && resolveInboxItem(d.db, { id: outcome.canceled.request_id, status: 'canceled', now });
-  return { ...outcome.decision, after: () => afterCommit(d, outcome, card, closed) };
+  return { ...outcome.decision, after: () => afterCommit(d, outcome, written, closed) };
 }
 
 /** The decision is durable: now the windows, the hold clock and Recent chains may learn of it. */
-function afterCommit(d: HopGateDeps, o: GateOutcome, card: HoldCard | null, closed: boolean): void {
+function afterCommit(d: HopGateDeps, o: GateOutcome, written: { card: InboxEntry; title: string } | null, closed: boolean): void {
   if (o.canceled) {
     const { request_id } = o.canceled;
     d.holdTimers.disarm(request_id);
@@ -57,9 +57,9 @@ function afterCommit(d: HopGateDeps, o: GateOutcome, card: HoldCard | null, clos
   }
   const hop = o.hop;
   if (hop) safely(() => d.recent.recordHop(hop.chain_id, hop)); // the listed hop takes its own fields only
-  if (o.opened && card) {
+  if (o.opened && written) {
     d.holdTimers.arm(o.opened);
-    safely(() => d.kernel.inbox.announce(card.item, card.title));
+    safely(() => d.kernel.inbox.announce(written.card, written.title));
   }
 }
 

@@ -60,16 +60,16 @@ export class InboxKinds {
 
   /** Add a card of another kind; announced as inbox_changed and work_available. */
   add(item: Omit<InsertInboxItem, 'now'>, title?: string): InboxEntry {
-    insertInboxItem(this.db, { ...item, now: this.kernel.clock.now() });
-    this.announce(item, title);
-    return getInboxItem(this.db, item.id)!;
+    const card = insertInboxItem(this.db, { ...item, now: this.kernel.clock.now() });
+    this.announce(card, title);
+    return card;
   }
 
   /**
    * Announce a card already written (work_available, inbox_changed). A module that writes its card inside a
    * transaction calls this once that transaction has committed, so nobody hears of a card that could vanish.
    */
-  announce(item: Pick<InsertInboxItem, 'id' | 'kind' | 'agent' | 'tool' | 'target'>, title?: string): void {
+  announce(item: InboxEntry, title?: string): void {
     this.kernel.emit({
       type: 'work_available',
       kind: item.kind,
@@ -77,7 +77,7 @@ export class InboxKinds {
       agent: item.agent,
       title: title ?? `${item.agent ?? 'A run'}: ${item.tool} ${item.target}`,
     });
-    this.kernel.emitInbox({ added: [item.id] });
+    this.kernel.emitInbox({ added: [item] });
   }
 
   /** Close a card (answered elsewhere, expired, canceled). False when it was not pending. */

@@ -3,7 +3,7 @@
 // plain functions of this state). Nothing outside electron/kernel/ should reach for it: use the Kernel API.
 import { setMaxListeners } from 'node:events';
 import type { Db } from '../store/db.js';
-import { countPendingInbox, getInboxItem, inboxWire } from '../store/queries/inbox.js';
+import { countPendingInbox, inboxWire, type InboxEntry } from '../store/queries/inbox.js';
 import type { RowPatch } from '../store/queries/rows.js';
 import type { CompiledRules } from '../../shared/rules/index.js';
 import type { TrustGrant } from '../../shared/trust.js';
@@ -112,9 +112,9 @@ export function emitRow(k: KernelState, row: Row, extra: Record<string, unknown>
   });
 }
 
-/** What changed in the inbox: cards added (by id) and cards closed (id and how). */
+/** What changed in the inbox: cards added (as written, insertInboxItem's value) and cards closed (id and how). */
 export interface InboxChange {
-  added?: readonly string[];
+  added?: readonly InboxEntry[];
   removed?: ReadonlyArray<{ id: string; status: string }>;
 }
 
@@ -126,10 +126,7 @@ export interface InboxChange {
 export function emitInbox(k: KernelState, change?: InboxChange): void {
   const pending = countPendingInbox(k.db);
   if (!change) return emit(k, { type: 'inbox_changed', pending });
-  const added = (change.added ?? [])
-    .map((id) => getInboxItem(k.db, id))
-    .filter((i) => i !== null && i.status === 'pending')
-    .map((i) => inboxWire(i!));
+  const added = (change.added ?? []).filter((i) => i.status === 'pending').map(inboxWire);
   // Only the parts that changed travel: an approval's event is the id and how it closed.
   const removed = [...(change.removed ?? [])];
   emit(k, { type: 'inbox_changed', pending, ...(added.length ? { added } : {}), ...(removed.length || !added.length ? { removed } : {}) } as NexusEvent);

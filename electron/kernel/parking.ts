@@ -3,7 +3,7 @@
 import { tx } from '../store/db.js';
 import { getRun, touchRun } from '../store/queries/runs.js';
 import { getRow, transitionRow, patchedRow, type RowPatch } from '../store/queries/rows.js';
-import { getInboxItem, insertInboxItem, resolveInboxCardsOfRow } from '../store/queries/inbox.js';
+import { getInboxItem, insertInboxItem, resolveInboxCardsOfRow, type InboxEntry } from '../store/queries/inbox.js';
 import { insertRunEvent } from '../store/queries/events.js';
 import { getAgent } from '../store/queries/agents.js';
 import { listParkedDue, nextParkedDeadline } from '../store/queries/park-deadlines.js';
@@ -39,9 +39,10 @@ export function parkRow(k: KernelState, run: Run, row: Row, tool: string, matche
   const waitMs = parkDuration(parkMs);
   const expires = now + waitMs;
   const patch: RowPatch = { tool, matched, addressee, effect, expires_at: expires };
-  tx(k.db, () => {
+  const required = { row_id: row.id, tool, target: effect.target, expires_at: new Date(expires).toISOString() };
+  const card = tx(k.db, () => {
     if (!transitionRow(k.db, row.id, ['ready'], 'needs_approval', patch, now)) throw new Error('the row changed while it was being parked');
-    insertInboxItem(k.db, {
+    const written = insertInboxItem(k.db, {
       id: row.id,
       kind: 'autonomy',
       run_id: run.id,
@@ -54,35 +55,30 @@ export function parkRow(k: KernelState, run: Run, row: Row, tool: string, matche
       data: { effect, trustable: run.agent !== null && !escape, origin: row.origin, ...(escape ? { escape } : {}), ...clientMark(run) },
       now,
     });
-    insertRunEvent(k.db, {
-      run_id: run.id,
-      type: 'approval_required',
-      data: { row_id: row.id, tool, target: effect.target, expires_at: new Date(expires).toISOString() },
-      now,
-    });
+    insertRunEvent(k.db, { run_id: run.id, type: 'approval_required', data: required, now });
     touchRun(k.db, run.id, now);
     outboxCard(k, run, row, { tool, target: effect.target, expires_at: expires }, now);
+    return written;
   });
   const parked = patchedRow(row, 'needs_approval', patch, now);
   after.push(() => {
     armPark(k, row.id, waitMs);
-    emitRow(k, parked);
-    emit(k, {
-      type: 'run_event',
-      run_id: run.id,
-      event: 'approval_required',
-      data: { row_id: row.id, tool, target: effect.target, expires_at: new Date(expires).toISOString() },
-    });
-    emit(k, {
-      type: 'work_available',
-      kind: 'approval',
-      item_id: row.id,
-      agent: run.agent,
-      title: `${run.agent ?? 'Your run'} asks to run ${tool}: ${effect.target}`,
-    });
-    emitInbox(k, { added: [row.id] });
+    announcePark(k, parked, required, card);
   });
   return parked;
+}
+
+/**
+ * A park is committed: announce it from the values just written, with no re-read. Four audiences, four events:
+ * the run's rows (row_state), its event log (approval_required), notifications (work_available), the inbox's
+ * list (inbox_changed, carrying the card whole).
+ */
+function announcePark(k: KernelState, parked: Row, required: { row_id: string; tool: string; target: string; expires_at: string }, card: InboxEntry): void {
+  emitRow(k, parked);
+  emit(k, { type: 'run_event', run_id: parked.run_id, event: 'approval_required', data: required });
+  const title = `${card.agent ?? 'Your run'} asks to run ${card.tool}: ${card.target}`;
+  emit(k, { type: 'work_available', kind: 'approval', item_id: card.id, agent: card.agent, title });
+  emitInbox(k, { added: [card] });
 }
 
 /** Approve a parked row: recorded `running` (granted_by person) before it runs. */

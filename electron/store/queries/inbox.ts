@@ -75,26 +75,32 @@ export interface InsertInboxItem {
   now: number;
 }
 
-export function insertInboxItem(db: Db, a: InsertInboxItem): void {
+/** Write a pending card; returns it as a read would (the same mapping), so who announces it needs no re-read. */
+export function insertInboxItem(db: Db, a: InsertInboxItem): InboxEntry {
+  const r: InboxRecord = {
+    id: a.id,
+    kind: a.kind,
+    status: 'pending',
+    run_id: a.run_id,
+    row_id: a.row_id ?? null,
+    agent: a.agent,
+    tool: a.tool,
+    target: a.target,
+    addressee: a.addressee ?? null,
+    hop: a.hop ?? null,
+    chain_id: a.chain_id ?? null,
+    expires_at: a.expires_at ?? null,
+    data_json: toJson(a.data ?? {}),
+    created_at: a.now,
+    resolved_at: null,
+    resolved_by: null,
+  };
   stmt(
     db,
     `INSERT INTO inbox (id, kind, status, run_id, row_id, agent, tool, target, addressee, hop, chain_id, expires_at, data_json, created_at)
      VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    a.id,
-    a.kind,
-    a.run_id,
-    a.row_id ?? null,
-    a.agent,
-    a.tool,
-    a.target,
-    a.addressee ?? null,
-    a.hop ?? null,
-    a.chain_id ?? null,
-    a.expires_at ?? null,
-    toJson(a.data ?? {}),
-    a.now,
-  );
+  ).run(r.id, r.kind, r.run_id, r.row_id, r.agent, r.tool, r.target, r.addressee, r.hop, r.chain_id, r.expires_at, r.data_json, r.created_at);
+  return toItem(r);
 }
 
 export function getInboxItem(db: Db, id: string): InboxEntry | null {
