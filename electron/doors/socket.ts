@@ -25,10 +25,11 @@
 //
 // No line stops the kernel: each is handled under a guard, so a request that throws answers `internal` and the
 // connection and every other one go on.
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { chmodSync, existsSync, unlinkSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { unlinkSync } from 'node:fs';
 import { dispatch, hookRefusal } from '../api/dispatch.js';
 import { socketPath } from './socket-path.js';
+import { claimSocketPath, listenOwnerOnly } from './socket-file.js';
 import type { ApiHost } from './host.js';
 import { CREDENTIAL_FILE, HOOK_CREDENTIAL_FILE, removeCredential, sameSecret, writeCredential } from './credential.js';
 import { guarded } from './guard.js';
@@ -43,27 +44,9 @@ export const MAX_LINE = MAX_MESSAGE_BYTES;
 /** Before authentication only the auth line is expected: a stranger gets no room to make the kernel buffer. */
 export const MAX_AUTH_LINE = 4096;
 
-// sun_path is 104 bytes on macOS, 108 on Linux (NUL included).
-const MAX_SOCKET_PATH = 103;
-
 export interface SocketDoor {
   path: string;
   close(): Promise<void>;
-}
-
-/** True when something answers on the socket (a live kernel); false for a stale file or none. */
-export function socketAlive(path: string, timeoutMs = 1000): Promise<boolean> {
-  return new Promise((resolve) => {
-    const c = createConnection(path);
-    const done = (v: boolean) => {
-      clearTimeout(t);
-      c.destroy();
-      resolve(v);
-    };
-    const t = setTimeout(() => done(false), timeoutMs);
-    c.once('connect', () => done(true));
-    c.once('error', () => done(false));
-  });
 }
 
 export interface SocketDoorOptions {
@@ -86,13 +69,7 @@ export type SocketHost = ApiHost & { dataDir: string; agentProcesses?: () => Age
 export async function startSocketDoor(nexus: SocketHost, opts: SocketDoorOptions = {}): Promise<SocketDoor> {
   const path = socketPath(nexus.dataDir);
   const isPipe = process.platform === 'win32';
-  if (!isPipe && Buffer.byteLength(path) > MAX_SOCKET_PATH) {
-    throw new Error(`The control socket path ${path} is too long for a Unix socket (at most ${MAX_SOCKET_PATH} bytes); use a shorter --data-dir.`);
-  }
-  if (!isPipe && existsSync(path)) {
-    if (await socketAlive(path)) throw new Error(`Another NEXUS kernel is answering on ${path}.`);
-    unlinkSync(path); // stale: left by a kernel that died
-  }
+  await claimSocketPath(path, isPipe);
   // Written before the socket listens, so a client that can connect can also authenticate.
   const secret = writeCredential(nexus.dataDir);
   const hookSecret = writeCredential(nexus.dataDir, HOOK_CREDENTIAL_FILE);
@@ -211,24 +188,13 @@ export async function startSocketDoor(nexus: SocketHost, opts: SocketDoorOptions
     conn.on('error', () => conn.destroy());
   });
 
-  // Created 0600 from the start (umask), not chmod'ed after someone could have connected.
-  const oldMask = process.umask(0o177);
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(path, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listenOwnerOnly(server, path, isPipe);
   } catch (e) {
     removeCredential(nexus.dataDir, secret);
     removeCredential(nexus.dataDir, hookSecret, HOOK_CREDENTIAL_FILE);
     throw e;
-  } finally {
-    process.umask(oldMask);
   }
-  if (!isPipe) chmodSync(path, 0o600);
 
   let closed: Promise<void> | null = null;
   return {

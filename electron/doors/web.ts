@@ -15,13 +15,11 @@
 //   Every call goes through dispatch(), which validates input with the method's zod schema. Each message is
 //   handled under a guard: a malformed frame or a throwing handler answers an error; the socket lives on.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, extname, join, normalize, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { dispatch } from '../api/dispatch.js';
 import type { ApiHost } from './host.js';
 import { guarded } from './guard.js';
+import { contentSecurityPolicy, defaultStaticDir, serveStatic } from './web-static.js';
 import { AUTH_MESSAGES, createSessionKeeper } from './web-session.js';
 import { MAX_MESSAGE_BYTES } from '../../shared/api/doors.js';
 import { errorMessage } from '../../shared/errors.js';
@@ -55,46 +53,6 @@ export interface WebDoor {
 const MAX_AUTH_MESSAGE = 4096;
 /** A socket that has not authenticated by then is closed. */
 const AUTH_DEADLINE_MS = 10_000;
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.map': 'application/json',
-  '.woff2': 'font/woff2',
-};
-
-function defaultStaticDir(): string {
-  // Works from source (electron/doors/), bundled (dist/cli/) and packaged (app.asar/dist/cli/, where only the
-  // built window is shipped): walk up to the package root.
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const built = existsSync(join(dir, 'renderer')) || existsSync(join(dir, 'dist', 'renderer', 'index.html'));
-    if (existsSync(join(dir, 'package.json')) && built) return join(dir, 'dist', 'renderer');
-    dir = dirname(dir);
-  }
-  return join(process.cwd(), 'dist', 'renderer');
-}
-
-export function contentSecurityPolicy(origin: string): string {
-  const ws = origin.replace(/^http/, 'ws');
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    `connect-src 'self' ${ws}`,
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-    "object-src 'none'",
-  ].join('; ');
-}
-
 export async function startWebDoor(opts: WebDoorOptions): Promise<WebDoor> {
   if (opts.host && opts.host !== '127.0.0.1') throw new Error('The browser host listens on 127.0.0.1 only.');
   const keys = createSessionKeeper({ now: opts.now, ttlMs: opts.launchTtlMs });
@@ -230,32 +188,4 @@ export async function startWebDoor(opts: WebDoorOptions): Promise<WebDoor> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function serveStatic(root: string, pathname: string, res: ServerResponse) {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(pathname);
-  } catch {
-    return void res.writeHead(400).end();
-  }
-  // Refuse any walk upwards outright (before normalize() would quietly clamp it at the root).
-  if (decoded.split(/[/\\]/).includes('..') || decoded.includes('\0')) return void res.writeHead(400).end();
-  const rel = normalize(decoded).replace(/^([/\\])+/, '');
-  let file = join(root, rel || 'index.html');
-  if (!file.startsWith(root + sep) && file !== root) return void res.writeHead(400).end();
-  const isFile = (p: string) => existsSync(p) && statSync(p).isFile();
-  if (!isFile(file)) {
-    if (extname(rel)) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found.\n');
-    file = join(root, 'index.html');
-  }
-  if (!isFile(file)) {
-    return void res
-      .writeHead(503, { 'content-type': 'text/plain; charset=utf-8' })
-      .end('The window is not built yet: run `npm run build` (vite build writes dist/renderer).\n');
-  }
-  const type = TYPES[extname(file)] ?? 'application/octet-stream';
-  const cache = file.includes(`${sep}assets${sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache';
-  res.writeHead(200, { 'content-type': type, 'cache-control': cache });
-  res.end(readFileSync(file));
 }
