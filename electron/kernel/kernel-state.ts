@@ -4,7 +4,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Db } from '../store/db.js';
 import { countPendingInbox, inboxWire, type InboxEntry } from '../store/queries/inbox.js';
-import type { RowPatch } from '../store/queries/rows.js';
+import type { RowPatch } from '../store/queries/row-updates.js';
 import type { CompiledRules } from '../../shared/rules/index.js';
 import type { TrustGrant } from '../../shared/trust.js';
 import { TERMINAL_ROW_STATES, type RowState } from '../../shared/types.js';

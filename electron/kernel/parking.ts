@@ -2,7 +2,8 @@
 // card (inbox id = row id). It ends by approve (recorded `running` before it runs), deny, or the clock.
 import { tx } from '../store/db.js';
 import { getRun, touchRun } from '../store/queries/runs.js';
-import { getRow, transitionRow, patchedRow, type RowPatch } from '../store/queries/rows.js';
+import { getRow } from '../store/queries/rows.js';
+import { transitionRow, patchedRow, type RowPatch } from '../store/queries/row-updates.js';
 import { getInboxItem, insertInboxItem, resolveInboxCardsOfRow, type InboxEntry } from '../store/queries/inbox.js';
 import { insertRunEvent } from '../store/queries/events.js';
 import { getAgent } from '../store/queries/agents.js';

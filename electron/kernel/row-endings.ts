@@ -2,7 +2,8 @@
 // is a guarded UPDATE, so concurrent enders (approve / deny / the clock / a stop / a tool) have one winner.
 import { tx } from '../store/db.js';
 import { getRun } from '../store/queries/runs.js';
-import { getRow, transitionRow, patchedRow, type RowPatch } from '../store/queries/rows.js';
+import { getRow } from '../store/queries/rows.js';
+import { transitionRow, patchedRow, type RowPatch } from '../store/queries/row-updates.js';
 import { resolveInboxCardsOfRow } from '../store/queries/inbox.js';
 import { insertRunEvent } from '../store/queries/events.js';
 import type { RowState } from '../../shared/types.js';

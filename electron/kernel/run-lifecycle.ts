@@ -3,7 +3,8 @@
 // its executor is revoked.
 import { tx } from '../store/db.js';
 import { insertRun, getRun, endRun as endRunRow, reopenRun as reopenRunRow } from '../store/queries/runs.js';
-import { listLiveRowsOfRun, listParkedRowsAddressedTo, patchRow, transitionRow } from '../store/queries/rows.js';
+import { listLiveRowsOfRun, listParkedRowsAddressedTo } from '../store/queries/rows.js';
+import { patchRow, transitionRow } from '../store/queries/row-updates.js';
 import { resolveInboxCardsOfRow, setInboxAddressee } from '../store/queries/inbox.js';
 import { outboxDecision, outboxRowEnd, outboxRunEnd } from './desk-outbox.js';
 import { insertRunEvent } from '../store/queries/events.js';

@@ -7,7 +7,8 @@
 //   Fail closed: an exception in the gate or the stage refuses the row (`approval_error`); it is never executed.
 import { tx } from '../store/db.js';
 import { getRun } from '../store/queries/runs.js';
-import { insertRow, getRow, transitionRow, patchedRow, insertedRow, maxSeq, type RowPatch } from '../store/queries/rows.js';
+import { insertRow, getRow, insertedRow, maxSeq } from '../store/queries/rows.js';
+import { transitionRow, patchedRow, type RowPatch } from '../store/queries/row-updates.js';
 import { compileRules, evaluateResolved, type CompiledRules } from '../../shared/rules/index.js';
 import { resolveInput, resolveToolName } from '../../shared/rules/tool-names.js';
 import { ORIGINS } from '../../shared/types.js';

@@ -1,6 +1,6 @@
 // Executing a granted row: the tool runs with the run's abort signal; its completion is queued for the next
 // group commit (row-endings.ts). A tool that throws or returns something that is not a tool result fails.
-import type { RowPatch } from '../store/queries/rows.js';
+import type { RowPatch } from '../store/queries/row-updates.js';
 import type { RowState, ToolResult } from '../../shared/types.js';
 import * as results from './results.js';
 import { processTracker, sandboxPolicy } from './containment.js';
