@@ -6,6 +6,7 @@ import { editTool, listTool, readTool, writeTool } from './files.js';
 
 export const BUILTIN_TOOLS: readonly ExecutorTool[] = [bashTool, readTool, writeTool, editTool, listTool];
 export { confine, ConfinementError, prepareWorkspace } from './workspace.js';
-export { runCommand, type BashOutcome } from './bash.js';
+export { runCommand } from './bash.js';
+export type { BashOutcome } from './bash-result.js';
 export type { ProcessTracker } from '../types.js';
 export { childEnv } from '../../sandbox/env.js';

@@ -12,7 +12,8 @@ import { childEnv } from '../../sandbox/env.js';
 import { hostAllowed, policyFor, type SandboxPolicy } from '../../sandbox/policy.js';
 import { sandboxAvailability, setSandboxProbe, INSTALL_SENTENCE } from '../../sandbox/detect.js';
 import { processStartTime } from '../../sandbox/processes.js';
-import { runCommand, bashResult } from './bash.js';
+import { runCommand } from './bash.js';
+import { bashResult } from './bash-result.js';
 
 const policy = (over: Partial<SandboxPolicy> = {}): SandboxPolicy => ({
   enabled: true,
