@@ -112,6 +112,8 @@ describe('entitlement from the account service (GET {NEXUS_ACCOUNT_URL}/v1/entit
   it('an application/jwt body is accepted as well as JSON {token}', async () => {
     const svc = await service();
     const a = await app(svc);
+    // Concurrent refreshes share one request: the start-up one (503 by default) must be over first.
+    await until('the start-up attempt', () => a.gov.account.view().last_refresh !== null);
     const jwt = await svc.sign({ ent: ['nexus.orchestration'], exp: exp(a.clock) });
     svc.answer = (_q, res) => res.writeHead(200, { 'content-type': 'application/jwt' }).end(`${jwt}\n`);
     expect(await a.call('entitlementsRefresh')).toMatchObject({ ok: true, value: { entitled: true, source: 'account' } });
@@ -120,6 +122,7 @@ describe('entitlement from the account service (GET {NEXUS_ACCOUNT_URL}/v1/entit
   it('401, 500, garbage body, token signed by another key, expired token, timeout: the previous state is kept and the error says why', async () => {
     const svc = await service();
     const a = await app(svc);
+    await until('the start-up attempt', () => a.gov.account.view().last_refresh !== null);
     a.gov.account.timeoutMs = 300;
     const good = await svc.sign({ ent: ['nexus.orchestration'], exp: exp(a.clock) });
     svc.answer = tokenAnswer(good);
