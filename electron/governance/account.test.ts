@@ -12,7 +12,8 @@ import { saveAgent } from '../agents/profiles.js';
 import { addMember, beginChain, bindMemberRun } from '../store/queries/chains.js';
 import { recipientPosition, starterPosition } from '../../shared/orchestration/chain.js';
 import { PUBLIC_KEY_ENV } from './entitlements.js';
-import { ACCOUNT_TOKEN_ENV, ACCOUNT_URL_ENV, loadAccountConfig, REFRESH_INTERVAL_MS } from './account.js';
+import { REFRESH_INTERVAL_MS } from './account.js';
+import { ACCOUNT_TOKEN_ENV, ACCOUNT_URL_ENV, loadAccountConfig } from './account-request.js';
 import { fakeAccountService, tokenAnswer, type FakeAccountService } from '../../test/support/account-service.js';
 import { world } from '../../test/support/world.js';
 
