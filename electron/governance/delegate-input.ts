@@ -1,5 +1,7 @@
-// delegate_task's input: every problem is a sentence the model reads.
+// delegate_task's input: what the model is shown of it (the tool's schema) and how it is read (every problem is
+// a sentence the model reads).
 import { z } from 'zod';
+import type { ExecutorTool } from '../kernel/types.js';
 
 export const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
@@ -39,3 +41,27 @@ export function parseDelegateInput(input: unknown): { ok: true; value: DelegateI
   if (r.success) return { ok: true, value: r.data };
   return { ok: false, message: [...new Set(r.error.issues.map((i) => i.message))].join(' ') };
 }
+
+/** The tool as the model sees it: its name, what it does, its input's schema, and the card's target (the recipient). */
+export const DELEGATE_TOOL: Pick<ExecutorTool, 'name' | 'description' | 'inputSchema' | 'target'> = {
+  name: 'delegate_task',
+  description:
+    "Hand a task to another agent. Requires acceptance_check: a shell command run in the recipient's workspace that must exit 0 before the task counts as done. Returns the recipient's answer once the check passes.",
+  inputSchema: {
+    type: 'object',
+    properties: {
+      agent: { type: 'string', description: 'The agent to hand the task to.' },
+      task: { type: 'string', description: 'What it should do.' },
+      acceptance_check: {
+        type: 'object',
+        properties: { command: { type: 'string', description: 'Exits 0 only when the task is done.' }, timeout_s: { type: 'number' } },
+        required: ['command'],
+      },
+    },
+    required: ['agent', 'task', 'acceptance_check'],
+  },
+  target: (input) => {
+    const a = (input as { agent?: unknown } | null)?.agent;
+    return typeof a === 'string' ? a : '(no agent)';
+  },
+};

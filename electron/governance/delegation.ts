@@ -28,7 +28,7 @@ import { APPROVAL_EXPIRED_TEXT } from '../../shared/types.js';
 import { readSetting } from '../store/queries/settings.js';
 import type { Governance } from './service.js';
 import type { FinalizerVerdict } from './turns-port.js';
-import { parseDelegateInput } from './delegate-input.js';
+import { DELEGATE_TOOL, parseDelegateInput } from './delegate-input.js';
 import { toolError } from '../kernel/results.js';
 import { evidenceView, runAcceptanceCheck } from './acceptance-check.js';
 
@@ -41,26 +41,7 @@ export class Delegation {
   constructor(private readonly gov: Governance) {}
 
   readonly delegateTool: ExecutorTool = {
-    name: 'delegate_task',
-    description:
-      "Hand a task to another agent. Requires acceptance_check: a shell command run in the recipient's workspace that must exit 0 before the task counts as done. Returns the recipient's answer once the check passes.",
-    inputSchema: {
-      type: 'object',
-      properties: {
-        agent: { type: 'string', description: 'The agent to hand the task to.' },
-        task: { type: 'string', description: 'What it should do.' },
-        acceptance_check: {
-          type: 'object',
-          properties: { command: { type: 'string', description: 'Exits 0 only when the task is done.' }, timeout_s: { type: 'number' } },
-          required: ['command'],
-        },
-      },
-      required: ['agent', 'task', 'acceptance_check'],
-    },
-    target: (input) => {
-      const a = (input as { agent?: unknown } | null)?.agent;
-      return typeof a === 'string' ? a : '(no agent)';
-    },
+    ...DELEGATE_TOOL,
     run: (input, ctx) => this.delegate(input, ctx),
   };
 
