@@ -16,7 +16,7 @@ describe('docs/glossary.md', () => {
 describe('docs/troubleshooting.md', () => {
   const page = readDoc('troubleshooting.md');
   it('quotes the 503 sentence the browser host sends', () => {
-    expect(code('electron/doors/web.ts')).toContain("'The window is not built yet: run `npm run build` (vite build writes dist/renderer).\\n'");
+    expect(code('electron/doors/web-static.ts')).toContain("'The window is not built yet: run `npm run build` (vite build writes dist/renderer).\\n'");
     expect(page).toContain('`The window is not built yet: run \\`npm run build\\` (vite build writes dist/renderer).`');
   });
   it('quotes the window’s "No key to NEXUS" sentence', () => {
