@@ -33,7 +33,7 @@ afterEach(() => {
   }
 });
 const until = async (f: () => boolean) => {
-  for (let i = 0; i < 200 && !f(); i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 500 && !f(); i++) await new Promise((r) => setTimeout(r, 10));
 };
 
 describe.runIf(linux)('naming a real peer', () => {
@@ -90,17 +90,27 @@ describe.runIf(linux)('the peer check', () => {
       },
     );
     kids.push(client);
-    const children = () => {
+    // Wait for the tree as it will be, not as it is being made: a forked child is `node` until it execs, and the
+    // shell forks its `sleep` a moment after it starts. Told apart by what they run, not by pid order.
+    const childrenOf = (pid: number) => {
       try {
-        return readFileSync(`/proc/${client.pid}/task/${client.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+        return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
       } catch {
         return [];
       }
     };
-    await until(() => children().length === 2);
-    const [sh, tool] = children().sort((a, b) => a - b);
-    await until(() => !!proc(sh!) && proc(sh!)!.comm !== 'node');
-    const hookSleep = Number(readFileSync(`/proc/${sh}/task/${sh}/children`, 'utf8').trim().split(/\s+/)[0]);
+    const children = () => childrenOf(client.pid!);
+    const kid = (comm: string) => children().find((p) => proc(p)?.comm === comm);
+    const hookOf = (sh: number) => childrenOf(sh).find((p) => proc(p)?.comm === 'sleep');
+    await until(() => {
+      const sh = kid('sh');
+      return !!sh && !!kid('sleep') && !!hookOf(sh);
+    });
+    const sh = kid('sh')!;
+    const tool = kid('sleep');
+    const hookSleep = hookOf(sh)!;
+    expect(tool, 'the client started its tool').toBeDefined();
+    expect(hookSleep, 'the shell started its hook').toBeDefined();
     const check = new PeerCheck(() => []);
     expect(check.noteHook({ kind: 'named', pids: [hookSleep] }, 'claude-code')).toBe(client.pid);
     expect(check.refusal({ kind: 'named', pids: [tool!] })).toMatchObject({ code: 'peer_refused', message: /connected client \(claude-code, pid \d+\)/ });
