@@ -1,9 +1,10 @@
 // The submit path (DESIGN §2, §7; seed 000):
 //
-//   submitRows → each row inserted at `ready` (durable) → [model rows: the hop gate] → the stage (evaluateCall on
-//   the run's frozen mode + compiled rules, the row's origin) → granted: recorded `running`, THEN executed
-//                                                              → parked: parking.ts, in the same transaction
-//                                                              → failed: `approval_denied`, never executed.
+//   submitRows → each row inserted at `ready` (durable) → [model rows: the hop gate] → the stage: ONE verdict
+//   (shared/stage-verdict.ts: the rules on the run's frozen mode and the row's origin, then escape, runnable,
+//   trust) → grant: recorded `running`, THEN executed
+//          → park: parking.ts, in the same transaction
+//          → refuse: `approval_denied` (or the code running it would give), never executed.
 //   Fail closed: an exception in the gate or the stage refuses the row (`approval_error`); it is never executed.
 import { tx } from '../store/db.js';
 import { getRun } from '../store/queries/runs.js';
@@ -23,6 +24,7 @@ import { PROCEED, assertOpen, emitRow, type After, type KernelState } from './ke
 import type { Row, RowGrantedBy, Run, SubmitRowOptions } from './types.js';
 import { errorMessage } from '../../shared/errors.js';
 import { trustCovering } from '../../shared/trust.js';
+import { stageVerdict } from '../../shared/stage-verdict.js';
 import { log } from '../log.js';
 
 /**
@@ -149,50 +151,25 @@ function decide(k: KernelState, run: Run, row: Row, after: After, committed: Aft
     hopApprovedBy = typeof d.approved_by === 'string' ? d.approved_by : undefined;
   }
   // The name and input were resolved once, when the row was recorded: the rules read what is recorded and runs.
-  const decision = evaluateResolved(compiledFor(k, run), run.mode, { tool: { name: row.tool, runner: row.runner }, input: row.input, origin: row.origin });
-  if (!decision || typeof decision.tool !== 'string' || !Array.isArray(decision.matched)) throw new Error('the stage returned no decision');
-  // An escape from a client's own sandbox: a deny rule still refuses it, but nothing grants it (no rule, no
-  // mode, no trust): a person decides on a card that says it is an escape.
-  if (escape && decision.outcome !== 'failed') {
-    const unrunnable = cannotRun(k, run, row);
-    if (!unrunnable) return parkRow(k, run, row, decision.tool, decision.matched, after, parkMs, escape);
-  }
-  switch (decision.outcome) {
-    case 'granted':
-      return grant(k, run, row, decision.granted_by, decision.tool, decision.matched, after, hopApprovedBy);
-    case 'failed': {
-      const detail = decision.error.detail;
-      const ended = endRow(
-        k,
-        row,
-        ['ready'],
-        'failed',
-        { tool: decision.tool, matched: decision.matched, error: { code: 'approval_denied', detail }, result: results.deniedByStage(detail) },
-        undefined,
-        after,
-      );
-      return ended ?? getRow(k.db, row.id)!;
-    }
-    case 'parked': {
-      // A call that can never run is refused now, with the sentence approving it would have produced: nobody
-      // is asked about it, and nothing waits 24 h for an answer that could only fail.
-      const unrunnable = cannotRun(k, run, row);
-      if (unrunnable) {
-        const fields = {
-          tool: decision.tool,
-          matched: decision.matched,
-          error: { code: unrunnable.code, detail: unrunnable.text },
-          result: results.toolError(unrunnable.text, unrunnable.code),
-        };
-        return endRow(k, row, ['ready'], 'failed', fields, undefined, after) ?? getRow(k.db, row.id)!;
-      }
-      // Session trust relaxes this agent's OWN autonomy parks within its scope; deny rules were applied above.
-      if (trustCovering(k.trust, run.agent, row.wire_tool, row.input))
-        return grant(k, run, row, 'trust', decision.tool, decision.matched, after, hopApprovedBy);
-      return parkRow(k, run, row, decision.tool, decision.matched, after, parkMs);
+  const evaluation = evaluateResolved(compiledFor(k, run), run.mode, { tool: { name: row.tool, runner: row.runner }, input: row.input, origin: row.origin });
+  if (!evaluation || typeof evaluation.tool !== 'string' || !Array.isArray(evaluation.matched)) throw new Error('the stage returned no decision');
+  const verdict = stageVerdict(evaluation, {
+    escape,
+    unrunnable: () => cannotRun(k, run, row),
+    trusted: () => trustCovering(k.trust, run.agent, row.wire_tool, row.input) !== undefined,
+  });
+  switch (verdict.act) {
+    case 'grant':
+      return grant(k, run, row, verdict.granted_by, verdict.tool, verdict.matched, after, hopApprovedBy);
+    case 'park':
+      return parkRow(k, run, row, verdict.tool, verdict.matched, after, parkMs, verdict.escape);
+    case 'refuse': {
+      const result = verdict.by === 'rules' ? results.deniedByStage(verdict.detail) : results.toolError(verdict.detail, verdict.code);
+      const fields = { tool: verdict.tool, matched: verdict.matched, error: { code: verdict.code, detail: verdict.detail }, result };
+      return endRow(k, row, ['ready'], 'failed', fields, undefined, after) ?? getRow(k.db, row.id)!;
     }
     default:
-      throw new Error(`the stage returned an unknown outcome ${JSON.stringify((decision as { outcome: unknown }).outcome)}`);
+      throw new Error(`the stage returned an unknown verdict ${JSON.stringify((verdict as { act: unknown }).act)}`);
   }
 }
 
