@@ -92,8 +92,9 @@ export function approveRow(k: KernelState, row_id: string, opts: { by: string; t
     throw conflict(`Row ${row_id} asks to leave its client's sandbox; it can be approved once, never trusted for the session.`);
   const now = k.clock.now();
   let closed: string[] = [];
+  const patch: RowPatch = { granted_by: 'person', approved_by: opts.by, started_at: now };
   const won = tx(k.db, () => {
-    if (!transitionRow(k.db, row_id, ['needs_approval'], 'running', { granted_by: 'person', approved_by: opts.by, started_at: now }, now)) return false;
+    if (!transitionRow(k.db, row_id, ['needs_approval'], 'running', patch, now)) return false;
     closed = resolveInboxCardsOfRow(k.db, { row_id, status: 'approved', by: opts.by, now });
     const trust = opts.trust_session ? { trust_session: true, trust_scope: opts.trust_scope ?? 'agent' } : { trust_session: false };
     insertRunEvent(k.db, { run_id: run.id, type: 'approval_granted', data: { row_id, by: opts.by, ...trust }, now });
@@ -104,7 +105,8 @@ export function approveRow(k: KernelState, row_id: string, opts: { by: string; t
   disarmPark(k, row_id);
   // A new grant is announced as an agent change: windows listing the standing grants refresh.
   if (opts.trust_session && run.agent && grantTrust(k, run.agent, row, opts.trust_scope ?? 'agent', opts.by)) emit(k, { type: 'agents_changed' });
-  const running = getRow(k.db, row_id)!;
+  // Announced from the value written, as a park is: no re-read.
+  const running = patchedRow(row, 'running', patch, now);
   emitRow(k, running, { by: opts.by });
   emitInbox(k, { removed: closed.map((id) => ({ id, status: 'approved' })) });
   executeRow(k, run, running);
