@@ -179,11 +179,11 @@ describe('a gate decision is seen only once it is durable', () => {
     });
     // The card cannot be closed: the hold's expiry rolls back with it (no expired hold behind a pending card).
     t.gov.db.exec(`CREATE TEMP TRIGGER card_stuck BEFORE UPDATE ON inbox BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
-    expect(() => t.gov.expire(getHold(t.gov.db, request_id)!)).toThrow(/injected failure/);
+    expect(() => t.gov.holds.expire(getHold(t.gov.db, request_id)!)).toThrow(/injected failure/);
     expect(both()).toEqual({ hold: 'pending', card: 'pending' });
     expect(heard).toEqual([]);
     t.gov.db.exec('DROP TRIGGER card_stuck');
-    expect(t.gov.expire(getHold(t.gov.db, request_id)!)).toBe(true);
+    expect(t.gov.holds.expire(getHold(t.gov.db, request_id)!)).toBe(true);
     expect(heard).toEqual([{ hold: 'refused', card: 'expired' }]);
   });
 

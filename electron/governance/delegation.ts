@@ -226,7 +226,7 @@ export class Delegation {
     const t = getTask(this.gov.db, id);
     if (!t || t.status !== 'open') return;
     this.finish(id, 'canceled', null, toolError(`Task ${id} was canceled: ${why}.`, 'canceled', { task_id: id }));
-    if (t.run_id && opts.closeHolds) this.gov.closeHoldsOfTask(t.run_id, `task ${id} was canceled (${why})`);
+    if (t.run_id && opts.closeHolds) this.gov.holds.closeOfTask(t.run_id, `task ${id} was canceled (${why})`);
     if (t.run_id) {
       const r = this.gov.kernel.getRun(t.run_id);
       if (r?.status === 'running') this.gov.kernel.stopRun(t.run_id, { reason: why });

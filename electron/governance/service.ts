@@ -1,14 +1,13 @@
-// The governance service: one per app. It owns the gate the kernel calls, the answers to orchestration
-// holds, Stop all / Resume, settings, the entitlement and Recent chains. The gate itself is gate.ts (decides)
-// and hop-gate.ts (as the kernel calls it); a hold's card is hold-card.ts; delegation lives in delegation.ts.
+// The governance service: one per app. It owns the gate the kernel calls, Stop all / Resume, settings, the
+// entitlement and Recent chains. The gate itself is gate.ts (decides) and hop-gate.ts (as the kernel calls it); a
+// hold's card is hold-card.ts; how a hold ends (answered, expired, canceled) is held-hops.ts; delegation lives in
+// delegation.ts.
 import type { Kernel } from '../kernel/kernel.js';
 import type { HopGateCall, HopGateDecision, Run } from '../kernel/types.js';
 import type { Db } from '../store/db.js';
-import { tx } from '../store/db.js';
-import { resolveInboxItem } from '../store/queries/inbox.js';
 import { listRunningRunIds } from '../store/queries/runs.js';
 import { ApiFailure } from '../../shared/errors.js';
-import type { HopCode, HopVerdict, Settings } from '../../shared/types.js';
+import type { Settings } from '../../shared/types.js';
 import { gateHop } from './hop-gate.js';
 import { RecentChains } from './recent-chains.js';
 import { readSetting, readSettings, settingWarnings, writeSetting, writeStopAll, type SettingWarning } from '../store/queries/settings.js';
@@ -20,10 +19,8 @@ import {
   type EntitlementKey,
   type EntitlementView,
 } from './entitlements.js';
-import { answerHold, cancelHold, expireHold, getHold, holdExpiresAt, pendingHolds, pendingHoldsOfRun, type Hold } from '../store/queries/holds.js';
-import { openTaskOfRun } from '../store/queries/tasks.js';
-import { APPROVAL_EXPIRED_TEXT } from '../../shared/types.js';
-import { HoldTimers, waitingOn, type WaitingOn } from './hold-clock.js';
+import { waitingOn, type WaitingOn } from './hold-clock.js';
+import { HeldHops } from './held-hops.js';
 import type { TurnsPort } from './turns-port.js';
 import type { GovernancePorts } from './ports.js';
 import { AccountLink } from './account.js';
@@ -38,12 +35,10 @@ export class Governance {
   readonly recent: RecentChains;
   /** The account service link: NEXUS_ACCOUNT_URL / NEXUS_ACCOUNT_TOKEN, refresh at start and every 6 h. */
   readonly account: AccountLink;
-  /** Told when a hold expired unanswered (delegation fails the held run's task). */
-  onHoldExpired: (hold: Hold) => void = () => {};
+  /** How holds end outside the gate: answered, expired, canceled (held-hops.ts). */
+  readonly holds: HeldHops;
   /** A team desk's Stop all for governed hops (engaged elsewhere, or the desk silent too long); false without one. */
   deskStop: () => boolean = () => false;
-  /** The expiry timer of each pending hold. */
-  private readonly holdTimers: HoldTimers;
 
   constructor(private readonly nexus: GovernancePorts) {
     this.db = nexus.db;
@@ -53,9 +48,7 @@ export class Governance {
       () => nexus.clock.now(),
       () => this.kernel.emit({ type: 'chains_changed' }),
     );
-    this.holdTimers = new HoldTimers(nexus.clock, (h) => {
-      if (this.kernel.isOpen) this.expire(h);
-    });
+    this.holds = new HeldHops({ db: nexus.db, kernel: nexus.kernel, clock: nexus.clock, recent: this.recent, turns: () => nexus.turns });
     this.account = new AccountLink({
       env: nexus.env,
       clock: nexus.clock,
@@ -81,48 +74,8 @@ export class Governance {
     if (turnedInvalid) log.warn(turnedInvalid);
     // Not awaited: the app starts with the stored token; the account's answer replaces it when it comes.
     this.nexus.onClose(() => this.account.close());
-    this.nexus.onClose(() => this.holdTimers.clear());
+    this.nexus.onClose(() => this.holds.timers.clear());
     this.account.start();
-  }
-
-  // ── the hold clock ───────────────────────────────────────────────────────────────────────────────────────
-
-  /**
-   * After a start (the kernel recovered): a hold whose 24 h passed while NEXUS was closed expires now; the
-   * others get their timer back. Nothing is left waiting on a person for ever.
-   */
-  sweepHolds(): void {
-    for (const h of pendingHolds(this.db)) {
-      if (holdExpiresAt(h) <= this.now()) this.expire(h);
-      else this.holdTimers.arm(h);
-    }
-  }
-
-  /**
-   * Nobody answered within 24 h: the hop is refused with the expiry sentence (its identical retry reads it),
-   * the card closes as expired, the held run's task fails (its delegator gets the failure) and the held agent
-   * is told.
-   */
-  expire(h: Hold): boolean {
-    if (
-      !this.endHold(h, () => expireHold(this.db, h.request_id, APPROVAL_EXPIRED_TEXT, this.now()), {
-        card: 'expired',
-        verdict: 'refused',
-        code: 'approval_expired',
-      })
-    )
-      return false;
-    const task = openTaskOfRun(this.db, h.run_id);
-    try {
-      this.onHoldExpired(h);
-    } catch (e) {
-      log.error('failing the task of an expired hold failed', e);
-    }
-    this.continueHeldRun(
-      h.run_id,
-      `Nobody answered held hop ${h.hop} (request ${h.request_id}) within 24 hours: ${APPROVAL_EXPIRED_TEXT} Your ${h.tool} call on ${JSON.stringify(h.target)} is refused; do not retry it.${task ? ` Your task ${task.id} from "${task.delegator}" failed and "${task.delegator}" was told.` : ''} Report this in your answer.`,
-    );
-    return true;
   }
 
   /** What each run waits on (hold-clock.ts). */
@@ -144,41 +97,11 @@ export class Governance {
         now: () => this.now(),
         keyFingerprint: this.key.fingerprint,
         recent: this.recent,
-        holdTimers: this.holdTimers,
+        holdTimers: this.holds.timers,
         stopAll: () => this.deskStop(),
       },
       call,
     );
-  }
-
-  /**
-   * A person answered a hold. The card closes, Recent chains switches now, and a continuation in the held
-   * agent's run tells it the answer so it retries (approved) or reports (refused).
-   */
-  answer(request_id: string, approve: boolean, by: string, reason?: string): { state: string } {
-    const hold = getHold(this.db, request_id);
-    if (!hold) throw new ApiFailure('not_found', `No orchestration hold ${JSON.stringify(request_id)}.`);
-    const answered = () => answerHold(this.db, { request_id, approve, by, reason: reason?.trim() || null, now: this.now() });
-    if (!this.endHold(hold, answered, { card: approve ? 'approved' : 'denied', by, verdict: approve ? 'approved' : 'refused' })) {
-      const why = this.closedBecause(request_id);
-      throw new ApiFailure('conflict', `Orchestration hold ${request_id} is no longer waiting (it is ${hold.status}${why ? `: ${why}` : ''}).`);
-    }
-    const text = approve
-      ? `A person APPROVED held hop ${hold.hop} (request ${request_id}): your ${hold.tool} call on ${JSON.stringify(hold.target)}. Retry that identical call now (same tool, same input); the approval covers exactly one use.`
-      : `A person REFUSED held hop ${hold.hop} (request ${request_id}): your ${hold.tool} call on ${JSON.stringify(hold.target)}${reason?.trim() ? ` (reason: ${reason.trim()})` : ''}. Do not retry it; report the refusal in your answer.`;
-    this.continueHeldRun(hold.run_id, text);
-    return { state: approve ? 'approved' : 'refused' };
-  }
-
-  private continueHeldRun(run_id: string, text: string): void {
-    try {
-      const run = this.kernel.getRun(run_id);
-      if (!run || run.status === 'canceled') return; // stopped: nothing to tell
-      if (!this.nexus.turns) return; // a bare kernel (no turns): nobody to tell
-      void Promise.resolve(this.turns().continueRun(run_id, text)).catch((e) => log.error('could not continue the held run', e));
-    } catch (e) {
-      log.error('could not continue the held run', e);
-    }
   }
 
   // ── settings ─────────────────────────────────────────────────────────────────────────────────────────────
@@ -206,15 +129,7 @@ export class Governance {
   stopAll(): { stopped_runs: number } {
     writeStopAll(this.db, true, this.now());
     this.kernel.emit({ type: 'settings_changed' });
-    // Counted: every run that was in flight (stopping a delegator cascades to the runs it started).
-    for (const h of pendingHolds(this.db)) {
-      this.endHold(h, () => cancelHold(this.db, h.request_id, this.now()), {
-        card: 'canceled',
-        by: 'stop_all',
-        verdict: 'denied',
-        code: 'orchestration_stopped',
-      });
-    }
+    this.holds.cancelAll();
     // Runs may start while others stop (a turn ending hands back to its delegator): sweep until none is left.
     const stopped = new Set<string>();
     for (let pass = 0; pass < 10; pass++) {
@@ -229,52 +144,6 @@ export class Governance {
       }
     }
     return { stopped_runs: stopped.size };
-  }
-
-  /** A run was force-stopped: its pending holds are canceled (nothing asks about a stopped run). */
-  cancelHoldsOfRun(run_id: string): void {
-    for (const h of pendingHoldsOfRun(this.db, run_id)) {
-      // Nobody refused it: it ended because its run was stopped. Still one of the five words; the code says why.
-      this.endHold(h, () => cancelHold(this.db, h.request_id, this.now()), { card: 'canceled', verdict: 'refused', code: 'run_stopped' });
-    }
-  }
-
-  /**
-   * A delegated task was closed while its recipient waited on a hold (a restart interrupted the delegating
-   * call): nobody waits for that work any more, so its holds close with it and cannot be approved later.
-   */
-  closeHoldsOfTask(run_id: string, why: string): number {
-    let n = 0;
-    for (const h of pendingHoldsOfRun(this.db, run_id)) {
-      const closed = this.endHold(h, () => cancelHold(this.db, h.request_id, this.now(), why), {
-        card: 'canceled',
-        by: 'task_canceled',
-        verdict: 'refused',
-        code: 'task_canceled',
-      });
-      if (closed) n++;
-    }
-    return n;
-  }
-
-  /** Why a hold that is no longer pending cannot be answered, when it closed for a stated cause. */
-  closedBecause(request_id: string): string | null {
-    const h = getHold(this.db, request_id);
-    return h?.status === 'canceled' && h.reason ? `it was closed with its task: ${h.reason}` : null;
-  }
-
-  /**
-   * A hold ends outside the gate (answered, expired, canceled): its new status and its card's in ONE
-   * transaction, then, once committed, its timer stops, the windows and Recent chains learn of it.
-   * False when `end` found the hold no longer pending (someone else ended it first).
-   */
-  private endHold(h: Hold, end: () => boolean, o: { card: string; by?: string; verdict: HopVerdict; code?: HopCode }): boolean {
-    const closed = tx(this.db, () => end() && { card: resolveInboxItem(this.db, { id: h.request_id, status: o.card, by: o.by ?? null, now: this.now() }) });
-    if (!closed) return false;
-    this.holdTimers.disarm(h.request_id);
-    if (closed.card) this.kernel.emitInbox({ removed: [{ id: h.request_id, status: o.card }] });
-    this.recent.setVerdict(h.chain_id, h.hop, o.verdict, o.code);
-    return true;
   }
 
   resume(): Settings {

@@ -29,14 +29,14 @@ export async function createGovernance(ports: GovernancePorts): Promise<Governan
           'Trust for this session never covers an orchestration hold: nothing was approved. Approve the hold on its own (without trust for the session).',
         );
       }
-      return gov.answer(item.id, true, o.by);
+      return gov.holds.answer(item.id, true, o.by);
     },
-    deny: (item, o) => gov.answer(item.id, false, o.by, o.reason),
-    closedBecause: (item) => gov.closedBecause(item.id),
+    deny: (item, o) => gov.holds.answer(item.id, false, o.by, o.reason),
+    closedBecause: (item) => gov.holds.closedBecause(item.id),
   });
   kernel.registerTool(delegation.delegateTool);
   kernel.registerTool(new MessageAgent(gov, delegation).tool);
-  gov.onHoldExpired = (h) => delegation.holdExpired(h);
+  gov.holds.onExpired = (h) => delegation.holdExpired(h);
 
   // A task's run that ends without its task closing (stopped, failed) answers its delegator.
   // A force-stopped run's pending holds are canceled (its cards close; nothing asks about a stopped run).
@@ -44,7 +44,7 @@ export async function createGovernance(ports: GovernancePorts): Promise<Governan
     if (e.type !== 'run_event' || !['run_ended', 'run_stopped', 'run_failed'].includes(e.event)) return;
     const run = kernel.getRun(e.run_id);
     if (!run) return;
-    if (run.status === 'canceled') gov.cancelHoldsOfRun(run.id);
+    if (run.status === 'canceled') gov.holds.cancelOfRun(run.id);
     delegation.onRunEnded(run);
   });
   ports.onClose(off);
@@ -53,7 +53,7 @@ export async function createGovernance(ports: GovernancePorts): Promise<Governan
   // sentence (not as "interrupted"); the others get their 24 h timer back.
   setImmediate(() => {
     if (!kernel.isOpen) return;
-    gov.sweepHolds();
+    gov.holds.sweep();
     delegation.recoverTasks();
   });
 
