@@ -16,6 +16,7 @@ import { openDeskSql, type DeskSql } from './pg/conn.js';
 import { errorMessage } from '../../shared/errors.js';
 import { PolicySync } from './policy-sync.js';
 import type { SaveProfile } from './policy.js';
+import { SingleFlight } from './single-flight.js';
 
 export { DeskOptionsSchema, redactUrl, type DeskOptions, type DeskStatus } from './options.js';
 
@@ -41,11 +42,20 @@ export class DeskClient {
   private deskStopAll = false;
   private engagedByDesk = false;
   private timer: ReturnType<typeof setInterval> | null = null;
-  private draining: Promise<void> | null = null;
-  private drainAgain = false;
+  /** The outbox to the desk, one pass at a time (drain.ts). */
+  private readonly drain = new SingleFlight(
+    async () => void (await drainOutbox(this.sql, this.ports.db, this.opts.machine)),
+    () => this.closed,
+    (e) => this.lost(e),
+  );
   private drainScheduled = false;
-  private catching: Promise<void> | null = null;
-  private catchAgain = false;
+  /** The desk's answers to this machine's cards, by sequence, one pass at a time. */
+  private readonly catchUp = new SingleFlight(
+    () => this.catchUpPass(),
+    () => this.closed,
+    (e) => this.lost(e),
+    () => this.drainSoon(),
+  );
   private unlisten: (() => Promise<void>) | null = null;
   private closed = false;
   private offEvents: (() => void) | null = null;
@@ -101,7 +111,7 @@ export class DeskClient {
       this.applyStopAll(stopAll);
       this.failedBeats = 0;
       this.drainSoon();
-      this.catchUpSoon();
+      this.catchUp.kick();
     } catch (e) {
       this.lost(e); // the next beat retries; the outbox keeps everything meanwhile
       if (++this.failedBeats % RENEW_AFTER === 0) this.renew();
@@ -144,7 +154,7 @@ export class DeskClient {
       (payload) => this.onNotify(payload),
       () => {
         this.heard();
-        this.catchUpSoon();
+        this.catchUp.kick();
         this.policySoon();
       },
     );
@@ -154,7 +164,7 @@ export class DeskClient {
 
   private onNotify(payload: string): void {
     this.heard();
-    if (payload.startsWith('answer:')) this.catchUpSoon();
+    if (payload.startsWith('answer:')) this.catchUp.kick();
     else if (payload === 'policy:stop_all') void this.beat();
     else if (payload.startsWith('policy:')) this.policySoon();
     else if (payload.startsWith('card:')) for (const fn of this.cardListeners) fn();
@@ -208,50 +218,18 @@ export class DeskClient {
     this.drainScheduled = true;
     setImmediate(() => {
       this.drainScheduled = false;
-      this.drainNow();
+      this.drain.kick();
     });
   }
 
-  private drainNow(): void {
-    if (this.closed) return;
-    if (this.draining) {
-      this.drainAgain = true;
-      return;
+  /** Every answer the desk holds past the last one applied here, in pages. */
+  private async catchUpPass(): Promise<void> {
+    for (;;) {
+      const got = await q.answersSince(this.sql, { machine: this.opts.machine, after: answersSeen(this.ports.db) });
+      if (this.closed || !this.ports.kernel.isOpen) return;
+      for (const a of got) this.outcomes.push(applyAnswer(this.ports.kernel, this.ports.db, a));
+      if (got.length < 500) return;
     }
-    this.draining = (async () => {
-      do {
-        this.drainAgain = false;
-        await drainOutbox(this.sql, this.ports.db, this.opts.machine);
-      } while (this.drainAgain && !this.closed);
-    })()
-      .catch((e: unknown) => this.lost(e))
-      .finally(() => {
-        this.draining = null;
-      });
-  }
-
-  private catchUpSoon(): void {
-    if (this.closed) return;
-    if (this.catching) {
-      this.catchAgain = true;
-      return;
-    }
-    this.catching = (async () => {
-      do {
-        this.catchAgain = false;
-        for (;;) {
-          const got = await q.answersSince(this.sql, { machine: this.opts.machine, after: answersSeen(this.ports.db) });
-          if (this.closed || !this.ports.kernel.isOpen) return;
-          for (const a of got) this.outcomes.push(applyAnswer(this.ports.kernel, this.ports.db, a));
-          if (got.length < 500) break;
-        }
-      } while (this.catchAgain && !this.closed);
-    })()
-      .catch((e: unknown) => this.lost(e))
-      .finally(() => {
-        this.catching = null;
-        this.drainSoon();
-      });
   }
 
   /** Answer any card of the desk as this machine's person; the owner applies it (first answer wins). */
@@ -275,7 +253,7 @@ export class DeskClient {
 
   /** Wait until everything this kernel wrote so far is at the desk (tests, `nexus desk leave`). */
   async flush(): Promise<void> {
-    await this.draining;
+    await this.drain.current;
     await drainOutbox(this.sql, this.ports.db, this.opts.machine);
   }
 
@@ -290,7 +268,7 @@ export class DeskClient {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.offEvents?.();
-    await Promise.allSettled([this.draining, this.catching, this.policy.idle]);
+    await Promise.allSettled([this.drain.current, this.catchUp.current, this.policy.idle]);
     await this.sql.end({ timeout: 1 });
   }
 }
