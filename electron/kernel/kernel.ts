@@ -1,19 +1,6 @@
-// The kernel: runs, rows and the approval stage every row crosses (DESIGN §2, §7; seed 000).
-//
-//   submitRow → row inserted at `ready` (durable) → [model rows: the hop gate] → the stage → granted: recorded
-//   `running`, THEN executed | parked: `needs_approval` + effect profile + 24 h deadline + autonomy card, in one
-//   transaction | failed: `approval_denied`, never executed. A parked row ends by approve, deny, the clock or a
-//   stop. Every state change is a guarded UPDATE, so concurrent enders resolve to exactly one winner. Fail closed:
-//   an exception in the gate or the stage refuses the row (`approval_error`); it is never executed.
-//
-// This class is the stable public face (README.md). The work is done by plain functions of the kernel's state
-// (kernel-state.ts), one module per concern:
-//   stage.ts          the submit path: insert, hop gate, stage, grant
-//   parking.ts        park, approve, deny, expiry, the park clock
-//   tool-execution.ts running a granted row's tool
-//   row-endings.ts    guarded row ends, group commit, waiters
-//   run-lifecycle.ts  create, stop/end, re-open, executor revocation
-//   recovery.ts       crash recovery at start, graceful close
+// The kernel: runs, rows and the approval stage every row crosses (DESIGN §2, §7; seed 000). This class is the
+// stable public face; the work is done by plain functions of the kernel's state (kernel-state.ts), one module per
+// concern, listed in README.md (the submit path and its verdict: stage.ts, whose header draws it).
 import type { Db } from '../store/db.js';
 import { getRun } from '../store/queries/runs.js';
 import { getRow, listRowsOfRun } from '../store/queries/rows.js';
@@ -120,12 +107,11 @@ export class Kernel {
   setHopGate(gate: HopGate): void {
     this.k.hopGate = gate;
   }
-  /** The stand-in for the tools of client-executed runs (created_by `client:…`; kernel/client-runs.ts). */
   /** Joined to (or left) a team desk: while on, changes the desk must learn of also write the outbox (desk-outbox.ts). */
   setDeskOutbox(on: boolean): void {
     this.k.deskOutbox = on;
   }
-
+  /** The stand-in for the tools of client-executed runs (created_by `client:…`; kernel/client-runs.ts). */
   setClientExecutor(executor: ClientExecutor): void {
     this.k.clientExecutor = executor;
   }
