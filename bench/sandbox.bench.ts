@@ -9,6 +9,7 @@ import { runCommand } from '../electron/kernel/tools/bash.js';
 import { sandboxAvailability } from '../electron/sandbox/index.js';
 import type { SandboxPolicy } from '../electron/sandbox/index.js';
 import { line, now, pct, unmeasured } from './report.js';
+import { peerSandbox } from './sandbox-peer.js';
 
 const N = Number(process.env.SANDBOX_BENCH_N ?? 200);
 
@@ -63,7 +64,30 @@ export async function run(): Promise<void> {
     line('sandbox cost added per bash call, p50', `${(s50 - b50).toFixed(2)} ms`, '≤ 15 ms', s50 - b50 <= 15);
     line('load average while measuring (1 min)', loadavg()[0]!.toFixed(1), '', null);
     line('sandbox cost added per bash call, p99', `${(pct(boxed, 99) - pct(base, 99)).toFixed(2)} ms`, '', null);
+    await beside(ws, data, policy);
   } finally {
     rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** NEXUS's sandboxed `true` and @anthropic-ai/sandbox-runtime's, interleaved: the peer's p50 ÷ ours (≥ 1: the lead holds). */
+async function beside(ws: string, hidden: string, policy: SandboxPolicy): Promise<void> {
+  const label = 'sandbox-runtime ÷ NEXUS per sandboxed command (p50)';
+  const peer = await peerSandbox(ws, hidden);
+  if (typeof peer === 'string') return unmeasured(label, peer);
+  try {
+    const n = Math.max(20, Math.round(N / 4));
+    await sample(5, () => peer.run());
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    for (let i = 0; i < n; i++) {
+      ours.push(...(await sample(1, () => runCommand('true', { cwd: ws, timeout_ms: 10_000, policy }))));
+      theirs.push(...(await sample(1, () => peer.run())));
+    }
+    const r = pct(theirs, 50) / pct(ours, 50);
+    line(label, `${r.toFixed(2)}×`, '≥ 1×', r >= 1);
+    console.log(`    NEXUS ${pct(ours, 50).toFixed(2)} ms, sandbox-runtime ${pct(theirs, 50).toFixed(2)} ms (${n} calls each)`);
+  } finally {
+    await peer.close();
   }
 }
