@@ -1,4 +1,4 @@
-// The inbox's kinds. The kernel answers autonomy cards itself (approve/deny a parked row); GOVERNANCE
+// The inbox's kinds. The kernel registers autonomy cards (approve/deny a parked row, parking.ts); GOVERNANCE
 // registers `orchestration` (holds, id = request_id), AGENTS `attention` (retry/abandon) and `question`
 // (answer). Every card lives in the one `inbox` table, so `nexus inbox` and the window list them together.
 import type { InboxKind } from '../../shared/types.js';
@@ -9,13 +9,10 @@ import type { Db } from '../store/db.js';
 import type { NexusEvent } from '../../shared/api/index.js';
 import type { Clock } from './clock.js';
 import type { InboxChange } from './kernel-state.js';
-import type { Row } from './types.js';
 
 /** What the inbox needs of the kernel that owns it (the Kernel class satisfies it; handed in, not imported). */
 export interface InboxHost {
   readonly clock: Clock;
-  approve(row_id: string, opts: { by: string; trust_session?: boolean; trust_scope?: 'agent' | 'call' }): Row;
-  deny(row_id: string, opts: { by: string; reason?: string }): Row;
   emit(event: NexusEvent): void;
   emitInbox(change?: InboxChange): void;
 }
@@ -47,12 +44,7 @@ export class InboxKinds {
   constructor(
     private readonly kernel: InboxHost,
     private readonly db: Db,
-  ) {
-    this.register('autonomy', {
-      approve: (item, o) => ({ state: kernel.approve(item.row_id ?? item.id, { by: o.by, trust_session: o.trust_session, trust_scope: o.trust_scope }).state }),
-      deny: (item, o) => ({ state: kernel.deny(item.row_id ?? item.id, { by: o.by, reason: o.reason }).state }),
-    });
-  }
+  ) {}
 
   register(kind: InboxKind, handler: InboxKindHandler): void {
     this.handlers.set(kind, handler);

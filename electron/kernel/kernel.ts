@@ -75,6 +75,11 @@ export class Kernel {
       failRun: (k, run_id, why) => terminateRun(k, run_id, 'failed', { error: why, rowWhy: `the run failed (${why})`, event: 'run_failed' }),
     });
     this.inbox = new InboxKinds(this, this.db);
+    // An answer to an autonomy card goes from the inbox's dispatch straight to the park it answers, card in hand.
+    this.inbox.register('autonomy', {
+      approve: (item, o) => approveRow(this.k, item.row_id ?? item.id, { by: o.by, trust_session: o.trust_session, trust_scope: o.trust_scope }, item),
+      deny: (item, o) => denyRow(this.k, item.row_id ?? item.id, { by: o.by, reason: o.reason }),
+    });
     this.records = new KernelRecords(this.db, this.clock);
     this.secrets = createSecretStore(this.dataDir, opts.secretCipher);
     for (const t of BUILTIN_TOOLS) this.tools.register(t);

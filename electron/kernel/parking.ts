@@ -82,13 +82,18 @@ function announcePark(k: KernelState, parked: Row, required: { row_id: string; t
   emitInbox(k, { added: [card] });
 }
 
-/** Approve a parked row: recorded `running` (granted_by person) before it runs. */
-export function approveRow(k: KernelState, row_id: string, opts: { by: string; trust_session?: boolean; trust_scope?: TrustChoice }): Row {
+/** Approve a parked row: recorded `running` (granted_by person) before it runs. `card`: its card, when the caller holds it. */
+export function approveRow(
+  k: KernelState,
+  row_id: string,
+  opts: { by: string; trust_session?: boolean; trust_scope?: TrustChoice },
+  card: InboxEntry | null = null,
+): Row {
   assertOpen(k);
   const row = parkedRow(k, row_id);
   const run = getRun(k.db, row.run_id)!;
   // An escape card is answered once: trusting the session would grant its next escapes unasked.
-  if (opts.trust_session && getInboxItem(k.db, row_id)?.data.escape !== undefined)
+  if (opts.trust_session && (card ?? getInboxItem(k.db, row_id))?.data.escape !== undefined)
     throw conflict(`Row ${row_id} asks to leave its client's sandbox; it can be approved once, never trusted for the session.`);
   const now = k.clock.now();
   let closed: string[] = [];
