@@ -71,12 +71,17 @@ export function tx<T>(db: Db, fn: () => T): T {
   let run = runners.get(db);
   if (!run) runners.set(db, (run = db.transaction((f: () => unknown) => f())));
   const outermost = !db.inTransaction;
+  const w = outermost ? watches.get(db) : undefined;
+  if (w) w.inTx = true;
   try {
     return run(fn) as T;
   } finally {
-    // Committed or rolled back: what a watched table holds is settled again (see watchedRead).
-    const w = outermost ? watches.get(db) : undefined;
-    if (w?.dirty) settle(w);
+    if (w) {
+      w.inTx = false;
+      w.txVersion = undefined;
+      // Committed or rolled back: what a watched table holds is settled again (see watchedRead).
+      if (w.dirty) settle(w);
+    }
   }
 }
 
@@ -86,16 +91,28 @@ export function tx<T>(db: Db, fn: () => T): T {
 // (changes when ANOTHER connection, in this process or any other, commits) and this connection's own
 // generation, bumped by every write to a watched table (`wroteWatched`) and again when the transaction that
 // wrote it ends, committed or rolled back. While this connection holds an uncommitted write, nothing is cached.
+//
+// Inside one transaction that tx() began, data_version is read once: from its first read on, the transaction sees
+// one snapshot (and once it has written, no other connection can commit before it ends), so a second watched
+// read in it (the gate reads the settings, then the entitlement) learns nothing new from asking again.
 interface Watch {
   gen: number;
   dirty: boolean;
   readonly version: Statement;
+  /** An outermost tx() transaction is open on this connection. */
+  inTx: boolean;
+  /** data_version as first read in that transaction; undefined outside one. */
+  txVersion: unknown;
 }
 const watches = new WeakMap<Db, Watch>();
 function watchOf(db: Db): Watch {
   let w = watches.get(db);
-  if (!w) watches.set(db, (w = { gen: 0, dirty: false, version: db.prepare('PRAGMA data_version').pluck() }));
+  if (!w) watches.set(db, (w = { gen: 0, dirty: false, version: db.prepare('PRAGMA data_version').pluck(), inTx: false, txVersion: undefined }));
   return w;
+}
+function dataVersion(w: Watch, db: Db): unknown {
+  if (!w.inTx || !db.inTransaction) return w.version.get();
+  return (w.txVersion ??= w.version.get());
 }
 function settle(w: Watch): void {
   w.dirty = false;
@@ -119,7 +136,7 @@ export function watchedRead<T>(read: (db: Db) => T): (db: Db) => T {
       if (db.inTransaction) return read(db);
       settle(w);
     }
-    const dv: unknown = w.version.get();
+    const dv = dataVersion(w, db);
     const hit = memo.get(db);
     if (hit && hit.dv === dv && hit.gen === w.gen) return hit.value;
     const value = read(db);
