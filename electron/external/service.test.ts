@@ -50,8 +50,8 @@ const until = async (f: () => boolean) => {
 beforeEach(async () => {
   // Governance too: Stop all is its switch (pressed through the API below).
   w = world();
-  const opened = (h = await harness({ modules: { external: true, governance: true } }));
-  w.defer(() => opened.cleanup());
+  h = await harness({ modules: { external: true, governance: true } });
+  w.defer(() => h.cleanup());
   project = join(w.dir('ext-proj'), 'proj');
   mkdirSync(project);
 });

@@ -60,8 +60,8 @@ const allowAll = async (client: 'claude-code' | 'codex' = 'claude-code') =>
 
 beforeEach(async () => {
   w = world();
-  const opened = (h = await harness({ modules: { external: true, governance: true } }));
-  w.defer(() => opened.cleanup());
+  h = await harness({ modules: { external: true, governance: true } });
+  w.defer(() => h.cleanup());
   project = realpathSync(w.dir('ext-sess')) + '/proj';
   mkdirSync(project);
 });

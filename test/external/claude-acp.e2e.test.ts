@@ -36,17 +36,17 @@ beforeEach(async () => {
   // So it is made here, under /var/tmp, and only handed to the world to remove.
   w = world();
   dir = w.own(mkdtempSync('/var/tmp/nexus-claude-acp-'));
-  const opened = (h = await harness({ dir: join(dir, 'data'), modules: { governance: true, turns: true, external: true } }));
+  h = await harness({ dir: join(dir, 'data'), modules: { governance: true, turns: true, external: true } });
   // Claude Code also sends requests without tools (a title, a quota probe): only the turn with Bash calls it.
-  const served = (model = await startAnthropicModel((req) =>
+  model = await startAnthropicModel((req) =>
     req.toolResults.length
       ? { text: 'done' }
       : req.toolNames.includes('Bash')
         ? { call: { name: 'Bash', input: { command: command(), description: 'write claude.txt' } } }
         : { text: 'ok' },
-  ));
-  w.defer(() => served.close());
-  w.defer(() => opened.cleanup());
+  );
+  w.defer(() => model.close());
+  w.defer(() => h.cleanup());
 });
 afterEach(() => w.cleanup());
 

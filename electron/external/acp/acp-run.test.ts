@@ -27,8 +27,8 @@ let dir: string;
 beforeEach(async () => {
   w = world();
   dir = w.own(mkdtempSync('/var/tmp/nexus-acp-'));
-  const opened = (h = await harness({ dir: join(dir, 'data'), modules: { governance: true, turns: true, external: true } }));
-  w.defer(() => opened.cleanup());
+  h = await harness({ dir: join(dir, 'data'), modules: { governance: true, turns: true, external: true } });
+  w.defer(() => h.cleanup());
 });
 afterEach(() => w.cleanup());
 

@@ -27,12 +27,12 @@ const command = () => `(cat ${join(dir, 'data', 'nexus.db')} >/dev/null 2>&1 && 
 beforeEach(async () => {
   w = world();
   dir = w.own(mkdtempSync('/var/tmp/nexus-gemini-acp-'));
-  const opened = (h = await harness({ dir: join(dir, 'data'), modules: { governance: true } }));
-  const served = (model = await startGeminiModel((req) =>
+  h = await harness({ dir: join(dir, 'data'), modules: { governance: true } });
+  model = await startGeminiModel((req) =>
     req.toolResults.length === 0 ? { call: { name: 'run_shell_command', input: { command: command(), description: 'write gem' } } } : { text: 'done' },
-  ));
-  w.defer(() => served.close());
-  w.defer(() => opened.cleanup());
+  );
+  w.defer(() => model.close());
+  w.defer(() => h.cleanup());
 });
 afterEach(() => w.cleanup());
 
