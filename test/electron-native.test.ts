@@ -2,12 +2,12 @@
 // (or nothing) lands in its own folder. Needs the network to succeed; offline it must fail cleanly.
 import { describe, it, expect } from 'vitest';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 // @ts-expect-error plain ESM script without types
 import { buildElectronNative, loadsInNode, wanted } from '../scripts/electron-native.mjs';
+import { world } from './support/world.js';
 
 const require = createRequire(import.meta.url);
 const nodeBuild = join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
@@ -22,7 +22,8 @@ describe('scripts/electron-native.mjs', () => {
 
   it('builds into its own folder or fails with a reason; node_modules keeps the Node build either way', { timeout: 600_000 }, async () => {
     const before = hash(nodeBuild);
-    const out = join(mkdtempSync(join(tmpdir(), 'nexus-native-out-')), 'electron');
+    const w = world();
+    const out = join(w.dir('native-out'), 'electron');
     try {
       let error: unknown = null;
       await buildElectronNative({ out }).catch((e: unknown) => (error = e));
@@ -39,7 +40,7 @@ describe('scripts/electron-native.mjs', () => {
       const Database = require('better-sqlite3');
       expect(new Database(':memory:').prepare('select 1 as one').get()).toEqual({ one: 1 });
     } finally {
-      rmSync(dirname(out), { recursive: true, force: true });
+      await w.cleanup();
     }
   });
 });

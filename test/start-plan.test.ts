@@ -1,12 +1,12 @@
 // `npm start`'s decisions (scripts/start-plan.mjs), one platform branch at a time.
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 // @ts-expect-error plain ESM script without types
 import { NODE_RANGE, electronNativeDir, nativeMatches, nodeProblem, nodeScript, sandboxProblem, startPlan } from '../scripts/start-plan.mjs';
 import pkg from '../package.json' with { type: 'json' };
+import { world } from './support/world.js';
 
 const electron = { path: '/x/electron', why: '' };
 
@@ -42,8 +42,9 @@ describe('npm start: Windows spawning', () => {
     expect(src).not.toMatch(/electron-builder\.cmd|run\('npm'|spawnSync\('npm'|install-app-deps/);
   });
 
-  it('the plan, run as a real child process through this Node, works (exit 0)', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'nexus-plan-'));
+  it('the plan, run as a real child process through this Node, works (exit 0)', async () => {
+    const w = world();
+    const dir = w.dir('plan');
     try {
       const script = join(dir, 'ok.mjs');
       writeFileSync(script, 'process.stdout.write(process.argv.slice(2).join(","))');
@@ -52,7 +53,7 @@ describe('npm start: Windows spawning', () => {
       expect(r.status).toBe(0);
       expect(r.stdout).toBe('a,b c');
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      await w.cleanup();
     }
   });
 });

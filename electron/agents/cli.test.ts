@@ -1,12 +1,12 @@
 // The real command line against a real kernel: `nexus serve` in its own process, the scripted model in this
 // one (HTTP), then `nexus agents add`, `nexus run AGENT PROMPT --wait`, `nexus inbox --json` and
 // `nexus approve ID` as separate processes. A fan with a granted, a parked-then-approved and a denied call.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startScriptedModel, type ScriptedModel } from '../../test/support/scripted-model.js';
+import { startScriptedModel } from '../../test/support/scripted-model.js';
+import { stopChild, world, type World } from '../../test/support/world.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const ENTRY = `import(${JSON.stringify(join(ROOT, 'electron/cli/main.ts'))}).then((m) => m.main(process.argv.slice(1))).then((c) => process.exit(c), (e) => { console.error(e); process.exit(70); })`;
@@ -24,23 +24,16 @@ const finished = (child: ChildProcess): Promise<{ code: number | null; out: stri
   });
 const cli = (args: string[]) => finished(nexus(args));
 
-let dir = '';
-let server: ChildProcess | null = null;
-let model: ScriptedModel | null = null;
-afterEach(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server!.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  await model?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+let w: World;
+beforeEach(() => {
+  w = world();
 });
+afterEach(() => w.cleanup());
 
 describe('nexus run / inbox / approve against nexus serve', () => {
   it('a fan through the CLI: granted, parked and approved with `nexus approve`, denied; `run --wait` prints the answer', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'nexus-cli-turns-'));
-    model = await startScriptedModel({
+    const dir = w.dir('cli-turns');
+    const model = await startScriptedModel({
       script: [
         {
           toolCalls: [
@@ -52,7 +45,9 @@ describe('nexus run / inbox / approve against nexus serve', () => {
         { text: 'CLI fan done.' },
       ],
     });
-    server = nexus(['serve', '--data-dir', dir, '--port', '0']);
+    w.defer(() => model.close());
+    const server = nexus(['serve', '--data-dir', dir, '--port', '0']);
+    w.defer(() => stopChild(server));
     let served = '';
     server.stdout!.on('data', (d) => (served += d));
     server.stderr!.on('data', (d) => (served += d));

@@ -2,14 +2,15 @@
 // commands as separate processes, then stop it (SIGTERM) and check nothing is left behind.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startScriptedModel } from '../../test/support/scripted-model.js';
+import { stopChild, world } from '../../test/support/world.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'nexus.cjs');
+const w = world();
 let dir: string;
 let serve: ChildProcess;
 let serveOut = '';
@@ -29,18 +30,17 @@ const json = async (...args: string[]) => {
 
 beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' });
-  dir = mkdtempSync(join(tmpdir(), 'nexus-cli-'));
+  dir = w.dir('cli');
   serve = spawn(process.execPath, [BIN, 'serve', '--data-dir', dir, '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const started = serve;
+  w.defer(() => stopChild(started));
   serve.stdout!.on('data', (c) => (serveOut += c));
   serve.stderr!.on('data', (c) => (serveOut += c));
   for (let i = 0; i < 200 && !serveOut.includes('control socket:'); i++) await new Promise((r) => setTimeout(r, 50));
   if (!serveOut.includes('control socket:')) throw new Error(`serve did not start: ${serveOut}`);
 }, 60_000);
 
-afterAll(async () => {
-  if (serve && serve.exitCode === null && serve.signalCode === null) serve.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => w.cleanup());
 
 describe('nexus serve', () => {
   it('prints the URL line and opens the control socket with mode 0600', () => {
@@ -190,14 +190,10 @@ describe('kernel commands through the socket', () => {
   });
 
   it('a clear error when no kernel is running for that data dir', async () => {
-    const empty = mkdtempSync(join(tmpdir(), 'nexus-cli-none-'));
-    try {
-      const r = await nexus('status', '--data-dir', empty);
-      expect(r.code).toBe(1);
-      expect(r.err).toMatch(/No NEXUS kernel is running for the data dir/);
-    } finally {
-      rmSync(empty, { recursive: true, force: true });
-    }
+    const empty = w.dir('cli-none');
+    const r = await nexus('status', '--data-dir', empty);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/No NEXUS kernel is running for the data dir/);
   });
 
   it('the socket speaks newline-delimited JSON, validates input, and streams events to subscribers', async () => {

@@ -5,18 +5,18 @@
 // recorded by a Node module hook (test/support/trace-modules.mjs).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, ROOT } from '../../test/support/serve.js';
+import { removeDir, tempDir } from '../../test/support/world.js';
 
 const BIN = join(ROOT, 'bin', 'nexus.cjs');
 const TRACER = pathToFileURL(join(ROOT, 'test', 'support', 'trace-modules.mjs')).href;
 
 /** The module URLs one `nexus` process loaded (against a data dir no kernel serves: the graph is the same). */
 function loaded(args: string[]): Promise<string[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'nexus-trace-'));
+  const dir = tempDir('trace');
   const trace = join(dir, 'modules.txt');
   return new Promise((resolve) => {
     execFile(
@@ -30,7 +30,7 @@ function loaded(args: string[]): Promise<string[]> {
         } catch {
           // nothing recorded: the assertions below say so
         }
-        rmSync(dir, { recursive: true, force: true });
+        removeDir(dir);
         resolve(lines);
       },
     );

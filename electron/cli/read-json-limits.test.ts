@@ -2,17 +2,19 @@
 // once (reading it would never end), an endless device is cut off past the limit, and `nexus entitlements
 // import` of a 10 MB token file says "too large" instead of a socket reset.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputTooLarge, MAX_JSON_FILE_BYTES, readBoundedText, readJsonFile } from './read-json.js';
 import { main } from './main.js';
+import { world, type World } from '../../test/support/world.js';
 
+let w: World;
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'nexus-input-'));
+  w = world();
+  dir = w.dir('input');
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => w.cleanup());
 
 describe('bounded input files', () => {
   it('a file over the limit is refused by its size, unread (a sparse 1 TB file returns at once)', async () => {

@@ -3,26 +3,25 @@
 // Built privately so a concurrent `npm run build` of the shared tree can never race this test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCli } from '../../scripts/build-cli.mjs';
+import { world } from '../../test/support/world.js';
 
 const root = join(import.meta.dirname, '..', '..');
+const w = world();
 let dir = '';
 let bin = '';
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'nexus-rules-cli-'));
+  dir = w.dir('rules-cli');
   mkdirSync(join(dir, 'bin'));
   copyFileSync(join(root, 'bin', 'nexus.cjs'), join(dir, 'bin', 'nexus.cjs'));
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
   await buildCli({ root, outDir: join(dir, 'dist', 'cli'), sourcemap: false, logLevel: 'silent' });
   bin = join(dir, 'bin', 'nexus.cjs');
 });
-afterAll(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => w.cleanup());
 
 function nexus(args: string[], stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {

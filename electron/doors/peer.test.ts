@@ -2,11 +2,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createConnection, createServer, type Socket } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hookProcesses, namePeer, peerInodeOf } from './peer.js';
 import { PeerCheck, proc } from './peer-check.js';
+import { world } from '../../test/support/world.js';
 
 const linux = process.platform === 'linux';
 const P = '/tmp/a b/nexus.sock';
@@ -22,8 +22,9 @@ describe('the peer inode from ss', () => {
   });
 });
 
+let w = world();
 const kids: ChildProcess[] = [];
-afterEach(() => {
+afterEach(async () => {
   for (const k of kids.splice(0)) {
     try {
       process.kill(-k.pid!, 'SIGKILL');
@@ -31,6 +32,8 @@ afterEach(() => {
       /* gone */
     }
   }
+  await w.cleanup();
+  w = world();
 });
 const until = async (f: () => boolean) => {
   for (let i = 0; i < 500 && !f(); i++) await new Promise((r) => setTimeout(r, 10));
@@ -38,8 +41,7 @@ const until = async (f: () => boolean) => {
 
 describe.runIf(linux)('naming a real peer', () => {
   it('names this process as the holder of a connection it made, once per connection, in a few ms', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'nexus-peer-'));
-    const path = join(dir, 's.sock');
+    const path = join(w.dir('peer'), 's.sock');
     const accepted = new Promise<Socket>((resolve) => {
       const srv = createServer((c) => resolve(c));
       srv.listen(path);
@@ -54,7 +56,6 @@ describe.runIf(linux)('naming a real peer', () => {
     expect(name).toEqual({ kind: 'named', pids: [process.pid] });
     client.destroy();
     conn.destroy();
-    rmSync(dir, { recursive: true, force: true });
   });
   it('elsewhere than Linux the check does not apply', async () => {
     const s = createConnection('/nonexistent').on('error', () => undefined);

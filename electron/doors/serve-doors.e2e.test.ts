@@ -5,11 +5,10 @@
 // - an error thrown from a timer inside the process is logged and the kernel keeps serving.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { CREDENTIAL_FILE } from './credential.js';
+import { stopChild, world } from '../../test/support/world.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'nexus.cjs');
@@ -19,21 +18,21 @@ interface Served {
   child: ChildProcess;
   log: () => string;
 }
-const started: Served[] = [];
+const w = world();
 
 async function serve(env: NodeJS.ProcessEnv = {}): Promise<Served> {
-  const dir = mkdtempSync(join(tmpdir(), 'nexus-doors-'));
+  const dir = w.dir('doors');
   const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dir, '--port', '0'], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  w.defer(() => stopChild(child));
   let log = '';
   child.stdout!.on('data', (c) => (log += c));
   child.stderr!.on('data', (c) => (log += c));
   for (let i = 0; i < 400 && !log.includes('control socket:') && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 50));
   const s = { dir, child, log: () => log };
-  started.push(s);
   if (!log.includes('control socket:')) throw new Error(`nexus serve did not start: ${log}`);
   return s;
 }
@@ -76,16 +75,7 @@ async function browser(dir: string): Promise<{ ws: WebSocket; call(method: strin
 beforeAll(() => {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' });
 }, 120_000);
-afterAll(async () => {
-  for (const s of started) {
-    if (s.child.exitCode === null && s.child.signalCode === null) {
-      const exited = new Promise((r) => s.child.once('exit', r));
-      s.child.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(s.dir, { recursive: true, force: true });
-  }
-});
+afterAll(() => w.cleanup());
 
 describe('nexus serve, from outside', () => {
   it("an agent's shell without the credential cannot approve its own card; the person's nexus command can", async () => {

@@ -1,11 +1,11 @@
 // The control socket door in process: stale file cleanup, path limits, the Windows pipe name.
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { socketPath, startSocketDoor } from './socket.js';
 import { callKernel, connectKernel, NoKernelError } from '../cli/client.js';
 import { harness, type Harness } from '../../test/support/kernel.js';
+import { world } from '../../test/support/world.js';
 import type { Handlers } from '../api/dispatch.js';
 
 let h: Harness | null = null;
@@ -53,13 +53,14 @@ describe('socket door', () => {
   });
 
   it('a data dir too deep for a Unix socket path is refused clearly', async () => {
-    const base = mkdtempSync(join(tmpdir(), 'nexus-sock-'));
+    const w = world();
+    const base = w.dir('sock');
     const deep = join(base, 'x'.repeat(60), 'y'.repeat(60));
     mkdirSync(deep, { recursive: true });
     try {
       await expect(startSocketDoor({ dataDir: deep, handlers: {} as Handlers, onEvent: () => () => {} })).rejects.toThrow(/too long for a Unix socket/);
     } finally {
-      rmSync(base, { recursive: true, force: true });
+      await w.cleanup();
     }
   });
 

@@ -2,8 +2,7 @@
 // the one WebSocket carrying the API, events pushed. Real HTTP and real WebSockets on 127.0.0.1; the renderer's
 // real web bridge is the client.
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventEmitter } from 'node:events';
 import { get as httpGet } from 'node:http';
@@ -15,7 +14,9 @@ import type { NexusEvent } from '../../shared/api/index.js';
 import { createWebBridge, type SocketLike } from '../../renderer/src/api/web-bridge.js';
 import { LAUNCH_TTL_MS } from './web-session.js';
 import { MAX_MESSAGE_BYTES } from '../../shared/api/doors.js';
+import { world, type World } from '../../test/support/world.js';
 
+let w: World;
 let dir: string;
 let door: WebDoor;
 let clock = 1_000_000;
@@ -42,16 +43,16 @@ const host: ApiHost = {
 
 beforeEach(async () => {
   approvals.length = 0;
-  dir = mkdtempSync(join(tmpdir(), 'nexus-web-'));
+  w = world();
+  dir = w.dir('web');
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>NEXUS</title>');
   writeFileSync(join(dir, 'assets', 'app.js'), 'console.log(1)');
   door = await startWebDoor({ nexus: host, port: 0, host: '127.0.0.1', staticDir: dir, now: () => clock });
+  const opened = door;
+  w.defer(() => opened.close());
 });
-afterEach(async () => {
-  await door.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => w.cleanup());
 
 const launchOf = (url: string) => new URL(url).hash.replace(/^#token=/, '');
 

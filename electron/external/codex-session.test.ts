@@ -2,18 +2,20 @@
 // does not answer for it), read again as Codex appends, a half-written line left for the next call, and only a
 // file named for this session.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendFileSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { codexTurnPolicy } from './codex-session.js';
+import { world, type World } from '../../test/support/world.js';
 
+let w: World;
 let dir: string;
 let file: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'nexus-rollout-'));
+  w = world();
+  dir = w.dir('rollout');
   file = join(dir, 'rollout-2026-12-02T00-00-00-s1.jsonl');
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => w.cleanup());
 
 const line = (turn_id: string, type: string) =>
   `${JSON.stringify({ timestamp: 'x', type: 'turn_context', payload: { turn_id, sandbox_policy: { type }, file_system_sandbox_policy: { kind: 'restricted', entries: [] } } })}\n`;

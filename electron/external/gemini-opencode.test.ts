@@ -3,13 +3,13 @@
 // ignores Claude's `hookSpecificOutput`, so a deny in that shape would let the call run).
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clientCall, geminiMcpName } from './client-calls.js';
 import { mapToolCall } from './tool-map.js';
 import { resolveToolName } from '../../shared/rules/tool-names.js';
 import { planGeminiSettings, geminiHookCommands } from './connect/gemini-settings.js';
+import { world } from '../../test/support/world.js';
 import { opencodeHookCommands, opencodePlugin } from './connect/opencode-plugin.js';
 import { dataDirOf, type HookSpec } from './connect/hook-command.js';
 import { normalizeEvent, renderTopLevel } from './hook/gemini-opencode.js';
@@ -105,12 +105,17 @@ describe('the hook for Gemini and OpenCode', () => {
     expect(JSON.parse(renderTopLevel({ decision: 'deny', reason: 'no' }))).toEqual({ decision: 'deny', reason: 'no' });
     expect(JSON.parse(renderTopLevel({ decision: 'allow', reason: 'ok' }))).toEqual({ decision: 'allow', reason: 'ok' });
   });
-  it('the built hook, NEXUS not running: a top-level deny Gemini obeys (not the Claude shape it ignores)', () => {
+  it('the built hook, NEXUS not running: a top-level deny Gemini obeys (not the Claude shape it ignores)', async () => {
     const hook = join(import.meta.dirname, '..', '..', 'dist', 'hook', 'nexus-hook.mjs');
-    const dataDir = mkdtempSync(join(tmpdir(), 'nexus-gem-'));
-    const ev = { session_id: 's1', cwd: tmpdir(), hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'ls' } };
-    const r = spawnSync(process.execPath, [hook, '--client', 'gemini', '--data-dir', dataDir], { input: JSON.stringify(ev), encoding: 'utf8' });
-    expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ decision: 'deny', reason: expect.stringContaining('NEXUS is not running') });
+    const w = world();
+    try {
+      const dataDir = w.dir('gem');
+      const ev = { session_id: 's1', cwd: tmpdir(), hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'ls' } };
+      const r = spawnSync(process.execPath, [hook, '--client', 'gemini', '--data-dir', dataDir], { input: JSON.stringify(ev), encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ decision: 'deny', reason: expect.stringContaining('NEXUS is not running') });
+    } finally {
+      await w.cleanup();
+    }
   });
 });

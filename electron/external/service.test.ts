@@ -2,14 +2,15 @@
 // rule's reason, park → approve / deny / expiry / the hook going away, Stop all, a patch judged file by file,
 // the session's run frozen at its first call, and a card nobody waits for after a restart.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { harness, type Harness } from '../../test/support/kernel.js';
+import { world, type World } from '../../test/support/world.js';
 import { dispatch } from '../api/dispatch.js';
 import { saveAgent } from '../agents/profiles.js';
 import type { ApprovalRule } from '../../shared/types.js';
 
+let w: World;
 let h: Harness;
 let project: string;
 
@@ -48,14 +49,13 @@ const until = async (f: () => boolean) => {
 
 beforeEach(async () => {
   // Governance too: Stop all is its switch (pressed through the API below).
+  w = world();
   h = await harness({ modules: { external: true, governance: true } });
-  project = join(mkdtempSync(join(tmpdir(), 'nexus-ext-proj-')), 'proj');
+  w.defer(() => h.cleanup());
+  project = join(w.dir('ext-proj'), 'proj');
   mkdirSync(project);
 });
-afterEach(async () => {
-  await h.cleanup();
-  rmSync(join(project, '..'), { recursive: true, force: true });
-});
+afterEach(() => w.cleanup());
 
 describe('externalToolUse', () => {
   it('creates the agent claude-code-<folder> (mode ask) and one run per session', async () => {
@@ -235,7 +235,7 @@ describe('after a restart', () => {
     try {
       await until(() => h2.nexus.kernel.pendingCount() === 0);
       // Without the client executor, a client run's granted row is refused, never run by a kernel tool.
-      const bare = await harness({ dir: mkdtempSync(join(tmpdir(), 'nexus-bare-')) });
+      const bare = await harness({ dir: w.dir('bare') });
       const run = bare.nexus.kernel.createRun({ agent: null, mode: 'bypass', workspace: project, created_by: 'client:claude-code:s' });
       const row = bare.nexus.kernel.submitRow(run.id, { tool: 'Bash', input: { command: 'touch should-not-exist' }, origin: 'model' });
       const ended = await bare.nexus.kernel.waitRow(row.id);

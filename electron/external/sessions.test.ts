@@ -3,12 +3,12 @@
 // session's run ending at SessionEnd or when idle (and Stop all leaving an ended session alone), and the Runs
 // list naming the client, its folder and its last call.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { harness, type Harness } from '../../test/support/kernel.js';
+import { world, type World } from '../../test/support/world.js';
 import { dispatch } from '../api/dispatch.js';
 
+let w: World;
 let h: Harness;
 let project: string;
 
@@ -59,14 +59,13 @@ const allowAll = async (client: 'claude-code' | 'codex' = 'claude-code') =>
   });
 
 beforeEach(async () => {
+  w = world();
   h = await harness({ modules: { external: true, governance: true } });
-  project = realpathSync(join(mkdtempSync(join(tmpdir(), 'nexus-ext-sess-')))) + '/proj';
+  w.defer(() => h.cleanup());
+  project = realpathSync(w.dir('ext-sess')) + '/proj';
   mkdirSync(project);
 });
-afterEach(async () => {
-  await h.cleanup();
-  rmSync(join(project, '..'), { recursive: true, force: true });
-});
+afterEach(() => w.cleanup());
 
 describe("a client's own tools", () => {
   for (const [tool, input] of [

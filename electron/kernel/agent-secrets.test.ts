@@ -2,11 +2,11 @@
 // shows say { "set": true }; an edit-and-save that echoes the marker keeps the value; the runner's child
 // process still receives the real value; rows saved in clear by older builds are moved out at start.
 import { afterEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { turnsHarness, type TurnsHarness } from '../../test/support/turns.js';
+import { world } from '../../test/support/world.js';
 import { createSecretStore } from '../store/secrets.js';
 import { joinSecrets } from './agent-secrets.js';
 
@@ -111,18 +111,22 @@ describe('MCP secrets live outside the database', () => {
     expect(secrets).toEqual({ tools: { env: { K: ENV_SECRET } }, remote: { headers: { Authorization: HEADER_SECRET } } });
   });
 
-  it('with a keychain cipher the file holds ciphertext only, and reads back; without it a value is named as unreadable', () => {
-    const tmp = mkdtempSync(join(tmpdir(), 'nexus-secrets-'));
+  it('with a keychain cipher the file holds ciphertext only, and reads back; without it a value is named as unreadable', async () => {
+    const w = world();
+    const tmp = w.dir('secrets');
     const cipher = {
       available: () => true,
       encrypt: (s: string) => Buffer.from([...Buffer.from(s)].map((b) => b ^ 0x5a)),
       decrypt: (b: Buffer) => Buffer.from([...b].map((x) => x ^ 0x5a)).toString(),
     };
-    const store = createSecretStore(tmp, cipher);
-    store.set('a', { s: { env: { K: ENV_SECRET } } });
-    expect(readFileSync(join(tmp, 'secrets.json'), 'utf8')).not.toContain(ENV_SECRET);
-    expect(store.get('a').secrets).toEqual({ s: { env: { K: ENV_SECRET } } });
-    expect(createSecretStore(tmp).get('a')).toEqual({ secrets: {}, unreadable: ['mcpServers.s.env.K'] });
-    rmSync(tmp, { recursive: true });
+    try {
+      const store = createSecretStore(tmp, cipher);
+      store.set('a', { s: { env: { K: ENV_SECRET } } });
+      expect(readFileSync(join(tmp, 'secrets.json'), 'utf8')).not.toContain(ENV_SECRET);
+      expect(store.get('a').secrets).toEqual({ s: { env: { K: ENV_SECRET } } });
+      expect(createSecretStore(tmp).get('a')).toEqual({ secrets: {}, unreadable: ['mcpServers.s.env.K'] });
+    } finally {
+      await w.cleanup();
+    }
   });
 });

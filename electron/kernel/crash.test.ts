@@ -1,37 +1,42 @@
 // Crash safety (DESIGN §7), tested by killing a REAL process: a child kernel with a row running and a row
 // parked is SIGKILLed; a new kernel on the same data dir finds the running row interrupted (never re-run),
 // the parked row still parked with its deadline, and what expired while closed expires at start.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { harness } from '../../test/support/kernel.js';
+import { stopChild, world, type World } from '../../test/support/world.js';
 import { ManualClock } from './clock.js';
 import { APPROVAL_EXPIRED_TEXT, PARK_DURATION_MS } from '../../shared/types.js';
 import { startSocketDoor } from '../doors/socket.js';
 import { callKernel } from '../cli/client.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
+let w: World;
 let dir: string;
 let child: ChildProcess | null = null;
-let sleeper = 0;
 
-afterEach(() => {
-  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  // The killed kernel's bash was in its own process group: make sure nothing is left behind.
-  if (sleeper) {
+beforeEach(() => {
+  w = world();
+  dir = w.dir('crash');
+});
+afterEach(() => w.cleanup());
+
+/** The killed kernel's bash was in its own process group: make sure nothing is left behind. */
+const leaveNoSleeper = (sleeper: number) =>
+  w.defer(() => {
     try {
       process.kill(-sleeper, 'SIGKILL');
     } catch {
       /* gone */
     }
-  }
-  rmSync(dir, { recursive: true, force: true });
-});
+  });
 
 function startChild(): Promise<{ run: string; running: string; runningState: string; parked: string; expires_at: string; sleeper: number }> {
-  child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/support/crash-child.ts'), dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const c = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/support/crash-child.ts'), dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = c;
+  w.defer(() => stopChild(c));
   let out = '';
   let err = '';
   return new Promise((resolve, reject) => {
@@ -49,9 +54,8 @@ const killed = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== nul
 
 describe('crash recovery by SIGKILL of a real kernel process', () => {
   it('running rows are marked interrupted and never re-run; parked rows stay parked with their deadline; expired-while-closed expire at start', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'nexus-crash-'));
     const info = await startChild();
-    sleeper = info.sleeper;
+    leaveNoSleeper(info.sleeper);
     expect(info.runningState).toBe('running');
     child!.kill('SIGKILL');
     await killed(child!);
@@ -91,9 +95,8 @@ describe('crash recovery by SIGKILL of a real kernel process', () => {
   });
 
   it('a park whose deadline passed while the app was closed expires at start, with the exact text', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'nexus-crash-'));
     const info = await startChild();
-    sleeper = info.sleeper;
+    leaveNoSleeper(info.sleeper);
     child!.kill('SIGKILL');
     await killed(child!);
     const h = await harness({ dir, clock: new ManualClock(Date.now() + PARK_DURATION_MS + 60_000) });

@@ -1,19 +1,18 @@
 // The proxy over a real unix socket, spoken to in raw HTTP as a sandboxed command would, in front of a real
 // local HTTP server that plays the host's page an agent must not reach.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Lookup } from './destination.js';
 import { startProxy, type NetProxy } from './proxy.js';
+import { world } from '../../test/support/world.js';
 
 const PAGE = 'PAGE-OF-THE-HOST';
 let server: Server;
 let port: number;
 let seen: Array<{ url: string; host: string | undefined; connection: string | undefined; from: string | undefined }> = [];
-let dir: string;
+let w = world();
 let proxy: NetProxy | null = null;
 
 beforeAll(async () => {
@@ -28,13 +27,13 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 afterEach(async () => {
   await proxy?.close();
   proxy = null;
-  rmSync(dir, { recursive: true, force: true });
+  await w.cleanup();
+  w = world();
   seen = [];
 });
 
 async function start(allow: string[], lookup?: Lookup): Promise<NetProxy> {
-  dir = mkdtempSync(join(tmpdir(), 'nexus-proxy-test-'));
-  proxy = await startProxy(allow, join(dir, 'proxy.sock'), lookup ? { lookup } : {});
+  proxy = await startProxy(allow, join(w.dir('proxy-test'), 'proxy.sock'), lookup ? { lookup } : {});
   return proxy;
 }
 

@@ -1,8 +1,8 @@
 import { describe, it, expect, afterEach } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createKeyFileStore, keychainState, keysHandlers, type Cipher } from './key-file.js';
+import { world } from '../../test/support/world.js';
 
 // A reversible stand-in for safeStorage (XOR with a fixed pad): enough to show nothing is written in clear.
 const xor: Cipher = {
@@ -10,13 +10,15 @@ const xor: Cipher = {
   encrypt: (s) => Buffer.from(Buffer.from(s).map((b) => b ^ 0x5a)),
   decrypt: (b) => Buffer.from(b.map((x) => x ^ 0x5a)).toString(),
 };
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+let w = world();
+afterEach(async () => {
+  await w.cleanup();
+  w = world();
+});
 
 describe('key file store (safeStorage-backed KeyStore)', () => {
   it('stores ciphertext only, in a 0600 file, and reads it back per agent', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'nexus-keys-'));
-    dirs.push(dir);
+    const dir = w.dir('keys');
     const store = createKeyFileStore(dir, xor);
     store.set('builder', 'sk-secret-123456');
     expect(store.get('builder')).toBe('sk-secret-123456');
@@ -29,8 +31,7 @@ describe('key file store (safeStorage-backed KeyStore)', () => {
   });
 
   it('refuses to store a key when the OS keychain is unavailable, and reads nothing then', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'nexus-keys-'));
-    dirs.push(dir);
+    const dir = w.dir('keys');
     const store = createKeyFileStore(dir, { ...xor, available: () => false });
     expect(() => store.set('a', 'k')).toThrow(/keychain/);
     expect(store.get('a')).toBeUndefined();
@@ -39,8 +40,7 @@ describe('key file store (safeStorage-backed KeyStore)', () => {
 
 describe('keysStatus / keysSet handlers', () => {
   it('store a key for an existing agent, report only whether one is stored, forget it with null', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'nexus-keys-'));
-    dirs.push(dir);
+    const dir = w.dir('keys');
     const store = createKeyFileStore(dir, xor);
     const h = keysHandlers(
       store,
@@ -63,8 +63,7 @@ describe('keysStatus / keysSet handlers', () => {
 
 describe('what "stored" and "keychain" mean', () => {
   it('a key that does not decrypt (another account, another keychain) is reported as not stored', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'nexus-keys-'));
-    dirs.push(dir);
+    const dir = w.dir('keys');
     createKeyFileStore(dir, xor).set('builder', 'sk-secret-123456');
     const other: Cipher = {
       ...xor,
@@ -83,8 +82,7 @@ describe('what "stored" and "keychain" mean', () => {
   });
 
   it("Linux without a keyring (safeStorage's basic_text): no key is stored, and the status says why and what to do", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'nexus-keys-'));
-    dirs.push(dir);
+    const dir = w.dir('keys');
     const basic: Cipher = { ...xor, backend: () => 'basic_text' };
     const state = keychainState(basic, dir);
     expect(state.available).toBe(false);

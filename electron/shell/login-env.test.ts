@@ -1,16 +1,18 @@
 // The login-shell environment loader, against a real bash with a fresh HOME.
 import { describe, it, expect, afterEach } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loginShell, mergeLoginEnv, parseEnvBlock, readLoginShellEnv, shouldLoadLoginEnv } from './login-env.js';
+import { world } from '../../test/support/world.js';
 
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+let w = world();
+afterEach(async () => {
+  await w.cleanup();
+  w = world();
+});
 
 function home(rc: string): NodeJS.ProcessEnv {
-  const dir = mkdtempSync(join(tmpdir(), 'nexus-login-'));
-  dirs.push(dir);
+  const dir = w.dir('login');
   // bash -il reads .bash_profile (login) and, through it here, .bashrc (interactive) as most setups do.
   writeFileSync(join(dir, '.bash_profile'), 'echo "welcome banner from the profile"; . "$HOME/.bashrc"\n');
   writeFileSync(join(dir, '.bashrc'), rc);

@@ -2,10 +2,10 @@
 // a machine that can download Electron; here we make sure the config would be accepted), and the icons exist.
 // scripts/package-dry-run.mjs goes further (packs the Linux app directory offline); it is slow, so not here.
 import { describe, it, expect } from 'vitest';
-import { readFileSync, existsSync, statSync, mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, existsSync, statSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { world } from '../../test/support/world.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const require = createRequire(import.meta.url);
@@ -55,7 +55,8 @@ describe('packaging (electron-builder.yml)', () => {
   it('packing stops, with the command to run, when the Electron build of better-sqlite3 for the target is missing', async () => {
     expect(config.beforePack).toBe('scripts/before-pack.cjs');
     const hook = require(join(root, 'scripts', 'before-pack.cjs'));
-    const dir = mkdtempSync(join(tmpdir(), 'nexus-pack-'));
+    const w = world();
+    const dir = w.dir('pack');
     try {
       const ctx = (arch: number) => ({ electronPlatformName: 'linux', arch, packager: { projectDir: dir, config: { electronVersion: '45.5.0' } } });
       await expect(hook(ctx(3))).rejects.toThrow(
@@ -67,7 +68,7 @@ describe('packaging (electron-builder.yml)', () => {
       writeFileSync(join(dir, 'native', 'electron-linux-x64', 'manifest.json'), JSON.stringify({ electron: '45.5.0', platform: 'linux', arch: 'x64' }));
       await expect(hook(ctx(1))).resolves.toBeUndefined();
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      await w.cleanup();
     }
   });
 

@@ -1,22 +1,19 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createNexus, type Nexus } from '../app.js';
+import { createNexus } from '../app.js';
 import { followPending } from './pending-count.js';
+import { world } from '../../test/support/world.js';
 
-let nexus: Nexus | null = null;
-let dir = '';
+let w = world();
 afterEach(async () => {
-  await nexus?.close();
-  nexus = null;
-  rmSync(dir, { recursive: true, force: true });
+  await w.cleanup();
+  w = world();
 });
 
 describe('followPending', () => {
   it('shows nothing waiting at once, then the kernel status, then each pushed count', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'nexus-pending-'));
-    nexus = await createNexus({ dataDir: join(dir, 'data'), modules: {} });
+    const nexus = await createNexus({ dataDir: join(w.dir('pending'), 'data'), modules: {} });
+    w.defer(() => nexus.close());
     const shown: Array<[number, boolean]> = [];
     followPending(nexus, (pending, stopAll) => shown.push([pending, stopAll]));
     expect(shown).toEqual([[0, false]]);

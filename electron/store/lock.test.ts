@@ -1,30 +1,22 @@
 // The data dir's single-kernel lock: a live kernel refuses a second one; a lock naming a dead pid, or a live
 // process that is not the one that wrote it (pid reused), or a live process that is not NEXUS, is taken over.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireLock, LOCK_FILE, processStart } from './lock.js';
+import { stopChild, world, type World } from '../../test/support/world.js';
 
+let w: World;
 let dir: string;
-const children: ChildProcess[] = [];
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'nexus-lock-'));
+  w = world();
+  dir = w.dir('lock');
 });
-afterEach(async () => {
-  for (const c of children.splice(0)) {
-    if (c.exitCode === null && c.signalCode === null) {
-      const gone = new Promise((r) => c.once('exit', r));
-      c.kill('SIGKILL');
-      await gone;
-    }
-  }
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => w.cleanup());
 const live = (args: string[]) => {
   const c = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)', ...args], { stdio: 'ignore' });
-  children.push(c);
+  w.defer(() => stopChild(c));
   return c.pid!;
 };
 const lock = (content: string) => writeFileSync(join(dir, LOCK_FILE), content);

@@ -74,14 +74,14 @@ describe('migrations', () => {
 
 describe('upgrading a database that holds data', () => {
   it('005 → 006: runs, rows, cards and tasks written before the upgrade read the same after it, through the new indexes', async () => {
-    const { mkdtempSync, rmSync } = await import('node:fs');
     const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
+    const { world } = await import('../../test/support/world.js');
     const { insertRun, listRunsPage } = await import('./queries/runs.js');
     const { insertRow, listRowsOfRunPage, countParkedOfRun } = await import('./queries/rows.js');
     const { transitionRow } = await import('./queries/row-updates.js');
     const { insertInboxItem, listPendingInboxPage } = await import('./queries/inbox.js');
-    const dir = mkdtempSync(join(tmpdir(), 'nexus-migrate-'));
+    const w = world();
+    const dir = w.dir('migrate');
     const file = join(dir, 'nexus.db');
     try {
       const old = openDatabase(
@@ -149,7 +149,7 @@ describe('upgrading a database that holds data', () => {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
       db.close();
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      await w.cleanup();
     }
   });
 });

@@ -1,19 +1,21 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import Database from 'better-sqlite3';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { bindingCandidates, chooseBinding, databaseOptions } from './native-binding.js';
+import { world } from '../../test/support/world.js';
 
 const require = createRequire(import.meta.url);
 const nodeBuild = join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+let w = world();
+afterEach(async () => {
+  await w.cleanup();
+  w = world();
+});
 
 function checkout(manifest: object | null): string {
-  const root = mkdtempSync(join(tmpdir(), 'nexus-native-'));
-  dirs.push(root);
+  const root = w.dir('native');
   const dir = join(root, 'native', `electron-${process.platform}-${process.arch}`);
   mkdirSync(dir, { recursive: true });
   // The Node build stands in for the Electron one: what matters is that exactly this file gets loaded.

@@ -3,29 +3,23 @@
 // by the very next read; only an unchanged store is answered from memory.
 import { afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, stmt, tx, watchedRead, wroteWatched, type Db } from './db.js';
 import { readSettings, writeSetting } from './queries/settings.js';
+import { world } from '../../test/support/world.js';
 
-const dirs: string[] = [];
-const dbs: Db[] = [];
-afterEach(() => {
-  for (const d of dbs.splice(0)) d.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+let w = world();
+afterEach(async () => {
+  await w.cleanup();
+  w = world();
 });
 function fresh(): { path: string; db: Db } {
-  const dir = mkdtempSync(join(tmpdir(), 'nexus-cached-'));
-  dirs.push(dir);
-  const path = join(dir, 'nexus.db');
-  const db = openDatabase(path);
-  dbs.push(db);
-  return { path, db };
+  const path = join(w.dir('cached'), 'nexus.db');
+  return { path, db: open(path) };
 }
 const open = (path: string) => {
   const db = openDatabase(path);
-  dbs.push(db);
+  w.defer(() => void db.close());
   return db;
 };
 

@@ -7,9 +7,10 @@
 // the refusal and the reason (NEXUS queues it as the next line of the turn); Stop all cancels the session and
 // kills the agent's process group.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { harness, type Harness } from '../support/kernel.js';
+import { world, type World } from '../support/world.js';
 import { startAnthropicModel, type ClientModel } from '../support/client-models.js';
 import { dispatch } from '../../electron/api/dispatch.js';
 import { saveAgent } from '../../electron/agents/profiles.js';
@@ -22,6 +23,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const ADAPTER = join(ROOT, 'node_modules/@zed-industries/claude-agent-acp/dist/index.js');
 const CLAUDE = join(ROOT, 'node_modules/@anthropic-ai/claude-code/bin/claude.exe');
 const ready = sandboxAvailability().kind !== null && existsSync(ADAPTER) && existsSync(CLAUDE);
+let w: World;
 let h: Harness;
 let dir: string;
 let model: ClientModel;
@@ -31,7 +33,9 @@ const kernel = () => h.nexus.kernel;
 
 beforeEach(async () => {
   // Outside /tmp: the sandbox's private /tmp would hide a data dir there anyway; this one is hidden by NEXUS.
-  dir = mkdtempSync('/var/tmp/nexus-claude-acp-');
+  // So it is made here, under /var/tmp, and only handed to the world to remove.
+  w = world();
+  dir = w.own(mkdtempSync('/var/tmp/nexus-claude-acp-'));
   h = await harness({ dir: join(dir, 'data'), modules: { governance: true, turns: true, external: true } });
   // Claude Code also sends requests without tools (a title, a quota probe): only the turn with Bash calls it.
   model = await startAnthropicModel((req) =>
@@ -41,12 +45,10 @@ beforeEach(async () => {
         ? { call: { name: 'Bash', input: { command: command(), description: 'write claude.txt' } } }
         : { text: 'ok' },
   );
+  w.defer(() => model.close());
+  w.defer(() => h.cleanup());
 });
-afterEach(async () => {
-  await h.cleanup();
-  await model.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => w.cleanup());
 
 function agent(rules: ApprovalRule[] = []): string {
   const ws = join(dir, 'ws');

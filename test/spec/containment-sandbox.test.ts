@@ -9,14 +9,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttp, type Server as HttpServer } from 'node:http';
 import { createServer as createNet, type AddressInfo, type Server as NetServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { startScriptedModel, type ScriptedModel, type ScriptedReply, type ScriptedRequest } from '../support/scripted-model.js';
 import { build, ROOT, serve, type Served } from '../support/serve.js';
+import { world } from '../support/world.js';
 import { attempts, NETWORK, type AttackTargets } from './support/sandbox-attempts.js';
 
 const require = createRequire(import.meta.url);
@@ -82,6 +82,7 @@ afterAll(async () => {
   await model?.close();
   await new Promise((r) => (http ? http.close(r) : r(null)));
   for (const l of listeners) l.close();
+  // Sockets at fixed paths outside the temp folder (where they are is what the attempts test): removed by hand.
   for (const p of unix) rmSync(p, { force: true });
 });
 
@@ -143,7 +144,8 @@ describe.skipIf(!linux)('an agent cannot leave the bubblewrap sandbox', () => {
     async () => {
       // A folder nobody can read: the attack script bundled with electron/sandbox, and apply-seccomp beside it
       // (the checkout may sit under /root, which nobody cannot read).
-      const dir = mkdtempSync(join(tmpdir(), 'nexus-sbx-nobody-'));
+      const w = world();
+      const dir = w.dir('sbx-nobody');
       try {
         chmodSync(dir, 0o755);
         const esbuild = require('esbuild') as typeof import('esbuild');
@@ -186,7 +188,7 @@ describe.skipIf(!linux)('an agent cannot leave the bubblewrap sandbox', () => {
         expect(existsSync(ws)).toBe(true);
         expectContained(JSON.parse(out) as Record<string, string>);
       } finally {
-        rmSync(dir, { recursive: true, force: true });
+        await w.cleanup();
       }
     },
     180_000,

@@ -3,9 +3,10 @@
 // approve → it runs the command; deny → it reads the rejection; its own read of the data dir fails; its
 // fs/write_text_file is NEXUS's confined write; Stop all kills its process group.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { harness, type Harness } from '../../../test/support/kernel.js';
+import { world, type World } from '../../../test/support/world.js';
 import { dispatch } from '../../api/dispatch.js';
 import { saveAgent } from '../../agents/profiles.js';
 import { sandboxAvailability } from '../../sandbox/index.js';
@@ -17,19 +18,19 @@ import { endOrphanedAcpRuns } from './starter.js';
 
 const FIXTURE = resolve(import.meta.dirname, '../../../test/support/acp-agent.mjs');
 const sandboxed = sandboxAvailability().kind !== null;
+let w: World;
 let h: Harness;
 let dir: string;
 
 // Outside /tmp on purpose: the sandbox's private /tmp would hide a data dir there anyway; this one is hidden only
-// because NEXUS hides its data dir.
+// because NEXUS hides its data dir. So it is made here, under /var/tmp, and only handed to the world to remove.
 beforeEach(async () => {
-  dir = mkdtempSync('/var/tmp/nexus-acp-');
+  w = world();
+  dir = w.own(mkdtempSync('/var/tmp/nexus-acp-'));
   h = await harness({ dir: join(dir, 'data'), modules: { governance: true, turns: true, external: true } });
+  w.defer(() => h.cleanup());
 });
-afterEach(async () => {
-  await h.cleanup();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => w.cleanup());
 
 const profile = (rules: ApprovalRule[] = []) => ({
   name: 'scripted',

@@ -3,9 +3,10 @@
 // allows 127.0.0.1): the model asks for run_shell_command, Gemini asks NEXUS's permission, the card parks, and
 // approved the shell runs inside the workspace; denied, it does not.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { harness, type Harness } from '../../../test/support/kernel.js';
+import { world, type World } from '../../../test/support/world.js';
 import { startGeminiModel } from '../../../test/support/gemini-model.js';
 import type { ClientModel } from '../../../test/support/client-models.js';
 import { saveAgent } from '../../agents/profiles.js';
@@ -14,24 +15,26 @@ import { startAcpRun } from './acp-run.js';
 
 const GEMINI = resolve(import.meta.dirname, '../../../node_modules/@google/gemini-cli/bundle/gemini.js');
 const ready = sandboxAvailability().kind !== null && existsSync(GEMINI);
+let w: World;
 let h: Harness;
 let dir: string;
 let model: ClientModel;
 // Gemini's own shell tries NEXUS's database: inside the sandbox the data dir is an empty folder.
 const command = () => `(cat ${join(dir, 'data', 'nexus.db')} >/dev/null 2>&1 && echo leaked || echo hidden) > gem.txt`;
 
+// Under /var/tmp, not the OS temp folder: the sandbox's private /tmp would hide a data dir there anyway; this one is
+// hidden only because NEXUS hides its data dir. So it is made here and only handed to the world to remove.
 beforeEach(async () => {
-  dir = mkdtempSync('/var/tmp/nexus-gemini-acp-');
+  w = world();
+  dir = w.own(mkdtempSync('/var/tmp/nexus-gemini-acp-'));
   h = await harness({ dir: join(dir, 'data'), modules: { governance: true } });
   model = await startGeminiModel((req) =>
     req.toolResults.length === 0 ? { call: { name: 'run_shell_command', input: { command: command(), description: 'write gem' } } } : { text: 'done' },
   );
+  w.defer(() => model.close());
+  w.defer(() => h.cleanup());
 });
-afterEach(async () => {
-  await h.cleanup();
-  await model.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => w.cleanup());
 
 function agent() {
   const ws = join(dir, 'ws');

@@ -2,14 +2,14 @@
 // writes, no network, the data dir "none"), the person's sandbox_mode / approval_policy set aside and given
 // back by disconnect; and the check of the policy a session's turn really runs under (its rollout's turn_context).
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { apply, plan, type ConnectTarget } from './plan.js';
 import { planCodexConfig } from './codex-config.js';
 import { SET_ASIDE, codexWallGap, type TurnContext } from './codex-wall.js';
 import type { HookSpec } from './hook-command.js';
+import { world } from '../../../test/support/world.js';
 
 const D = '/home/a/.nexus';
 const spec: HookSpec = { node: '/usr/bin/node', script: '/opt/nexus-hook.mjs', dataDir: D, timeoutS: 900, whenDown: 'deny' };
@@ -104,15 +104,16 @@ describe("the check of a Codex session's policy", () => {
 });
 
 describe('nexus connect codex / disconnect codex (apply, on real files)', () => {
-  const world = () => {
-    const root = mkdtempSync(join(tmpdir(), 'nexus-codexwall-'));
+  const codexHome = () => {
+    const w = world();
+    const root = w.dir('codexwall');
     const env = { HOME: join(root, 'home'), CODEX_HOME: join(root, 'codex'), NEXUS_HOOK_SCRIPT: '/opt/nexus/dist/hook/nexus-hook.mjs' };
     const t: ConnectTarget = { client: 'codex', scope: 'user', dataDir: join(root, 'data'), env, codexBin: join(root, 'no-codex') };
-    return { root, t, file: join(env.CODEX_HOME, 'config.toml') };
+    return { w, root, t, file: join(env.CODEX_HOME, 'config.toml') };
   };
 
   it('says what it wrote and why; a file connect created is deleted by disconnect', async () => {
-    const { root, t, file } = world();
+    const { w, t, file } = codexHome();
     try {
       const c = await apply(t, 'connect');
       expect(c.notes).toEqual(
@@ -129,12 +130,12 @@ describe('nexus connect codex / disconnect codex (apply, on real files)', () => 
       await apply(t, 'disconnect');
       expect(existsSync(file)).toBe(false);
     } finally {
-      rmSync(root, { recursive: true, force: true });
+      await w.cleanup();
     }
   });
 
   it("the person's file comes back byte for byte, odd layout and all; edited since connect, their edit stays and their lines come back", async () => {
-    const { root, t, file } = world();
+    const { w, root, t, file } = codexHome();
     try {
       mkdirSync(join(root, 'codex'));
       const odd = 'sandbox_mode   =   "workspace-write"\n\n\n[features]\nplugins = false'; // no final newline
@@ -155,7 +156,7 @@ describe('nexus connect codex / disconnect codex (apply, on real files)', () => 
       expect(back).toContain('plugins = true');
       expect(back).not.toContain('nexus');
     } finally {
-      rmSync(root, { recursive: true, force: true });
+      await w.cleanup();
     }
   });
 });

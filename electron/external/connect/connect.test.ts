@@ -2,7 +2,7 @@
 // and byte (Codex's TOML, edited as one marked block), and refuse a file they cannot read rather than
 // overwrite it. The CLI prints the change before writing; Codex's hooks get the trust Codex itself computes.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync, execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { dataDirOf, hookCommand, type HookSpec } from './hook-command.js';
 import { hookSocketPath } from '../hook/ask-kernel.js';
 import { socketPath } from '../../doors/socket.js';
 import { mapToolCall } from '../tool-map.js';
+import { world, type World } from '../../../test/support/world.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const spec: HookSpec = {
@@ -140,12 +141,14 @@ describe('tool names', () => {
 });
 
 describe('nexus connect / disconnect (the CLI, as a person runs it)', () => {
+  let w: World;
   let home: string;
   beforeAll(() => void execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' }), 60_000);
   beforeEach(() => {
-    home = mkdtempSync(join(tmpdir(), 'nexus-connect-'));
+    w = world();
+    home = w.dir('connect');
   });
-  afterEach(() => rmSync(home, { recursive: true, force: true }));
+  afterEach(() => w.cleanup());
   const nexus = (...args: string[]) =>
     spawnSync(process.execPath, [join(ROOT, 'bin', 'nexus.cjs'), ...args, '--data-dir', join(home, 'data')], {
       env: { PATH: process.env.PATH, HOME: home },

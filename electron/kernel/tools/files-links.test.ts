@@ -2,10 +2,10 @@
 // symlink swapped in after the path check, and `..` are all refused, and nothing outside ever changes.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExecutorTool, ToolContext } from '../types.js';
+import { world, type World } from '../../../test/support/world.js';
 
 // A hook in confine: runs after the path was checked, before the tool opens it (the attacker's window).
 const afterConfine = vi.hoisted(() => ({ fn: null as null | (() => void) }));
@@ -23,18 +23,20 @@ vi.mock('./workspace.js', async (importOriginal) => {
 const { prepareWorkspace } = await import('./workspace.js');
 const { editTool, writeTool } = await import('./files.js');
 
+let w: World;
 let root: string;
 let ws: string;
 let outside: string;
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'nexus-links-'));
+  w = world();
+  root = w.dir('links');
   ws = prepareWorkspace(join(root, 'ws'));
   outside = join(root, 'outside');
   mkdirSync(outside);
   writeFileSync(join(outside, 'bashrc'), 'original');
   afterConfine.fn = null;
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+afterEach(() => w.cleanup());
 
 const ctx = (): ToolContext => ({ workspace: ws, signal: new AbortController().signal, run: {} as never, row: {} as never });
 const run = (t: ExecutorTool, input: unknown) => t.run(input, ctx());

@@ -3,25 +3,26 @@
 // is called hundreds of times. Never once may the secret's bytes come back, an outside folder be listed, or a
 // folder or a byte land outside. Each test also asserts that both states were seen, so it cannot pass idle.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareWorkspace } from './workspace.js';
 import { editTool, listTool, readTool, writeTool } from './files.js';
 import type { ExecutorTool, ToolContext } from '../types.js';
+import { stopChild, world, type World } from '../../../test/support/world.js';
 
 const SECRET = `nexus-sock-token-${process.pid}-RACE-SECRET`;
 const MIN_CALLS = 300;
 // On a busy machine the two processes rarely run at the same instant: a count alone may never hit the window.
 const MIN_MS = 2000;
 
+let w: World;
 let root: string;
 let ws: string;
 let outside: string;
-let flipper: ChildProcess | null = null;
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'nexus-race-'));
+  w = world();
+  root = w.dir('race');
   ws = prepareWorkspace(join(root, 'ws'));
   outside = join(root, 'data');
   mkdirSync(outside);
@@ -29,15 +30,7 @@ beforeEach(() => {
   writeFileSync(join(outside, 'f'), SECRET);
   mkdirSync(join(outside, 'outside-only-folder'));
 });
-afterEach(async () => {
-  if (flipper && flipper.exitCode === null && flipper.signalCode === null) {
-    const exited = new Promise((r) => flipper!.once('exit', r));
-    flipper.kill('SIGKILL');
-    await exited;
-  }
-  flipper = null;
-  rmSync(root, { recursive: true, force: true });
-});
+afterEach(() => w.cleanup());
 
 // Each flip is a rename, so the name is always there (a file or a link) except where a folder must be rebuilt.
 const FLIPPERS = {
@@ -62,7 +55,7 @@ async function flip(kind: keyof typeof FLIPPERS): Promise<void> {
     let n = 0; const tick = () => { if (++n === 300) process.stdout.write('ready\\n'); };
     ${FLIPPERS[kind]}`;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  flipper = child;
+  w.defer(() => stopChild(child));
   await new Promise<void>((resolve, reject) => {
     child.stdout!.once('data', () => resolve());
     child.once('exit', (code) => reject(new Error(`the flipper exited (${code})`)));

@@ -3,14 +3,14 @@
 // and the refusal when no unprivileged sandbox can be built.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { bwrapArgs } from '../../sandbox/bwrap.js';
 import { sandboxAvailability, setSandboxProbe } from '../../sandbox/detect.js';
 import { AUDIT_ARCHES, baseSeccompFilter, DENIED, evaluateFilter, seccompArch } from '../../sandbox/seccomp.js';
 import type { SandboxPolicy } from '../../sandbox/policy.js';
 import { runCommand } from './bash.js';
+import { world } from '../../../test/support/world.js';
 
 const policy = (workspace: string): SandboxPolicy => ({ enabled: true, workspace, hidden: [], networkAllow: [], envPassthrough: [], envWithheld: [] });
 const linuxBwrap = process.platform === 'linux' && sandboxAvailability().kind === 'bwrap';
@@ -66,7 +66,8 @@ describe('bwrap flags', () => {
 
 describe.skipIf(!linuxBwrap)('the real sandbox (bubblewrap)', () => {
   it('holds no capability, sets no_new_privs, runs under seccomp, and refuses keyctl / ptrace / AF_UNIX sockets', async () => {
-    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'nexus-seccomp-')));
+    const w = world();
+    const ws = realpathSync(w.dir('seccomp'));
     try {
       const r = await runCommand(
         `grep -E '^(CapEff|NoNewPrivs|Seccomp):' /proc/self/status; ls /run | wc -l; ` +
@@ -79,11 +80,12 @@ describe.skipIf(!linuxBwrap)('the real sandbox (bubblewrap)', () => {
       expect(r.stdout).toMatch(/^0$/m); // /run is an empty tmpfs
       expect(r.stdout).toContain('unix EPERM'); // refused at socket(), before any path is looked up
     } finally {
-      rmSync(ws, { recursive: true, force: true });
+      await w.cleanup();
     }
   });
-  it('the probe refuses a bwrap that leaves the process privileged, with one sentence', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'nexus-fakebwrap-'));
+  it('the probe refuses a bwrap that leaves the process privileged, with one sentence', async () => {
+    const w = world();
+    const dir = w.dir('fakebwrap');
     try {
       // A "bwrap" that ignores every flag and just runs its command: the process keeps what NEXUS holds.
       const fake = join(dir, 'bwrap');
@@ -100,7 +102,7 @@ describe.skipIf(!linuxBwrap)('the real sandbox (bubblewrap)', () => {
         setSandboxProbe(null);
       }
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      await w.cleanup();
     }
   });
 });

@@ -1,9 +1,8 @@
 // The sandbox's pure parts (bwrap line, Seatbelt profile, env allowlist, host matching, detection cache) and
 // real bubblewrap runs of what an agent's command may and may not do.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { bwrapArgs } from '../../sandbox/bwrap.js';
@@ -14,6 +13,7 @@ import { sandboxAvailability, setSandboxProbe, INSTALL_SENTENCE } from '../../sa
 import { processStartTime } from '../../sandbox/processes.js';
 import { runCommand } from './bash.js';
 import { bashResult } from './bash-result.js';
+import { world } from '../../../test/support/world.js';
 
 const policy = (over: Partial<SandboxPolicy> = {}): SandboxPolicy => ({
   enabled: true,
@@ -142,7 +142,8 @@ describe('detection', () => {
   });
   it('no sandbox: a sandboxed command is refused with one sentence saying how to install one, and never runs', async () => {
     setSandboxProbe(() => ({ kind: null, why: INSTALL_SENTENCE.linux! }));
-    const ws = mkdtempSync(join(tmpdir(), 'nexus-nosbx-'));
+    const w = world();
+    const ws = w.dir('nosbx');
     try {
       const o = await runCommand('touch ran', { cwd: ws, timeout_ms: 5000 });
       const r = bashResult(o, 5);
@@ -155,7 +156,7 @@ describe('detection', () => {
       expect(existsSync(join(ws, 'ran'))).toBe(true);
       expect(off.content[0]!.text).toContain('[unsandboxed');
     } finally {
-      rmSync(ws, { recursive: true, force: true });
+      await w.cleanup();
     }
   });
   it('reads a process start time (field 22) and null for a pid that is gone', () => {
@@ -165,6 +166,7 @@ describe('detection', () => {
 });
 
 describe('bubblewrap, for real', () => {
+  const w = world();
   let root: string;
   let data: string;
   let ws: string;
@@ -172,25 +174,24 @@ describe('bubblewrap, for real', () => {
   let server: Server;
   let port = 0;
   beforeAll(async () => {
-    root = realpathSync(mkdtempSync(join(tmpdir(), 'nexus-sbx-')));
+    root = realpathSync(w.dir('sbx'));
     data = join(root, 'data');
     ws = join(root, 'ws');
     outside = join(root, 'outside');
     for (const d of [data, ws, outside]) mkdirSync(d);
     writeFileSync(join(data, 'nexus.db'), 'THE DATABASE');
     server = createServer((_q, r) => r.end('REACHED')).listen(0, '127.0.0.1');
+    w.defer(() => void server.close());
     await new Promise((r) => server.once('listening', r));
     port = (server.address() as AddressInfo).port;
   });
-  afterAll(() => {
-    server.close();
-    rmSync(root, { recursive: true, force: true });
-  });
+  afterAll(() => w.cleanup());
   const sh = (command: string, over: Partial<SandboxPolicy> = {}) =>
     runCommand(command, { cwd: ws, timeout_ms: 15_000, policy: policy({ workspace: ws, hidden: [data], ...over }) });
 
   it('the data dir is empty inside; the workspace is writable; the rest is read-only; /tmp is private', async () => {
-    // /var/tmp: writable on the host (even more so as root), read-only inside.
+    // /var/tmp: writable on the host (even more so as root), read-only inside. The probe's parent is the thing
+    // tested, so it is named and removed here, not made by the world.
     const probe = `/var/tmp/nexus-sbx-probe-${process.pid}`;
     try {
       const o = await sh(`ls -A ${data}; cat ${data}/nexus.db; echo ok > in.txt; echo x > ${outside}/w.txt; echo t > /tmp/t && cat /tmp/t; echo x > ${probe}`);

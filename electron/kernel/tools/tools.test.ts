@@ -1,25 +1,27 @@
 // Executor tools: confinement to the workspace (.., absolute elsewhere, symlink out), file tools, bash.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { confine, ConfinementError, prepareWorkspace } from './workspace.js';
 import { bashTool, runCommand } from './bash.js';
 import { childEnv } from '../../sandbox/env.js';
 import { editTool, listTool, readTool, writeTool } from './files.js';
 import type { ExecutorTool, ToolContext } from '../types.js';
+import { world, type World } from '../../../test/support/world.js';
 
+let w: World;
 let root: string;
 let ws: string;
 let outside: string;
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'nexus-tools-'));
+  w = world();
+  root = w.dir('tools');
   ws = prepareWorkspace(join(root, 'ws'));
   outside = join(root, 'outside');
   mkdirSync(outside);
   writeFileSync(join(outside, 'secret.txt'), 'secret');
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+afterEach(() => w.cleanup());
 
 const ctx = (signal = new AbortController().signal): ToolContext => ({ workspace: ws, signal, run: {} as never, row: {} as never });
 const run = (t: ExecutorTool, input: unknown, signal?: AbortSignal) => t.run(input, ctx(signal));
