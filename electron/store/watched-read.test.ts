@@ -55,6 +55,33 @@ describe('watchedRead', () => {
   });
 });
 
+describe('watchedRead inside transactions (as the gate reads, one hop per transaction)', () => {
+  it("asks SQLite once per transaction, and the next transaction sees another connection's commit", () => {
+    const { path, db } = fresh();
+    const other = open(path);
+    let reads = 0;
+    const setting = watchedRead((d) => (reads++, stmt(d, "SELECT value_json FROM settings WHERE key = 'x'").pluck().get()));
+    const agents = watchedRead((d) => stmt(d, 'SELECT count(*) FROM agents').pluck().get());
+    // A hop: the transaction writes first (the row), then reads both watched tables.
+    const hop = () =>
+      tx(db, () => {
+        stmt(db, "INSERT OR REPLACE INTO desk_state (key, value_json) VALUES ('probe', '1')").run();
+        return [setting(db), agents(db)];
+      });
+    expect(hop()).toEqual([undefined, 0]);
+    expect(hop()).toEqual([undefined, 0]);
+    expect(reads).toBe(1);
+    stmt(other, "INSERT INTO settings (key, value_json, updated_at) VALUES ('x', '1', 0)").run();
+    expect(hop()).toEqual(['1', 0]);
+    expect(reads).toBe(2);
+    // Outside any transaction, and in one this connection did not begin through tx(), SQLite is asked each time.
+    stmt(other, "UPDATE settings SET value_json = '2' WHERE key = 'x'").run();
+    expect(setting(db)).toBe('2');
+    stmt(other, "UPDATE settings SET value_json = '3' WHERE key = 'x'").run();
+    expect(db.transaction(() => setting(db))()).toBe('3');
+  });
+});
+
 describe('readSettings sees every change at the next read', () => {
   it('by this connection (writeSetting), by another connection, by another process', () => {
     const { path, db } = fresh();
