@@ -10,7 +10,8 @@
 //     the nested namespace apply-seccomp builds maps no uid 0), --cap-drop ALL, and the base seccomp filter
 //     (seccomp.ts) read from fd `seccompFd`;
 //   - the host's runtime folders (/run, /var/run, $XDG_RUNTIME_DIR) replaced by empty tmpfs: the session bus,
-//     ssh-agent, gpg-agent and docker.sock live there (NixOS's /run/current-system is bound back).
+//     ssh-agent, gpg-agent and docker.sock live there (NixOS's /run/current-system is bound back);
+//   - as root, the host's root-only files (root-secrets.ts) covered: a file by /dev/null, a folder by tmpfs.
 import { isAbsolute, relative } from 'node:path';
 import type { SandboxPolicy } from './policy.js';
 
@@ -32,6 +33,8 @@ export interface BwrapOptions {
   runtime?: readonly string[];
   /** Symlinks under a covered runtime folder to make again, as [target, link] (NixOS's /run/current-system). */
   runtimeLinks?: ReadonlyArray<readonly [string, string]>;
+  /** As root: the host's root-only files and folders to cover (root-secrets.ts). */
+  rootOnly?: { files: readonly string[]; dirs: readonly string[] };
 }
 
 /** Is `p` equal to or inside `dir`? */
@@ -48,13 +51,19 @@ export function bwrapArgs(policy: SandboxPolicy, o: BwrapOptions): string[] {
   for (const r of o.runtime ?? []) args.push('--tmpfs', r);
   for (const [target, link] of o.runtimeLinks ?? []) args.push('--symlink', target, link);
   for (const p of o.readOnly ?? []) if (within(p, '/tmp') && p !== '/tmp') args.push('--ro-bind', p, p);
+  // A root-only folder that holds what NEXUS runs from is left readable (hiding it would break every command).
+  const needed = o.readOnly ?? [];
+  const secretDirs = (o.rootOnly?.dirs ?? []).filter((d) => !needed.some((p) => within(p, d)));
+  const covered = [...policy.hidden, ...secretDirs];
   // A hidden folder holding the workspace is covered first, then the workspace bound back on top;
   // one inside the workspace (or anywhere else) is covered after the bind, so it stays hidden.
-  const holding = policy.hidden.filter((h) => within(ws, h) && ws !== h);
-  const others = policy.hidden.filter((h) => !holding.includes(h));
+  const holding = covered.filter((h) => within(ws, h) && ws !== h);
+  const others = covered.filter((h) => !holding.includes(h));
   for (const h of holding) args.push('--tmpfs', h);
   args.push('--bind', ws, ws);
   for (const h of others) args.push('--tmpfs', h);
+  // A file under a covered folder is gone already; one in the workspace is the agent's own.
+  for (const f of o.rootOnly?.files ?? []) if (!within(f, ws) && !covered.some((d) => within(f, d))) args.push('--ro-bind', '/dev/null', f);
   if (o.proxyDir) args.push('--bind', o.proxyDir, PROXY_DIR_INSIDE);
   args.push(
     '--unshare-user',

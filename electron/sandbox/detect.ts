@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname } from 'node:path';
 import { bwrapArgs } from './bwrap.js';
 import { hardening, runtimeDirs } from './hardening.js';
+import { rootSecrets } from './root-secrets.js';
 
 export type SandboxKind = 'bwrap' | 'seatbelt';
 export type SandboxAvailability = { kind: SandboxKind } | { kind: null; why: string };
@@ -30,7 +31,14 @@ function probeBwrap(): SandboxAvailability {
   const run = runtimeDirs();
   const policy = { enabled: true, workspace: tmpdir(), hidden: [], networkAllow: [], envPassthrough: [], envWithheld: [] };
   const args = [
-    ...bwrapArgs(policy, { readOnly: [dirname(hard.applySeccomp)], seccompFd: 0, root: process.getuid?.() === 0, runtime: run.dirs, runtimeLinks: run.links }),
+    ...bwrapArgs(policy, {
+      readOnly: [dirname(hard.applySeccomp)],
+      seccompFd: 0,
+      root: process.getuid?.() === 0,
+      runtime: run.dirs,
+      runtimeLinks: run.links,
+      rootOnly: rootSecrets(),
+    }),
     hard.applySeccomp,
     'cat',
     '/proc/self/status',

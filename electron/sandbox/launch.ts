@@ -20,6 +20,7 @@ import { bwrapArgs, PROXY_DIR_INSIDE, PROXY_PORT_INSIDE } from './bwrap.js';
 import { sandboxAvailability } from './detect.js';
 import { childEnv } from './env.js';
 import { hardening, runtimeDirs } from './hardening.js';
+import { rootSecrets } from './root-secrets.js';
 import type { SandboxPolicy } from './policy.js';
 import { startProxy, type NetProxy } from './proxy.js';
 import { seatbeltProfile } from './seatbelt.js';
@@ -119,6 +120,7 @@ export async function prepareLaunch(
         root: process.getuid?.() === 0,
         runtime: run.dirs,
         runtimeLinks: run.links,
+        rootOnly: rootSecrets(),
       });
       const launch: Launch = {
         file: 'bwrap',

@@ -57,6 +57,24 @@ describe('bwrap command line', () => {
   });
 });
 
+describe("bwrap command line as root: the host's root-only files covered", () => {
+  const rootOnly = { files: ['/etc/shadow', '/d/secret', '/w/own.key'], dirs: ['/etc/ssl/private', '/opt', '/srv'] };
+  it("a file by /dev/null, a folder by tmpfs; never what NEXUS runs from, the workspace's own, or inside a covered folder", () => {
+    const a = bwrapArgs(policy({ workspace: '/srv/ws' }), { ...O, root: true, rootOnly, readOnly: ['/opt/nexus'] });
+    const line = a.join(' ');
+    expect(line).toContain('--ro-bind /dev/null /etc/shadow');
+    expect(line).toContain('--tmpfs /etc/ssl/private');
+    // /opt holds NEXUS itself: left readable, or no command could start.
+    expect(line).not.toContain('--tmpfs /opt');
+    // /d is the hidden data dir: its files are gone with it, not bound over one by one.
+    expect(line).not.toContain('/dev/null /d/secret');
+    // A root-only folder holding the workspace is covered first, then the workspace bound back.
+    expect(a.indexOf('/srv')).toBeLessThan(a.indexOf('--bind'));
+    expect(a.slice(a.indexOf('--bind'), a.indexOf('--bind') + 3)).toEqual(['--bind', '/srv/ws', '/srv/ws']);
+    expect(bwrapArgs(policy(), { ...O, root: true, rootOnly }).join(' ')).not.toContain('/w/own.key');
+  });
+});
+
 describe('Seatbelt profile (macOS)', () => {
   it('denies by default, reads allowed except the hidden folders, writes only workspace and tmp, no network', () => {
     const p = seatbeltProfile(policy(), { tmpDir: '/private/tmp/x' });
@@ -207,6 +225,13 @@ describe('bubblewrap, for real', () => {
     } finally {
       rmSync(probe, { force: true });
     }
+  });
+  it.runIf(process.getuid?.() === 0)("as root: the host's root-only files cannot be read (mapped to nobody, the process still owns them outside)", async () => {
+    expect(readFileSync('/etc/shadow', 'utf8')).toMatch(/^root:/); // the host's, as the kernel reads it
+    // A covered file is /dev/null on a nodev mount: it cannot be opened at all. A covered folder is empty.
+    const o = await sh('cat /etc/shadow; ls -A /etc/ssl/private 2>/dev/null | wc -l; id -u');
+    expect(o.stderr).toMatch(/\/etc\/shadow: Permission denied/);
+    expect(o.stdout).toBe('0\n65534\n');
   });
   it('a symlink in the workspace that leads out cannot be written through', async () => {
     symlinkSync(outside, join(ws, 'out'));
