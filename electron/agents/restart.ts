@@ -8,7 +8,7 @@ import { HOOK_SOURCE, type HookRunner } from './hooks.js';
 
 /** Questions and hook attention cards from before the restart that this process does not wait on. */
 export function closeOrphanedCards(kernel: Kernel, db: Db, questions: Questions, hooks: HookRunner): void {
-  for (const item of kernel.inbox.pending()) {
+  for (const item of kernel.inbox.pendingOfKinds(['question', 'attention'])) {
     const mine =
       item.kind === 'question'
         ? !questions.waitsOn(item.id)

@@ -181,3 +181,28 @@ describe('Runs', () => {
     });
   });
 });
+
+describe('a restart', () => {
+  it("abandons a client's parked call (its hook was already answered) and leaves an agent's parked row waiting", async () => {
+    const pending = ask(event('Bash', { command: 'ls' }), { wait_ms: 600_000 }).catch(() => null);
+    await until(async () => (await cards()).length === 1);
+    const [card] = await cards();
+    const own = h.nexus.kernel.createRun({ agent: null, mode: 'ask' });
+    const parked = h.nexus.kernel.submitRow(own.id, { tool: 'bash', input: { command: 'true' }, origin: 'model' });
+    expect(parked.state).toBe('needs_approval');
+    await h.nexus.close();
+    await pending;
+
+    const again = await harness({ dir: h.dir, clock: h.clock, modules: { external: true, governance: true } });
+    w.defer(() => again.cleanup());
+    const k = again.nexus.kernel;
+    await until(() => k.getRow(card!.id)?.state === 'timed_out');
+    const events = (await dispatch(again.nexus.handlers, 'runsEvents', { run_id: k.getRow(card!.id)!.run_id }, { door: 'internal' })) as {
+      ok: true;
+      value: { items: Array<{ type: string; data: { row_id?: string } }> };
+    };
+    expect(events.value.items.filter((e) => e.type === 'client_call_abandoned').map((e) => e.data.row_id)).toEqual([card!.id]);
+    expect(k.getRow(parked.id)!.state).toBe('needs_approval');
+    expect(k.inbox.pending().map((c) => c.id)).toEqual([parked.id]);
+  });
+});

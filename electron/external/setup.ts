@@ -3,13 +3,12 @@
 // for Settings ▸ Connections, and, after crash recovery, closes the cards of client calls nobody waits for any
 // more (their hooks ended with the process that held them). electron/app.ts constructs it.
 import { ApiFailure, type Handlers } from '../api/dispatch.js';
-import { isClientRun } from '../kernel/client-runs.js';
+import { CLIENT_RUN_PREFIX } from '../kernel/client-runs.js';
 import { defaultTarget } from '../kernel/effect.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Db } from '../store/db.js';
-import { listRowsInState } from '../store/queries/rows.js';
-import { getRun } from '../store/queries/runs.js';
+import { listParkedRowsOfCreator } from '../store/queries/rows.js';
 import { methodNames } from '../../shared/api/contract.js';
 import { externalMethods } from '../../shared/api/external.js';
 import { insertRunEvent } from '../store/queries/events.js';
@@ -97,11 +96,9 @@ export function createExternal(ports: ExternalPorts): External {
   // nobody waiting for it.
   setImmediate(() => {
     if (!kernel.isOpen) return;
-    for (const row of listRowsInState(db, 'needs_approval')) {
-      const run = getRun(db, row.run_id);
-      if (!run || !isClientRun(run)) continue;
+    for (const row of listParkedRowsOfCreator(db, CLIENT_RUN_PREFIX)) {
       insertRunEvent(db, {
-        run_id: run.id,
+        run_id: row.run_id,
         type: 'client_call_abandoned',
         data: { row_id: row.id, why: 'NEXUS restarted while the call waited; the client was already answered' },
         now: ports.clock.now(),

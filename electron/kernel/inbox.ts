@@ -3,7 +3,15 @@
 // (answer). Every card lives in the one `inbox` table, so `nexus inbox` and the window list them together.
 import type { InboxKind } from '../../shared/types.js';
 import { answerCommands, answersOf, type InboxAnswer } from '../../shared/inbox/answers.js';
-import { getInboxItem, insertInboxItem, listPendingInbox, resolveInboxItem, type InboxEntry, type InsertInboxItem } from '../store/queries/inbox.js';
+import {
+  getInboxItem,
+  insertInboxItem,
+  listPendingInbox,
+  listPendingInboxOfKinds,
+  resolveInboxItem,
+  type InboxEntry,
+  type InsertInboxItem,
+} from '../store/queries/inbox.js';
 import { KernelError, notFound, conflict } from './errors.js';
 import type { Db } from '../store/db.js';
 import type { NexusEvent } from '../../shared/api/index.js';
@@ -84,6 +92,10 @@ export class InboxKinds {
   }
   pending(): InboxEntry[] {
     return listPendingInbox(this.db);
+  }
+  /** The pending cards of these kinds only, oldest first. */
+  pendingOfKinds(kinds: readonly InboxKind[]): InboxEntry[] {
+    return listPendingInboxOfKinds(this.db, kinds);
   }
 
   /** The answers a card takes (shared/inbox/answers.ts, the one list), as the commands that give them. */

@@ -112,6 +112,13 @@ export function listPendingInbox(db: Db): InboxEntry[] {
   return stmt<InboxRecord>(db, "SELECT * FROM inbox WHERE status = 'pending' ORDER BY created_at, rowid").all().map(toItem);
 }
 
+/** The pending cards of some kinds only (start-up's sweep of questions and attention cards skips the rest). */
+export function listPendingInboxOfKinds(db: Db, kinds: readonly InboxKind[]): InboxEntry[] {
+  return stmt<InboxRecord>(db, "SELECT * FROM inbox WHERE status = 'pending' AND kind IN (SELECT value FROM json_each(?)) ORDER BY created_at, rowid")
+    .all(JSON.stringify(kinds))
+    .map(toItem);
+}
+
 export function countPendingInbox(db: Db): number {
   return (stmt(db, "SELECT COUNT(*) AS n FROM inbox WHERE status = 'pending'").get() as { n: number }).n;
 }

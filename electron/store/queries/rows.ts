@@ -115,6 +115,18 @@ export function listRowsInState(db: Db, state: LiveRowState): Row[] {
   return stmt<RowRecord>(db, `SELECT * FROM rows WHERE ${LIVE} AND state = ? ORDER BY created_at, seq`).all(state).map(toRow);
 }
 
+/**
+ * The parked calls of the runs whose created_by starts with `prefix` (connected clients' runs), id and run only:
+ * read at start-up, when a store may hold thousands of parked rows of NEXUS's own agents to build no object for.
+ */
+export function listParkedRowsOfCreator(db: Db, prefix: string): Array<{ id: string; run_id: string }> {
+  return stmt<{ id: string; run_id: string }>(
+    db,
+    `SELECT r.id, r.run_id FROM rows r JOIN runs u ON u.id = r.run_id
+      WHERE r.state = 'needs_approval' AND substr(u.created_by, 1, length(?)) = ? ORDER BY r.created_at, r.seq`,
+  ).all(prefix, prefix);
+}
+
 export function listLiveRowsOfRun(db: Db, run_id: string): Row[] {
   return stmt<RowRecord>(db, `SELECT * FROM rows WHERE run_id = ? AND ${LIVE} ORDER BY seq`).all(run_id).map(toRow);
 }
