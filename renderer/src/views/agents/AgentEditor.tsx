@@ -190,7 +190,7 @@ export function AgentEditor({ agent }: { agent: Agent | null }) {
         ) : (
           <label className="wide">
             <input type="checkbox" checked={draft.sandbox !== false} onChange={(e) => setDraft({ ...draft, sandbox: e.target.checked ? undefined : false })} />{' '}
-            OS sandbox: its commands {NEXUS_SANDBOX} and cannot see NEXUS's data
+            OS sandbox: the agent {NEXUS_SANDBOX} and cannot see NEXUS's data
             {draft.sandbox === false ? (
               <strong className="unsandboxed" role="note">
                 {' '}
