@@ -13,7 +13,7 @@ import type { AgentProfileInput } from '../../shared/api/agents.js';
 import { countRunsInFlight, listRunsPage } from '../store/queries/runs.js';
 import { countParkedOfRun } from '../store/queries/rows.js';
 import { lastCallOfRun } from '../store/queries/client-runs.js';
-import { listPendingInboxPage, pendingInboxIds, summarizePendingInbox } from '../store/queries/inbox.js';
+import { listPendingInboxPage, pendingInboxIds, summarizePendingInbox } from '../store/queries/inbox-pages.js';
 import { allMessages, assistantTextOfRound } from '../store/queries/conversation.js';
 import { getAgent } from '../store/queries/agents.js';
 import { budgetOf } from '../agents/budget.js';

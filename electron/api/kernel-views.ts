@@ -6,7 +6,8 @@ import type { InboxFilter, InboxItem } from '../../shared/api/inbox.js';
 import type { TrustGrantView } from '../../shared/api/kernel.js';
 import type { RowView, RunSummary } from '../../shared/api/runs.js';
 import { scopeText, type TrustGrant } from '../../shared/trust.js';
-import { inboxWire, type InboxEntry, type InboxFilter as InboxQueryFilter } from '../store/queries/inbox.js';
+import { inboxWire, type InboxEntry } from '../store/queries/inbox.js';
+import type { InboxFilter as InboxQueryFilter } from '../store/queries/inbox-pages.js';
 import type { AgentRow } from '../store/queries/agents.js';
 import type { Row, Run } from '../kernel/types.js';
 
