@@ -90,7 +90,7 @@ export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMeth
       pending: kernel.pendingCount(),
       runs_in_flight: countRunsInFlight(db),
       stop_all: nexus.stopAll(),
-      trusted_agents: kernel.trustedAgents(),
+      trusted_agents: kernel.trust.agents(),
       ...(nexus.clock.offsetMs !== undefined ? { clock_offset_ms: nexus.clock.offsetMs } : {}),
     }),
 
@@ -226,13 +226,13 @@ export function kernelHandlers(nexus: KernelApiPorts): Pick<Handlers, KernelMeth
     inboxAbandon: ({ id }, ctx) => kernel.inbox.act(id, 'abandon', { by: by(ctx) }),
     inboxAnswer: ({ id, text }, ctx) => kernel.inbox.act(id, 'answer', { by: by(ctx), text }),
     executorsRevoke: ({ agent }) => ({ readdressed: revokeExecutor(kernel, agent) }),
-    trustList: ({ agent }) => ({ grants: kernel.trustGrants(agent).map(trustGrantView) }),
+    trustList: ({ agent }) => ({ grants: kernel.trust.grants(agent).map(trustGrantView) }),
     trustRevoke: ({ agent, id }) => {
-      const named = id === undefined ? agent : kernel.trustGrants().find((g) => g.id === id)?.agent;
-      const before = kernel.trustGrants().length;
-      const revoked = kernel.revokeTrust(id === undefined ? { agent } : { id });
+      const named = id === undefined ? agent : kernel.trust.grants().find((g) => g.id === id)?.agent;
+      const before = kernel.trust.grants().length;
+      const revoked = kernel.trust.revoke(id === undefined ? { agent } : { id });
       if (revoked) kernel.emit({ type: 'agents_changed' }); // windows showing trust refresh
-      return { agent: named ?? '', revoked, count: before - kernel.trustGrants().length };
+      return { agent: named ?? '', revoked, count: before - kernel.trust.grants().length };
     },
   };
 }

@@ -23,8 +23,7 @@ import { closeKernel, recoverAtStart, type RecoveryReport } from './recovery.js'
 import { sandboxPolicy } from './containment.js';
 import type { SandboxPolicy } from '../sandbox/policy.js';
 import type { ClientExecutor, CreateRunOptions, ExecutorTool, HopGate, Row, Run, SubmitRowOptions } from './types.js';
-import { revokeTrust, type TrustChoice } from './trust.js';
-import type { TrustGrant } from '../../shared/trust.js';
+import { revokeTrust, SessionTrust, type TrustChoice } from './trust.js';
 import { createSecretStore, type SecretCipher, type SecretStore } from '../store/secrets.js';
 
 export type { RecoveryReport } from './recovery.js';
@@ -56,6 +55,8 @@ export class Kernel {
   readonly secrets: SecretStore;
   /** Agents' profiles, runs, run events and the process ledger, as the layers above read and record them. */
   readonly records: KernelRecords;
+  /** Session trust grants (in memory only: they end with this process). */
+  readonly trust: SessionTrust;
 
   private readonly k: KernelState;
 
@@ -81,6 +82,7 @@ export class Kernel {
       deny: (item, o) => denyRow(this.k, item.row_id ?? item.id, { by: o.by, reason: o.reason }),
     });
     this.records = new KernelRecords(this.db, this.clock);
+    this.trust = new SessionTrust(this.k);
     this.secrets = createSecretStore(this.dataDir, opts.secretCipher);
     for (const t of BUILTIN_TOOLS) this.tools.register(t);
     for (const a of listAgents(this.db)) if (a.status === 'removed') this.k.removedAgents.add(a.name);
@@ -214,23 +216,6 @@ export class Kernel {
   /** The park clock ran out: timed_out approval_expired; the next round reads exactly APPROVAL_EXPIRED_TEXT. */
   expire(row_id: string): Row | null {
     return expireRow(this.k, row_id);
-  }
-
-  /** Whole-agent session trust (in memory only: it ends with this process). */
-  isTrusted(agent: string): boolean {
-    return this.k.trust.some((g) => g.agent === agent && g.scope.kind === 'agent');
-  }
-  /** The agents a person trusted whole for this session, by name (status shows them). */
-  trustedAgents(): string[] {
-    return [...new Set(this.k.trust.filter((g) => g.scope.kind === 'agent').map((g) => g.agent))].sort();
-  }
-  /** Every standing session-trust grant, oldest first (a copy). */
-  trustGrants(agent?: string): TrustGrant[] {
-    return this.k.trust.filter((g) => agent === undefined || g.agent === agent).map((g) => ({ ...g }));
-  }
-  /** Take back session trust, every grant of an agent or one grant: its later parks wait for a person again. */
-  revokeTrust(which: string | { agent?: string; id?: string }): boolean {
-    return revokeTrust(this.k, typeof which === 'string' ? { agent: which } : which).length > 0;
   }
 
   // ── agents: executor revocation, removal ─────────────────────────────────────────────────────────────────

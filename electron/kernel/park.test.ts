@@ -218,7 +218,7 @@ describe('Trust for this session', () => {
     const a = agentRun('alice', { approval_rules: rules });
     const first = k().submitRow(a.id, { tool: 'probe', input: { x: 'ok' }, origin: 'model' });
     k().approve(first.id, { by: 'p', trust_session: true });
-    expect(k().isTrusted('alice')).toBe(true);
+    expect(k().trust.isTrusted('alice')).toBe(true);
     const later = k().submitRow(a.id, { tool: 'probe', input: { x: 'ok2' }, origin: 'model' });
     expect(later.state).toBe('running');
     expect(later.granted_by).toBe('trust');
@@ -242,7 +242,7 @@ describe('Trust for this session', () => {
     const h2 = await harness({ dir, clock: h.clock });
     try {
       probe(h2.nexus);
-      expect(h2.nexus.kernel.isTrusted('alice')).toBe(false);
+      expect(h2.nexus.kernel.trust.isTrusted('alice')).toBe(false);
       const again = h2.nexus.kernel.submitRow(a.id, { tool: 'probe', input: {}, origin: 'model' });
       expect(again.state).toBe('needs_approval');
     } finally {

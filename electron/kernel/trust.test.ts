@@ -32,7 +32,7 @@ describe('A trust grant scoped to calls like this one', () => {
     const run = runOf('alice');
     const first = k().submitRow(run.id, { tool: 'probe', input: { command: 'npm test' }, origin: 'model' });
     k().approve(first.id, { by: 'person', trust_session: true, trust_scope: 'call' });
-    expect(k().isTrusted('alice')).toBe(false); // not the whole agent
+    expect(k().trust.isTrusted('alice')).toBe(false); // not the whole agent
     const again = k().submitRow(run.id, { tool: 'probe', input: { command: 'npm test' }, origin: 'model' });
     expect(again.granted_by).toBe('trust');
     const smuggled = k().submitRow(run.id, { tool: 'probe', input: { command: 'npm test && rm -rf ~' }, origin: 'model' });
@@ -84,7 +84,7 @@ describe('A trust grant scoped to calls like this one', () => {
     const b = k().submitRow(run.id, { tool: 'probe', input: { y: 2, x: 1 }, origin: 'model' });
     k().approve(a.id, { by: 'person', trust_session: true, trust_scope: 'call' });
     k().approve(b.id, { by: 'person', trust_session: true, trust_scope: 'call' });
-    expect(k().trustGrants('alice')).toHaveLength(1);
+    expect(k().trust.grants('alice')).toHaveLength(1);
     await Promise.all([k().waitRow(a.id), k().waitRow(b.id)]);
   });
 });

@@ -22,3 +22,25 @@ export function revokeTrust(k: KernelState, which: { agent?: string; id?: string
   if (gone.length) k.trust = k.trust.filter((g) => !gone.includes(g));
   return gone;
 }
+
+/** Session trust as the layers above read and take it back (`kernel.trust`); grants are added by approvals. */
+export class SessionTrust {
+  constructor(private readonly k: KernelState) {}
+
+  /** Whole-agent session trust. */
+  isTrusted(agent: string): boolean {
+    return this.k.trust.some((g) => g.agent === agent && g.scope.kind === 'agent');
+  }
+  /** The agents a person trusted whole for this session, by name (status shows them). */
+  agents(): string[] {
+    return [...new Set(this.k.trust.filter((g) => g.scope.kind === 'agent').map((g) => g.agent))].sort();
+  }
+  /** Every standing grant, oldest first (copies), of one agent or all. */
+  grants(agent?: string): TrustGrant[] {
+    return this.k.trust.filter((g) => agent === undefined || g.agent === agent).map((g) => ({ ...g }));
+  }
+  /** Take back every grant of an agent, or one grant: its later parks wait for a person again. */
+  revoke(which: { agent?: string; id?: string }): boolean {
+    return revokeTrust(this.k, which).length > 0;
+  }
+}

@@ -152,7 +152,7 @@ describe('escapes are always a card', () => {
       const id = (list.ok ? (list.value as { id: string }[]) : [])[0]!.id;
       expect((await dispatch(nexus.handlers, 'inboxApprove', { id, trust_session: true }, { door: 'socket' })).ok).toBe(true);
       expect(await first).toMatchObject({ value: { decision: 'allow' } });
-      expect(nexus.kernel.isTrusted('claude-code-proj')).toBe(true);
+      expect(nexus.kernel.trust.isTrusted('claude-code-proj')).toBe(true);
     }
     const ac = new AbortController();
     const answer = dispatch(
