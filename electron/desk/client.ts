@@ -17,6 +17,7 @@ import { errorMessage } from '../../shared/errors.js';
 import { PolicySync } from './policy-sync.js';
 import type { SaveProfile } from './policy.js';
 import { SingleFlight } from './single-flight.js';
+import { DeskStopAll } from './desk-stop-all.js';
 
 export { DeskOptionsSchema, redactUrl, type DeskOptions, type DeskStatus } from './options.js';
 
@@ -39,8 +40,8 @@ export class DeskClient {
   private readonly startedAt = Date.now();
   private connected = false;
   private lastError: string | null = null;
-  private deskStopAll = false;
-  private engagedByDesk = false;
+  /** The desk's Stop all, as this machine holds it. */
+  private readonly stop: DeskStopAll;
   private timer: ReturnType<typeof setInterval> | null = null;
   /** The outbox to the desk, one pass at a time (drain.ts). */
   private readonly drain = new SingleFlight(
@@ -74,7 +75,8 @@ export class DeskClient {
     // Joined from the first instant: what happens before the desk answers is kept in the outbox.
     ports.kernel.setDeskOutbox(true);
     setDeskJoined(ports.db, true); // and the store's triggers (chains, holds, tasks, run starts: migration 009)
-    if (ports.governance) ports.governance.deskStop = () => this.deskStopAll || this.silent();
+    this.stop = new DeskStopAll(ports.kernel, ports.governance);
+    if (ports.governance) ports.governance.deskStop = () => this.stop.engaged || this.silent();
   }
 
   /** Connect, join, listen, and keep the heartbeat; a desk that is down now is retried on every beat. */
@@ -108,7 +110,7 @@ export class DeskClient {
       if (!this.unlisten) await this.join();
       const { stopAll } = await q.heartbeat(this.sql, { machine: this.opts.machine });
       this.heard();
-      this.applyStopAll(stopAll);
+      this.stop.apply(stopAll);
       this.failedBeats = 0;
       this.drainSoon();
       this.catchUp.kick();
@@ -176,23 +178,10 @@ export class DeskClient {
     return () => void this.cardListeners.delete(fn);
   }
 
-  private applyStopAll(on: boolean): void {
-    this.deskStopAll = on;
-    const gov = this.ports.governance;
-    if (!gov || !this.ports.kernel.isOpen) return;
-    if (on && !this.engagedByDesk) {
-      this.engagedByDesk = true;
-      gov.stopAll();
-    } else if (!on && this.engagedByDesk) {
-      this.engagedByDesk = false;
-      gov.resume();
-    }
-  }
-
   /** Stop all (or Resume) for the whole desk: recorded at the desk, every machine acts at its next beat or wake-up. */
   async setStopAll(on: boolean): Promise<void> {
     await q.setStopAll(this.sql, { on });
-    this.applyStopAll(on);
+    this.stop.apply(on);
   }
 
   private policySoon(): void {
