@@ -1,6 +1,6 @@
 // The desk's Stop all as this machine holds it: engaged at the desk (by anyone) means engaged here. The first time
 // the desk says so, this machine stops everything in flight as a local Stop all would; when the desk lifts it,
-// this machine resumes if the desk's Stop all is what stopped it.
+// this machine resumes if the desk had stopped it (which also lifts a Stop all pressed here in the meantime).
 import type { Governance } from '../governance/service.js';
 import type { Kernel } from '../kernel/kernel.js';
 

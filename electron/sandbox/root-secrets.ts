@@ -1,21 +1,21 @@
 // The host's root-only files, covered inside the sandbox when NEXUS runs as root. Root is mapped to nobody inside,
-// with no capability, but the kernel checks a file's permissions against the uid OUTSIDE, which is still 0: the
-// process owns every root-owned file, so a file only root may read (/etc/shadow, the SSH host keys, /etc/sudoers,
-// /etc/ssl/private, /boot's System.map) would be its to read. Each one found is covered: a file by /dev/null (on a nodev mount: it
-// cannot be opened), a folder by an empty tmpfs. A person's own home is not touched: an agent reads its person's files as it would
-// for anyone who runs NEXUS (their data dir aside, hidden always).
+// with no capability, but Linux checks a file's permissions against the uid OUTSIDE, which is still 0: the process
+// owns every root-owned file, so a file only root may read (/etc/shadow, the SSH host keys, /etc/sudoers,
+// /etc/ssl/private, /boot's System.map) would be its to read. Each one found is covered: a file by /dev/null (on a
+// nodev mount: it cannot be opened), a folder by an empty tmpfs. A person's own home is not touched: an agent reads
+// its person's files as it would for anyone who runs NEXUS (their data dir aside, hidden always).
 //
 // Found once per process, by a walk of the system's folders that hold such files (real folders only, symlinks not
-// followed; some 70 ms on a Debian machine, paid by the first sandboxed command): a secret made while NEXUS runs
-// is covered from its next start on.
+// followed; some 70 ms on a Debian machine, paid by the sandbox's probe at start or the first sandboxed command):
+// a secret made while NEXUS runs is covered from its next start on.
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Where system secrets live; a person's files are elsewhere (/root, /home, the workspaces). */
-export const SECRET_ROOTS = ['/etc', '/boot', '/var/lib', '/var/log', '/var/backups', '/var/spool', '/var/cache', '/usr/local/etc'] as const;
+const SECRET_ROOTS = ['/etc', '/boot', '/var/lib', '/var/log', '/var/backups', '/var/spool', '/var/cache', '/usr/local/etc'] as const;
 const MAX_DEPTH = 4;
 /** A machine with more is covered up to this many (each is one mount in every sandbox). */
-export const MAX_COVERED = 256;
+const MAX_COVERED = 256;
 
 export interface RootSecrets {
   files: string[];
