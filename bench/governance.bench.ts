@@ -18,6 +18,7 @@ import { gateEntitlement, PUBLIC_KEY_ENV } from '../electron/governance/entitlem
 import { decideHop } from '../shared/orchestration/gate.js';
 import { hopFacts, recipientPosition, starterPosition } from '../shared/orchestration/chain.js';
 import { jitter, line, now, pct } from './report.js';
+import { tx } from '../electron/store/db.js';
 
 const noop: ExecutorTool = {
   name: 'noop',
@@ -70,34 +71,36 @@ function chainRun(nexus: Nexus, gov: Governance): Run {
 function gateDecisionLatency(nexus: Nexus, gov: Governance, n: number): number[] {
   const mid = chainRun(nexus, gov);
   const out: number[] = [];
-  const decideOnce = gov.db.transaction(() => {
-    const t0 = now();
-    const { member, chain } = placeOf(gov.db, mid)!;
-    const d = decideHop(
-      readSettings(gov.db),
-      gateEntitlement(gov.db, gov.key.fingerprint, Date.now()),
-      hopFacts({ chain_id: chain.id, touched: chain.touched }, 2, member, null),
-    );
-    out.push((now() - t0) * 1000);
-    if (!d.allowed) throw new Error('the bench chain should be allowed');
-  });
+  const decideOnce = () =>
+    tx(gov.db, () => {
+      const t0 = now();
+      const { member, chain } = placeOf(gov.db, mid)!;
+      const d = decideHop(
+        readSettings(gov.db),
+        gateEntitlement(gov.db, gov.key.fingerprint, Date.now()),
+        hopFacts({ chain_id: chain.id, touched: chain.touched }, 2, member, null),
+      );
+      out.push((now() - t0) * 1000);
+      if (!d.allowed) throw new Error('the bench chain should be allowed');
+    });
   for (let i = 0; i < n; i++) decideOnce();
   return out;
 }
 
 /**
- * The whole hook as the kernel calls it: inside a transaction, the decision plus the hop recorded (counter);
+ * The whole hook as the kernel calls it: inside a transaction, the decision plus the hop numbered;
  * then, committed, its effects (Recent chains).
  */
 function gateHookLatency(nexus: Nexus, gov: Governance, n: number): number[] {
   const mid = chainRun(nexus, gov);
   const out: number[] = [];
-  const hookOnce = gov.db.transaction((i: number) => {
-    const t0 = now();
-    const d = gov.gate({ run: mid, row_id: `row_${i}`, wire_tool: 'noop', tool: 'noop', runner: null, input: { i }, origin: 'model' });
-    if (!d.proceed) throw new Error('the bench hop should proceed');
-    return { inside: now() - t0, after: d.after };
-  });
+  const hookOnce = (i: number) =>
+    tx(gov.db, () => {
+      const t0 = now();
+      const d = gov.gate({ run: mid, row_id: `row_${i}`, wire_tool: 'noop', tool: 'noop', runner: null, input: { i }, origin: 'model' });
+      if (!d.proceed) throw new Error('the bench hop should proceed');
+      return { inside: now() - t0, after: d.after };
+    });
   for (let i = 0; i < n; i++) {
     const { inside, after } = hookOnce(i); // the commit is the row's, not the gate's: not counted
     const t0 = now();

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { saveAgent } from '../agents/profiles.js';
 import { addMember, beginChain, bindMemberRun } from '../store/queries/chains.js';
+import { setDeskJoined } from '../store/queries/desk-outbox.js';
 import { recipientPosition, starterPosition, type ChainPosition } from '../../shared/orchestration/chain.js';
 import { openGate, testNexus, type TestNexus } from '../../test/support/nexus.js';
 import type { Row, Run } from '../kernel/types.js';
@@ -196,6 +197,47 @@ describe('the gate in the kernel', () => {
     const r = t.nexus.kernel.submitRow(b.run.id, { tool: 'message_agent', input: { agent: 'extra', message: 'hi' }, origin: 'model' });
     expect(sc(r)).toMatchObject({ code: 'chain_agents_exceeded', hop: 4 });
     expect(r.result?.content[0].text).toMatch(/4 distinct agents and the limit is 3/);
+  });
+
+  it("each governed hop's number is kept on its row, granted or denied; a restart goes on after the highest", async () => {
+    let t = await start();
+    await openGate(t, ['lead'], false);
+    const lead = t.nexus.kernel.createRun({ agent: 'lead', mode: 'bypass' });
+    const { run: mid, chain_id } = chainOf(t, lead, 'mid');
+    const hopOf = (r: Row) => t.gov.db.prepare('SELECT hop FROM rows WHERE id = ?').pluck().get(r.id);
+    const granted = bash(t, mid, 'echo one');
+    expect(granted.state).toBe('running');
+    await t.call('settingsSet', { key: 'orchestration.enabled', value: false });
+    const denied = bash(t, mid, 'echo two');
+    expect(sc(denied)).toMatchObject({ code: 'orchestration_disabled', hop: 3 });
+    expect([hopOf(granted), hopOf(denied)]).toEqual([2, 3]);
+    expect(hopOf(bash(t, lead, 'echo starter'))).toBeNull(); // the starter's own calls are not hops
+    // Without a desk the chain itself is not rewritten at every hop: the number lives on the rows.
+    expect(t.gov.db.prepare('SELECT hop_count FROM chains WHERE id = ?').pluck().get(chain_id)).toBe(1);
+    await t.nexus.kernel.waitRow(granted.id);
+
+    const t2 = await t.reopen();
+    open = open.filter((x) => x !== t);
+    open.push(t2);
+    t = t2;
+    const again = t.nexus.kernel.submitRow(mid.id, { tool: 'bash', input: { command: 'echo three' }, origin: 'model' });
+    expect(sc(again)).toMatchObject({ code: 'orchestration_disabled', hop: 4 });
+  });
+
+  it("joined to a desk, the chain's count follows every hop: the desk's record reads it from the chain", async () => {
+    const t = await start();
+    await openGate(t, ['lead'], false);
+    const lead = t.nexus.kernel.createRun({ agent: 'lead', mode: 'bypass' });
+    const { run: mid, chain_id } = chainOf(t, lead, 'mid');
+    setDeskJoined(t.gov.db, true);
+    await t.nexus.kernel.waitRow(bash(t, mid, 'echo one').id);
+    await t.nexus.kernel.waitRow(bash(t, mid, 'echo two').id);
+    expect(t.gov.db.prepare('SELECT hop_count FROM chains WHERE id = ?').pluck().get(chain_id)).toBe(3);
+    const counts = t.gov.db
+      .prepare("SELECT json_extract(data_json, '$.hop_count') FROM desk_outbox WHERE kind = 'chain' AND ref = ? ORDER BY seq")
+      .pluck()
+      .all(chain_id);
+    expect(counts).toEqual([2, 3]);
   });
 
   it('Stop all: every run in flight is force-stopped, every governed hop denied until Resume', async () => {

@@ -15,7 +15,9 @@ import { heldResult, refusedResult } from '../../shared/orchestration/holds.js';
 import { readSettings } from '../store/queries/settings.js';
 import { gateEntitlement } from './entitlements.js';
 import { touch } from '../store/queries/chains.js';
-import { gatePlace, nextHopUnlessHeld } from '../store/queries/hops.js';
+import { chainHasLiveHolds, countHopForDesk, gatePlace } from '../store/queries/hops.js';
+import { deskJoined } from '../store/queries/desk-outbox.js';
+import type { HopNumbers } from './hop-numbers.js';
 import { getAgent } from '../store/queries/agents.js';
 import { cancelHold, consumeHold, expiredUnanswered, fingerprint, insertHold, liveHold, newRequestId, type Hold } from '../store/queries/holds.js';
 
@@ -23,8 +25,10 @@ export interface GateDeps {
   db: Db;
   now(): number;
   keyFingerprint: string;
+  /** The chains' hop numbers (one count per app: the gate's writes and their rollbacks keep it exact). */
+  hops: HopNumbers;
   /** What the hop acts on, as the approver reads it (the kernel tool's own target when it has one). */
-  targetOf(tool: string, input: unknown, workspace: string): string;
+  targetOf(call: HopGateCall): string;
   /** Stop all engaged from outside this store (a team desk: pressed elsewhere, or the desk gone silent). */
   stopAll?: () => boolean;
 }
@@ -61,14 +65,14 @@ export function evaluateHop(d: GateDeps, call: HopGateCall): GateOutcome {
   const chain_id = place.chain_id;
   const agent = place.agent;
   const recipient = handoffRecipient(call.tool, call.input);
-  const target = d.targetOf(call.tool, call.input, run.workspace);
-  const fp = fingerprint(chain_id, agent, call.tool, call.input);
-  // The identical retry of a held hop is that hop again, not a new one. The common hop (nothing held) takes its
-  // number in the statement that finds no hold; only when one is live is the hold read.
-  const allocated = nextHopUnlessHeld(d.db, { chain_id, fingerprint: fp, now });
-  const existing = allocated === null ? liveHold(d.db, fp) : null;
-  const hop = existing?.hop ?? allocated;
+  const target = d.targetOf(call);
+  // The identical retry of a held hop is that hop again, not a new one. Most chains hold nothing, which the
+  // store answers from memory: then neither the fingerprint nor the hold's lookup is paid.
+  const fp = chainHasLiveHolds(d.db, chain_id) ? fingerprint(chain_id, agent, call.tool, call.input) : null;
+  const existing = fp === null ? null : liveHold(d.db, fp);
+  const hop = existing?.hop ?? d.hops.next(d.db, chain_id);
   if (hop === null) throw new Error(`no chain ${chain_id}`);
+  if (!existing && deskJoined(d.db)) countHopForDesk(d.db, { chain_id, hop, now });
   // The place is both the chain (its id, whom it touched) and the actor's position in it.
   const facts = hopFacts(place, hop, place, recipient);
 
@@ -98,7 +102,7 @@ export function evaluateHop(d: GateDeps, call: HopGateCall): GateOutcome {
     }
     const hold: Hold = {
       request_id: newRequestId(),
-      fingerprint: fp,
+      fingerprint: fp ?? fingerprint(chain_id, agent, call.tool, call.input),
       chain_id,
       hop,
       agent,
@@ -131,8 +135,9 @@ export function evaluateHop(d: GateDeps, call: HopGateCall): GateOutcome {
 type Where = { hop: number; agent: string; action: string; target: string; chain_id: string };
 
 // Module functions, not closures made per call: they run on every governed hop.
+// The decision carries the hop's number: the kernel records it on the row (rows.hop), where a restart finds it.
 function outcomeOf(where: Where, decision: HopGateDecision, record: Omit<HopRecord, keyof Where> | null, more: Partial<GateOutcome> = {}): GateOutcome {
-  return { decision, hop: record ? { ...where, ...record } : null, opened: null, canceled: null, ...more };
+  return { decision: { ...decision, hop: where.hop }, hop: record ? { ...where, ...record } : null, opened: null, canceled: null, ...more };
 }
 
 /** An expired hold stays refused (one of the five words) but says so: nobody refused it. */

@@ -5,39 +5,31 @@
 //      closed card's removal — as the decision's `after`, which the kernel runs once the transaction has
 //      committed (and never if it rolled back). No event, window or other connection learns of a decision
 //      before it is durable.
-import type { Db } from '../store/db.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { HopGateCall, HopGateDecision } from '../kernel/types.js';
 import { targetOf } from '../kernel/effect.js';
 import { insertInboxItem, resolveInboxItem, type InboxEntry } from '../store/queries/inbox.js';
-import { evaluateHop, type GateOutcome } from './gate.js';
+import { evaluateHop, type GateDeps, type GateOutcome } from './gate.js';
 import { holdCard } from './hold-card.js';
 import { openTaskOfRun } from '../store/queries/tasks.js';
 import type { HoldTimers } from './hold-clock.js';
 import type { RecentChains } from './recent-chains.js';
 import { log } from '../log.js';
 
-export interface HopGateDeps {
-  db: Db;
+export interface HopGateDeps extends Omit<GateDeps, 'targetOf'> {
   kernel: Pick<Kernel, 'tools' | 'sandboxPolicy' | 'inbox' | 'emitInbox'>;
-  now(): number;
-  keyFingerprint: string;
   recent: Pick<RecentChains, 'recordHop'>;
   holdTimers: Pick<HoldTimers, 'arm' | 'disarm'>;
-  stopAll?: () => boolean;
 }
 
-export function gateHop(d: HopGateDeps, call: HopGateCall): HopGateDecision {
-  const outcome = evaluateHop(
-    {
-      db: d.db,
-      now: d.now,
-      keyFingerprint: d.keyFingerprint,
-      stopAll: d.stopAll,
-      targetOf: (tool, input, workspace) => targetOf(d.kernel.tools.find(call.run.id, { wire_tool: call.wire_tool, tool }), input, workspace),
-    },
-    call,
-  );
+/** The gate's dependencies as the kernel's tools answer them: built once, not per hop. */
+export function gateDeps(d: HopGateDeps): HopGateDeps & GateDeps {
+  const tools = d.kernel.tools;
+  return { ...d, targetOf: (call) => targetOf(tools.find(call.run.id, { wire_tool: call.wire_tool, tool: call.tool }), call.input, call.run.workspace) };
+}
+
+export function gateHop(d: HopGateDeps & GateDeps, call: HopGateCall): HopGateDecision {
+  const outcome = evaluateHop(d, call);
   // Not a governed hop: nothing was recorded, nothing follows.
   if (!outcome.hop && !outcome.opened && !outcome.canceled) return outcome.decision;
   const now = d.now();

@@ -8,7 +8,7 @@ import type { Db } from '../store/db.js';
 import { listRunningRunIds } from '../store/queries/runs.js';
 import { ApiFailure } from '../../shared/errors.js';
 import type { Settings } from '../../shared/types.js';
-import { gateHop } from './hop-gate.js';
+import { gateDeps, gateHop } from './hop-gate.js';
 import { RecentChains } from './recent-chains.js';
 import { readSetting, readSettings, settingWarnings, writeSetting, writeStopAll, type SettingWarning } from '../store/queries/settings.js';
 import {
@@ -21,6 +21,7 @@ import {
 } from './entitlements.js';
 import { waitingOn, type WaitingOn } from './hold-clock.js';
 import { HeldHops } from './held-hops.js';
+import { HopNumbers } from './hop-numbers.js';
 import type { TurnsPort } from './turns-port.js';
 import type { GovernancePorts } from './ports.js';
 import { AccountLink } from './account.js';
@@ -35,6 +36,10 @@ export class Governance {
   readonly recent: RecentChains;
   /** The account service link: NEXUS_ACCOUNT_URL / NEXUS_ACCOUNT_TOKEN, refresh at start and every 6 h. */
   readonly account: AccountLink;
+  /** The chains' hop numbers, handed out by the gate (hop-numbers.ts). */
+  readonly hops = new HopNumbers();
+  /** What the gate reads and calls, built at the first hop (not per hop: it runs on every governed call). */
+  private gateWith: ReturnType<typeof gateDeps> | undefined;
   /** How holds end outside the gate: answered, expired, canceled (held-hops.ts). */
   readonly holds: HeldHops;
   /** A team desk's Stop all for governed hops (engaged elsewhere, or the desk silent too long); false without one. */
@@ -90,18 +95,17 @@ export class Governance {
    * hold's clock and Recent chains follow in the decision's `after`, once the decision is committed.
    */
   gate(call: HopGateCall): HopGateDecision {
-    return gateHop(
-      {
-        db: this.db,
-        kernel: this.kernel,
-        now: () => this.now(),
-        keyFingerprint: this.key.fingerprint,
-        recent: this.recent,
-        holdTimers: this.holds.timers,
-        stopAll: () => this.deskStop(),
-      },
-      call,
-    );
+    this.gateWith ??= gateDeps({
+      db: this.db,
+      kernel: this.kernel,
+      now: () => this.now(),
+      keyFingerprint: this.key.fingerprint,
+      hops: this.hops,
+      recent: this.recent,
+      holdTimers: this.holds.timers,
+      stopAll: () => this.deskStop(),
+    });
+    return gateHop(this.gateWith, call);
   }
 
   // ── settings ─────────────────────────────────────────────────────────────────────────────────────────────

@@ -253,6 +253,47 @@ describe('The hop gate — called for model rows before the stage', () => {
     expect(h.nexus.kernel.submitRow(run.id, { tool: 'probe', input: {}, origin: 'model' }).error?.code).toBe('approval_error');
     expect(p.calls).toHaveLength(0);
   });
+
+  it('fail closed: a hop number that is not a positive integer refuses the call', () => {
+    const run = h.nexus.kernel.createRun({ agent: null, mode: 'bypass' });
+    for (const hop of [0, -1, 1.5, '2', Number.NaN]) {
+      h.nexus.kernel.setHopGate((() => ({ proceed: true, hop })) as never);
+      expect(h.nexus.kernel.submitRow(run.id, { tool: 'probe', input: {}, origin: 'model' }).error?.code).toBe('approval_error');
+    }
+    expect(p.calls).toHaveLength(0);
+  });
+
+  it("the gate's hop number is kept on the row however the row is decided: granted, held by the gate, parked, refused, failed deciding", async () => {
+    const hopOf = (id: string) => h.nexus.db.prepare('SELECT hop FROM rows WHERE id = ?').pluck().get(id);
+    let n = 0;
+    const held = { content: [{ type: 'text' as const, text: 'held' }], structuredContent: { code: 'hop_held' }, isError: true };
+    h.nexus.kernel.setHopGate(() => (++n === 2 ? { proceed: false, result: held, hop: n } : { proceed: true, hop: n }));
+    const bypass = h.nexus.kernel.createRun({ agent: null, mode: 'bypass' });
+    const granted = h.nexus.kernel.submitRow(bypass.id, { tool: 'probe', input: {}, origin: 'model' });
+    const heldRow = h.nexus.kernel.submitRow(bypass.id, { tool: 'probe', input: {}, origin: 'model' });
+    const parked = h.nexus.kernel.submitRow(h.nexus.kernel.createRun({ agent: null, mode: 'ask' }).id, { tool: 'probe', input: {}, origin: 'model' });
+    const denyAll = h.nexus.kernel.createRun({ agent: null, mode: 'rules', rules: [{ tool: '*', verdict: 'deny' }] });
+    const refused = h.nexus.kernel.submitRow(denyAll.id, { tool: 'probe', input: {}, origin: 'model' });
+    h.nexus.kernel.registerTool({
+      name: 'fragile',
+      description: 'its preview throws',
+      inputSchema: {},
+      preview: () => {
+        throw new Error('preview exploded');
+      },
+      run: async () => ({ content: [{ type: 'text', text: 'must not run' }] }),
+    });
+    const broken = h.nexus.kernel.submitRow(h.nexus.kernel.createRun({ agent: null, mode: 'ask' }).id, { tool: 'fragile', input: {}, origin: 'model' });
+    expect([granted.state, heldRow.state, parked.state, refused.state, broken.error?.code]).toEqual([
+      'running',
+      'failed',
+      'needs_approval',
+      'failed',
+      'approval_error',
+    ]);
+    expect([granted, heldRow, parked, refused, broken].map((r) => hopOf(r.id))).toEqual([1, 2, 3, 4, 5]);
+    await h.nexus.kernel.waitRow(granted.id);
+  });
 });
 
 describe('Fail closed in the stage itself', () => {

@@ -9,7 +9,7 @@
 import { tx } from '../store/db.js';
 import { getRun } from '../store/queries/runs.js';
 import { insertRow, getRow, insertedRow, maxSeq } from '../store/queries/rows.js';
-import { transitionRow, patchedRow, type RowPatch } from '../store/queries/row-updates.js';
+import { transitionRow, patchedRow, patchRow, type RowPatch } from '../store/queries/row-updates.js';
 import { compileRules, evaluateResolved, type CompiledRules } from '../../shared/rules/index.js';
 import { resolveInput, resolveToolName } from '../../shared/rules/tool-names.js';
 import { ORIGINS } from '../../shared/types.js';
@@ -89,14 +89,17 @@ function nextSeq(k: KernelState, run_id: string): number {
 /** The gate and the stage for one recorded row. Writes now (inside the caller's transaction); effects to `after`. */
 function cross(k: KernelState, run: Run, row: Row, after: After, parkMs?: number, escape?: string): Row {
   const mine: After = [];
+  const hop: HopNumber = { n: undefined, kept: false };
   try {
     // Only multi-write steps (a custom gate, a park) run in savepoints: if one throws, its partial writes roll
     // back (not the fan's) and the row is refused below. A grant or a denial is one guarded UPDATE.
-    const decided = decide(k, run, row, mine, after, parkMs, escape);
+    const decided = decide(k, run, row, mine, after, hop, parkMs, escape);
+    keepHop(k, row, hop);
     after.push(...mine);
     return decided;
   } catch (e) {
     // Fail closed: whatever went wrong, the call is refused and never executed.
+    keepHop(k, row, hop);
     const detail = errorMessage(e);
     const ended = endRow(
       k,
@@ -111,8 +114,23 @@ function cross(k: KernelState, run: Run, row: Row, after: After, parkMs?: number
   }
 }
 
+/**
+ * The hop number the gate gave this row (a governed hop), kept on the row in the transaction that decides it: in
+ * the grant's own UPDATE (the common hop writes nothing more), else once the row's decision is made.
+ */
+interface HopNumber {
+  n: number | undefined;
+  kept: boolean;
+}
+
+function keepHop(k: KernelState, row: Row, hop: HopNumber): void {
+  if (hop.n === undefined || hop.kept) return;
+  hop.kept = true;
+  patchRow(k.db, row.id, { hop: hop.n }, k.clock.now());
+}
+
 /** `committed`: effects of writes already kept whatever this row's decision becomes (the gate's savepoint is released). */
-function decide(k: KernelState, run: Run, row: Row, after: After, committed: After, parkMs?: number, escape?: string): Row {
+function decide(k: KernelState, run: Run, row: Row, after: After, committed: After, hop: HopNumber, parkMs?: number, escape?: string): Row {
   let hopApprovedBy: string | undefined;
   if (row.origin === 'model') {
     const call = { run, row_id: row.id, wire_tool: row.wire_tool, tool: row.tool, runner: row.runner, input: row.input, origin: row.origin };
@@ -123,6 +141,10 @@ function decide(k: KernelState, run: Run, row: Row, after: After, committed: Aft
     // must not keep the rows after it from starting.
     const gateAfter = d.after;
     if (typeof gateAfter === 'function') committed.push(() => guarded(gateAfter));
+    if (d.hop !== undefined) {
+      if (!Number.isSafeInteger(d.hop) || d.hop < 1) throw new Error('the hop gate gave a hop number that is not a positive integer');
+      hop.n = d.hop;
+    }
     if (d.proceed === false) {
       const result = checkResult(d.result);
       const sc = result.structuredContent;
@@ -160,7 +182,7 @@ function decide(k: KernelState, run: Run, row: Row, after: After, committed: Aft
   });
   switch (verdict.act) {
     case 'grant':
-      return grant(k, run, row, verdict.granted_by, verdict.tool, verdict.matched, after, hopApprovedBy);
+      return grant(k, run, row, verdict.granted_by, verdict.tool, verdict.matched, after, hopApprovedBy, hop);
     case 'park':
       return parkRow(k, run, row, verdict.tool, verdict.matched, after, parkMs, verdict.escape);
     case 'refuse': {
@@ -192,10 +214,22 @@ function cannotRun(k: KernelState, run: Run, row: Row): { code: string; text: st
   return null;
 }
 
-function grant(k: KernelState, run: Run, row: Row, by: RowGrantedBy, tool: string, matched: number[], after: After, hopApprovedBy?: string): Row {
+function grant(
+  k: KernelState,
+  run: Run,
+  row: Row,
+  by: RowGrantedBy,
+  tool: string,
+  matched: number[],
+  after: After,
+  hopApprovedBy?: string,
+  hop?: HopNumber,
+): Row {
   const now = k.clock.now();
   const patch: RowPatch = { granted_by: by, tool, matched, started_at: now, ...(hopApprovedBy ? { approved_by: hopApprovedBy } : {}) };
+  if (hop?.n !== undefined) patch.hop = hop.n;
   if (!transitionRow(k.db, row.id, ['ready'], 'running', patch, now)) return getRow(k.db, row.id)!;
+  if (hop) hop.kept = true;
   const running = patchedRow(row, 'running', patch, now);
   after.push(() => {
     emitRow(k, running);

@@ -24,7 +24,11 @@ export interface HopGateCall {
  * `after`: what the decision causes that others can see (cards announced, events, timers). The gate's writes
  * commit with the row's decision; `after` runs only once that transaction has committed, and never if it rolls back.
  */
-export type HopGateDecision = ({ proceed: true; approved_by?: string } | { proceed: false; result: ToolResult }) & { after?: () => void };
+export type HopGateDecision = ({ proceed: true; approved_by?: string } | { proceed: false; result: ToolResult }) & {
+  /** The row is this hop of its chain: recorded on the row (rows.hop), in the transaction that decides it. */
+  hop?: number;
+  after?: () => void;
+};
 /** Called for every model row before the approval stage; GOVERNANCE installs the orchestration gate here. */
 export type HopGate = (call: HopGateCall) => HopGateDecision;
 

@@ -73,9 +73,20 @@ export function tx<T>(db: Db, fn: () => T): T {
   const outermost = !db.inTransaction;
   const w = outermost ? watches.get(db) : undefined;
   if (w) w.inTx = true;
+  let levels = undoLevels.get(db);
+  if (!levels) undoLevels.set(db, (levels = []));
+  const undo: Array<() => void> = [];
+  levels.push(undo);
+  let kept = false;
   try {
-    return run(fn) as T;
+    const out = run(fn) as T;
+    kept = true;
+    return out;
   } finally {
+    levels.pop();
+    if (kept)
+      levels.at(-1)?.push(...undo); // released into the enclosing level, which may still roll back
+    else for (let i = undo.length - 1; i >= 0; i--) undo[i]();
     if (w) {
       w.inTx = false;
       w.txVersion = undefined;
@@ -83,6 +94,18 @@ export function tx<T>(db: Db, fn: () => T): T {
       if (w.dirty) settle(w);
     }
   }
+}
+
+// Memory kept beside the store that must roll back with it (a number handed out inside a transaction is handed
+// out again when that transaction, or the savepoint it was taken in, rolls back). Every transaction is begun by
+// tx(), so the levels here are exactly SQLite's transaction and savepoints.
+const undoLevels = new WeakMap<Db, Array<Array<() => void>>>();
+
+/** Run `undo` if the innermost open tx() level rolls back; outside a transaction the change is already kept. */
+export function onRollback(db: Db, undo: () => void): void {
+  const top = undoLevels.get(db)?.at(-1);
+  if (top) top.push(undo);
+  else if (db.inTransaction) throw new Error('a transaction not begun by tx() is open: its rollback could not be followed');
 }
 
 // Small tables read at every governed hop (the settings, the entitlement) and written seldom. Seed 003 wants
@@ -129,18 +152,27 @@ export function wroteWatched(db: Db): void {
 /** `read` as a cached read: its answer is read again only when the store may hold something else (see above).
  *  Keep `read` pure, and make every writer of what it reads call wroteWatched. */
 export function watchedRead<T>(read: (db: Db) => T): (db: Db) => T {
-  const memo = new WeakMap<Db, { dv: unknown; gen: number; value: T }>();
-  return (db) => {
+  const byKey = watchedReadBy((db: Db, _key: null) => read(db), 1);
+  return (db) => byKey(db, null);
+}
+
+/** watchedRead with one answer per key (at most `max` remembered between two changes of the store). */
+export function watchedReadBy<K, T>(read: (db: Db, key: K) => T, max = 1024): (db: Db, key: K) => T {
+  const memo = new WeakMap<Db, { dv: unknown; gen: number; answers: Map<K, { value: T }> }>();
+  return (db, key) => {
     const w = watchOf(db);
     if (w.dirty) {
-      if (db.inTransaction) return read(db);
+      if (db.inTransaction) return read(db, key);
       settle(w);
     }
     const dv = dataVersion(w, db);
-    const hit = memo.get(db);
-    if (hit && hit.dv === dv && hit.gen === w.gen) return hit.value;
-    const value = read(db);
-    memo.set(db, { dv, gen: w.gen, value });
+    let m = memo.get(db);
+    if (!m || m.dv !== dv || m.gen !== w.gen) memo.set(db, (m = { dv, gen: w.gen, answers: new Map() }));
+    const hit = m.answers.get(key);
+    if (hit) return hit.value;
+    const value = read(db, key);
+    if (m.answers.size >= max) m.answers.clear();
+    m.answers.set(key, { value });
     return value;
   };
 }

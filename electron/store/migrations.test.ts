@@ -153,4 +153,38 @@ describe('upgrading a database that holds data', () => {
       await w.cleanup();
     }
   });
+
+  it('009 → 010: a chain counted by the old per-chain counter goes on after its last hop; old rows carry no hop', async () => {
+    const { join } = await import('node:path');
+    const { world } = await import('../../test/support/world.js');
+    const { chainHopFloor } = await import('./queries/hops.js');
+    const { HopNumbers } = await import('../governance/hop-numbers.js');
+    const { tx } = await import('./db.js');
+    const w = world();
+    const file = join(w.dir('migrate'), 'nexus.db');
+    try {
+      const old = openDatabase(
+        file,
+        MIGRATIONS.filter((m) => m.version <= 9),
+      );
+      old.exec(`
+        INSERT INTO runs (id, agent, status, mode, rules_json, hooks_json, workspace, created_at, updated_at) VALUES ('r1', 'mid', 'running', 'bypass', '[]', '{}', '/w', 0, 0);
+        INSERT INTO rows (id, run_id, seq, origin, wire_tool, tool, input_json, state, on_failure, created_at, updated_at) VALUES ('a', 'r1', 1, 'model', 'bash', 'bash', '{}', 'succeeded', 'continue', 0, 0);
+        INSERT INTO chains (id, starter, starter_run_id, touched_json, hop_count, created_at, updated_at) VALUES ('c1', 'lead', 'r0', '[]', 5, 0, 0);
+        INSERT INTO chain_runs (handoff_row_id, run_id, chain_id, agent, depth, path_json, created_at) VALUES ('h1', 'r1', 'c1', 'mid', 2, '[]', 0);
+      `);
+      old.close();
+
+      const db = openDatabase(file);
+      expect(db.pragma('user_version', { simple: true })).toBe(10);
+      expect(db.prepare("SELECT hop FROM rows WHERE id = 'a'").pluck().get()).toBeNull();
+      expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'hop_holds_live'").pluck().get()).toBe('hop_holds_live');
+      expect(chainHopFloor(db, 'c1')).toBe(5);
+      expect(tx(db, () => new HopNumbers().next(db, 'c1'))).toBe(6);
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      db.close();
+    } finally {
+      await w.cleanup();
+    }
+  });
 });

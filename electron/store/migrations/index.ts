@@ -10,5 +10,6 @@ import m006 from './006_paging_indexes.js';
 import m007 from './007_desk_outbox.js';
 import m008 from './008_open_tasks.js';
 import m009 from './009_desk_record.js';
+import m010 from './010_hop_numbers.js';
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010];

@@ -1,7 +1,7 @@
 // The desk outbox and the desk client's memory (migration 007). Written by the kernel inside its own
 // transactions; read and trimmed by the desk client after the desk confirmed receipt.
 import { z } from 'zod';
-import { stmt, type Db } from '../db.js';
+import { stmt, watchedRead, wroteWatched, type Db } from '../db.js';
 import { toJson } from './util.js';
 
 export type OutboxKind = 'card' | 'decision' | 'row' | 'run' | 'answer';
@@ -12,7 +12,11 @@ export type RecordKind = OutboxKind | 'run_start' | 'chain' | 'hold' | 'task' | 
 export function setDeskJoined(db: Db, joined: boolean): void {
   if (joined) writeDeskState(db, { key: 'joined', value: true });
   else stmt(db, "DELETE FROM desk_state WHERE key = 'joined'").run();
+  wroteWatched(db);
 }
+
+/** Whether this store is joined to a desk now, as its triggers read it. Remembered until desk_state is written. */
+export const deskJoined = watchedRead((db: Db): boolean => stmt(db, "SELECT value_json FROM desk_state WHERE key = 'joined'").pluck().get() === 'true');
 const Batch = z.object({ n: z.number().int(), through: z.number().int().nullable(), json: z.string() });
 const Count = z.object({ n: z.number() });
 const StateRow = z.object({ value_json: z.string() }).optional();
@@ -63,4 +67,5 @@ export function writeDeskState(db: Db, a: { key: string; value: unknown }): void
     a.key,
     toJson(a.value),
   );
+  wroteWatched(db); // deskJoined reads this table
 }

@@ -1,7 +1,8 @@
-// Per-hop approval holds in the store (migration 003). A hold is bound to its hop's fingerprint (chain,
-// agent, resolved tool, canonical input): the identical retry finds it. Request ids are random 128 bits.
+// Per-hop approval holds in the store (migration 003). A hold is bound to its hop's fingerprint (chain, agent,
+// resolved tool, canonical input): the identical retry finds it. Request ids are random 128 bits. Every writer
+// calls wroteWatched: the gate remembers whether a chain holds a live hold (hops.ts chainHasLiveHolds).
 import { hash, randomBytes } from 'node:crypto';
-import { stmt, type Db } from '../db.js';
+import { stmt, wroteWatched, type Db } from '../db.js';
 import { hopFingerprintText } from '../../../shared/orchestration/canonical.js';
 import { APPROVAL_EXPIRED_TEXT, PARK_DURATION_MS } from '../../../shared/types.js';
 
@@ -60,24 +61,29 @@ export function insertHold(db: Db, h: Omit<Hold, 'status' | 'reason' | 'answered
     `INSERT INTO hop_holds (request_id, fingerprint, chain_id, hop, agent, run_id, row_id, tool, target, input_json, status, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
   ).run(h.request_id, h.fingerprint, h.chain_id, h.hop, h.agent, h.run_id, h.row_id, h.tool, h.target, JSON.stringify(h.input ?? null), h.created_at);
+  wroteWatched(db);
 }
 
 /** A person answered: pending → approved | refused. False when it was no longer pending. */
 export function answerHold(db: Db, a: { request_id: string; approve: boolean; by: string | null; reason?: string | null; now: number }): boolean {
-  return (
+  const changed =
     stmt(db, "UPDATE hop_holds SET status = ?, answered_by = ?, reason = ?, answered_at = ? WHERE request_id = ? AND status = 'pending'").run(
       a.approve ? 'approved' : 'refused',
       a.by,
       a.reason ?? null,
       a.now,
       a.request_id,
-    ).changes === 1
-  );
+    ).changes === 1;
+  wroteWatched(db);
+  return changed;
 }
 
 /** The approved hop proceeds: the approval is used up (single use). False if it was not approved. */
 export function consumeHold(db: Db, request_id: string, now: number): boolean {
-  return stmt(db, "UPDATE hop_holds SET status = 'consumed', consumed_at = ? WHERE request_id = ? AND status = 'approved'").run(now, request_id).changes === 1;
+  const changed =
+    stmt(db, "UPDATE hop_holds SET status = 'consumed', consumed_at = ? WHERE request_id = ? AND status = 'approved'").run(now, request_id).changes === 1;
+  wroteWatched(db);
+  return changed;
 }
 
 /**
@@ -85,13 +91,14 @@ export function consumeHold(db: Db, request_id: string, now: number): boolean {
  * sentence as its reason and nobody as its answerer. False when it was no longer pending.
  */
 export function expireHold(db: Db, request_id: string, reason: string, now: number): boolean {
-  return (
+  const changed =
     stmt(db, "UPDATE hop_holds SET status = 'refused', reason = ?, answered_by = NULL, answered_at = ? WHERE request_id = ? AND status = 'pending'").run(
       reason,
       now,
       request_id,
-    ).changes === 1
-  );
+    ).changes === 1;
+  wroteWatched(db);
+  return changed;
 }
 
 /** A refusal nobody gave: the hold's 24 h ran out (expireHold records no answerer and the expiry sentence). */
@@ -103,13 +110,14 @@ export const holdExpiresAt = (h: Pick<Hold, 'created_at'>): number => h.created_
 
 /** pending → canceled; `why` (kept as its reason) says why it closed when nobody answered it. */
 export function cancelHold(db: Db, request_id: string, now: number, why: string | null = null): boolean {
-  return (
+  const changed =
     stmt(db, "UPDATE hop_holds SET status = 'canceled', reason = COALESCE(?, reason), answered_at = ? WHERE request_id = ? AND status = 'pending'").run(
       why,
       now,
       request_id,
-    ).changes === 1
-  );
+    ).changes === 1;
+  wroteWatched(db);
+  return changed;
 }
 
 export function pendingHolds(db: Db): Hold[] {

@@ -1,9 +1,9 @@
-// The gate's statements: a run's place in its chain (gatePlace), and the hop counter folded with the hold lookup
-// (nextHopUnlessHeld: a number is allocated exactly when no live hold is bound to the fingerprint, as the two
-// statements it replaced did). A fresh :memory: store with every migration.
+// The gate's statements: a run's place in its chain (gatePlace), where its hop numbering goes on from
+// (chainHopFloor), and whether it holds a live hold (chainHasLiveHolds). A fresh :memory: store with every migration.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../db.js';
-import { gatePlace, nextHopUnlessHeld } from './hops.js';
+import { openDatabase, wroteWatched, type Db } from '../db.js';
+import { chainHasLiveHolds, chainHopFloor, gatePlace } from './hops.js';
+import { cancelHold, insertHold } from './holds.js';
 
 let db: Db;
 beforeEach(() => {
@@ -14,37 +14,93 @@ beforeEach(() => {
 });
 afterEach(() => db.close());
 
-const hold = (request_id: string, fingerprint: string, status: string) =>
+const hold = (request_id: string, fingerprint: string, status: string, chain_id = 'c1') =>
   db
     .prepare(
       `INSERT INTO hop_holds (request_id, fingerprint, chain_id, hop, agent, run_id, row_id, tool, target, input_json, status, created_at)
-       VALUES (?, ?, 'c1', 2, 'mid', 'r1', 'row1', 'bash', 't', '{}', ?, 0)`,
+       VALUES (?, ?, ?, 2, 'mid', 'r1', 'row1', 'bash', 't', '{}', ?, 0)`,
     )
-    .run(request_id, fingerprint, status);
-const counter = () => db.prepare("SELECT hop_count, updated_at FROM chains WHERE id = 'c1'").get() as { hop_count: number; updated_at: number };
+    .run(request_id, fingerprint, chain_id, status);
 
-describe('nextHopUnlessHeld', () => {
-  it('allocates the next hop number of the chain, one a call, and stamps the chain', () => {
-    expect(nextHopUnlessHeld(db, { chain_id: 'c1', fingerprint: 'fp', now: 5 })).toBe(2);
-    expect(nextHopUnlessHeld(db, { chain_id: 'c1', fingerprint: 'fp', now: 7 })).toBe(3);
-    expect(counter()).toEqual({ hop_count: 3, updated_at: 7 });
+describe('chainHopFloor', () => {
+  const run = (id: string) =>
+    db
+      .prepare(
+        "INSERT INTO runs (id, agent, status, mode, rules_json, hooks_json, workspace, created_at, updated_at) VALUES (?, 'mid', 'running', 'bypass', '[]', '{}', '/w', 0, 0)",
+      )
+      .run(id);
+  const row = (id: string, run_id: string, seq: number, hop: number | null) =>
+    db
+      .prepare(
+        "INSERT INTO rows (id, run_id, seq, origin, wire_tool, tool, input_json, state, on_failure, created_at, updated_at, hop) VALUES (?, ?, ?, 'model', 'bash', 'bash', '{}', 'running', 'continue', 0, 0, ?)",
+      )
+      .run(id, run_id, seq, hop);
+  const member = (handoff: string, run_id: string, chain_id = 'c1') =>
+    db
+      .prepare("INSERT INTO chain_runs (handoff_row_id, run_id, chain_id, agent, depth, path_json, created_at) VALUES (?, ?, ?, 'mid', 2, '[]', 0)")
+      .run(handoff, run_id, chain_id);
+
+  it("is the chain's counter while no member row holds a higher hop (a new chain: its hand-off, hop 1)", () => {
+    expect(chainHopFloor(db, 'c1')).toBe(1);
+    db.prepare("UPDATE chains SET hop_count = 4 WHERE id = 'c1'").run(); // counted before migration 010
+    expect(chainHopFloor(db, 'c1')).toBe(4);
   });
 
-  it.each(['pending', 'approved', 'refused'])('allocates nothing while a %s hold is bound to the fingerprint', (status) => {
+  it("is the highest hop on any member run's row, and counts no other chain's rows", () => {
+    run('r1');
+    run('r2');
+    run('r3');
+    member('h1', 'r1');
+    member('h2', 'r2');
+    row('a', 'r1', 1, 2);
+    row('b', 'r2', 1, 7);
+    row('c', 'r2', 2, null); // a call that was not a governed hop
+    db.prepare(
+      "INSERT INTO chains (id, starter, starter_run_id, touched_json, hop_count, created_at, updated_at) VALUES ('c2', 'lead', 'r0', '[]', 1, 0, 0)",
+    ).run();
+    member('h3', 'r3', 'c2');
+    row('d', 'r3', 1, 40);
+    expect(chainHopFloor(db, 'c1')).toBe(7);
+    expect(chainHopFloor(db, 'c2')).toBe(40);
+  });
+
+  it('a chain that does not exist has none', () => {
+    expect(chainHopFloor(db, 'nope')).toBeNull();
+  });
+});
+
+describe('chainHasLiveHolds', () => {
+  it.each(['pending', 'approved', 'refused'])('a %s hold binds its chain, and only its chain', (status) => {
+    expect(chainHasLiveHolds(db, 'c1')).toBe(false);
     hold('h1', 'fp', status);
-    expect(nextHopUnlessHeld(db, { chain_id: 'c1', fingerprint: 'fp', now: 5 })).toBeNull();
-    expect(counter()).toEqual({ hop_count: 1, updated_at: 0 });
-    // Another call of the same chain is another hop.
-    expect(nextHopUnlessHeld(db, { chain_id: 'c1', fingerprint: 'other', now: 6 })).toBe(2);
+    wroteWatched(db);
+    expect(chainHasLiveHolds(db, 'c1')).toBe(true);
+    expect(chainHasLiveHolds(db, 'c2')).toBe(false);
   });
 
-  it.each(['consumed', 'canceled'])('a %s hold is no longer live: the call takes a new number', (status) => {
+  it.each(['consumed', 'canceled'])('a %s hold binds nothing', (status) => {
     hold('h1', 'fp', status);
-    expect(nextHopUnlessHeld(db, { chain_id: 'c1', fingerprint: 'fp', now: 5 })).toBe(2);
+    expect(chainHasLiveHolds(db, 'c1')).toBe(false);
   });
 
-  it('a chain that does not exist allocates nothing', () => {
-    expect(nextHopUnlessHeld(db, { chain_id: 'nope', fingerprint: 'fp', now: 5 })).toBeNull();
+  it("is read again once holds.ts writes a hold: a remembered 'none' never hides a new hold", () => {
+    expect(chainHasLiveHolds(db, 'c1')).toBe(false);
+    insertHold(db, {
+      request_id: 'h9',
+      fingerprint: 'fp',
+      chain_id: 'c1',
+      hop: 2,
+      agent: 'mid',
+      run_id: 'r1',
+      row_id: 'row1',
+      tool: 'bash',
+      target: 't',
+      input: {},
+      created_at: 0,
+    });
+    expect(chainHasLiveHolds(db, 'c1')).toBe(true);
+    expect(cancelHold(db, 'h9', 1)).toBe(true);
+    expect(chainHasLiveHolds(db, 'c1')).toBe(false);
   });
 });
 

@@ -1,7 +1,7 @@
-// A governed hop's statements (the gate's hot path: governance/gate.ts): where the run sits in its chain, and
-// the hop's number folded with its hold lookup. Both come back as few values as the gate uses: better-sqlite3
-// builds a row object at about a microsecond a column, so the place is one JSON text, parsed once.
-import { stmt, type Db } from '../db.js';
+// A governed hop's statements (the gate's hot path: governance/gate.ts): where the run sits in its chain, where
+// its hop numbering goes on from, and whether the chain holds anything. They return as few values as the gate
+// uses: better-sqlite3 builds a row object at about a microsecond a column, so the place is one JSON text.
+import { stmt, watchedReadBy, type Db } from '../db.js';
 
 /** Where a governed run acts from: its chain (and the agents it touched so far) and its own position. */
 export interface GatePlace {
@@ -40,18 +40,32 @@ export function gatePlace(db: Db, run: { id: string; parent?: { row_id: string }
 }
 
 /**
- * The next hop number of a chain, allocated in the same statement that checks that no live hold (pending,
- * approved, or refused) is bound to `fingerprint`: one statement for the common hop instead of two. Null when
- * nothing was allocated: a live hold exists (its identical retry is that hop again), or there is no such chain.
+ * The highest hop number a chain has handed out, as the store holds it: its counter (hop 1 is the hand-off that
+ * began it; hops counted before migration 010 are there too) or the highest hop recorded on a member run's row.
+ * Null when there is no such chain. Read once per chain by the gate's in-memory count (governance/hop-numbers.ts).
  */
-export function nextHopUnlessHeld(db: Db, a: { chain_id: string; fingerprint: string; now: number }): number | null {
+export function chainHopFloor(db: Db, chain_id: string): number | null {
   const n: unknown = stmt(
     db,
-    `UPDATE chains SET hop_count = hop_count + 1, updated_at = ? WHERE id = ?
-       AND NOT EXISTS (SELECT 1 FROM hop_holds WHERE fingerprint = ? AND status IN ('pending','approved','refused'))
-     RETURNING hop_count`,
+    `SELECT max(c.hop_count, coalesce((SELECT max(r.hop) FROM chain_runs m JOIN rows r ON r.run_id = m.run_id WHERE m.chain_id = c.id), 0))
+     FROM chains c WHERE c.id = ?`,
   )
     .pluck()
-    .get(a.now, a.chain_id, a.fingerprint);
+    .get(chain_id);
   return typeof n === 'number' ? n : null;
+}
+
+/**
+ * Whether a chain holds a hold that still binds a hop (pending, approved or refused). Answered from memory until a
+ * hold is written (every writer in holds.ts says so): most chains hold none, and then the gate pays neither the
+ * fingerprint nor the lookup of its hold.
+ */
+export const chainHasLiveHolds = watchedReadBy(
+  (db: Db, chain_id: string): boolean =>
+    stmt(db, "SELECT EXISTS (SELECT 1 FROM hop_holds WHERE chain_id = ? AND status IN ('pending','approved','refused'))").pluck().get(chain_id) === 1,
+);
+
+/** A team desk's record reads a chain's hop count from the chain (migration 009): kept there while joined. */
+export function countHopForDesk(db: Db, a: { chain_id: string; hop: number; now: number }): void {
+  stmt(db, 'UPDATE chains SET hop_count = max(hop_count, ?), updated_at = ? WHERE id = ?').run(a.hop, a.now, a.chain_id);
 }

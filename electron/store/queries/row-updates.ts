@@ -20,6 +20,8 @@ export interface RowPatch {
   result?: ToolResult | null;
   started_at?: number;
   ended_at?: number;
+  /** The row is this hop of its chain (the orchestration gate's number; kept for the count after a restart). */
+  hop?: number;
 }
 
 const COLUMN: Record<keyof RowPatch, string[]> = {
@@ -35,6 +37,7 @@ const COLUMN: Record<keyof RowPatch, string[]> = {
   result: ['result_json'],
   started_at: ['started_at'],
   ended_at: ['ended_at'],
+  hop: ['hop'],
 };
 
 /** Append a patch field's column values (JSON columns as text; an error is its code and detail) to `args`. */
