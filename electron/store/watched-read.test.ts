@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { openDatabase, stmt, tx, watchedRead, wroteWatched, type Db } from './db.js';
+import { openDatabase, stmt, tx, watchedRead, watchedReadBy, wroteWatched, type Db } from './db.js';
 import { readSettings, writeSetting } from './queries/settings.js';
 import { world } from '../../test/support/world.js';
 
@@ -79,6 +79,26 @@ describe('watchedRead inside transactions (as the gate reads, one hop per transa
     expect(setting(db)).toBe('2');
     stmt(other, "UPDATE settings SET value_json = '3' WHERE key = 'x'").run();
     expect(db.transaction(() => setting(db))()).toBe('3');
+  });
+});
+
+describe('watchedReadBy: one remembered answer per key', () => {
+  it('reads each key once while nothing changes; a write forgets every key; at most `max` keys are kept', () => {
+    const { path, db } = fresh();
+    const reads: string[] = [];
+    const byKey = watchedReadBy((d, key: string) => (reads.push(key), stmt(d, 'SELECT value_json FROM settings WHERE key = ?').pluck().get(key)), 2);
+    expect([byKey(db, 'a'), byKey(db, 'b'), byKey(db, 'a'), byKey(db, 'b')]).toEqual([undefined, undefined, undefined, undefined]);
+    expect(reads).toEqual(['a', 'b']);
+    stmt(db, "INSERT INTO settings (key, value_json, updated_at) VALUES ('a', '1', 0)").run();
+    wroteWatched(db);
+    expect([byKey(db, 'a'), byKey(db, 'b')]).toEqual(['1', undefined]);
+    expect(reads).toEqual(['a', 'b', 'a', 'b']);
+    stmt(open(path), "INSERT INTO settings (key, value_json, updated_at) VALUES ('b', '2', 0)").run(); // another connection
+    expect(byKey(db, 'b')).toBe('2');
+    byKey(db, 'a');
+    byKey(db, 'c'); // a third key: the remembered ones are let go, never answered wrongly
+    expect(byKey(db, 'a')).toBe('1');
+    expect(reads).toEqual(['a', 'b', 'a', 'b', 'b', 'a', 'c', 'a']);
   });
 });
 
