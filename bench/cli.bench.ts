@@ -4,13 +4,14 @@
 //   Node client that sends the same request over the same socket (the floor for a client command).
 // Run with `npm run bench` or alone: `npx tsx bench/cli.bench.ts`.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serve } from '../test/support/serve.js';
 import { socketPath } from '../electron/doors/socket-path.js';
 import { line, now, pct } from './report.js';
+import { removeDir } from '../test/support/world.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'nexus.cjs');
@@ -60,7 +61,7 @@ export async function run() {
       ratio(`nexus ${cmd} --json vs a minimal socket client`, timeProcess([BIN, cmd, '--json', '--data-dir', served.dir]), floor, 1.2);
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeDir(dir); // and the workspaces the kernel made beside it
     await served.stop();
   }
 }

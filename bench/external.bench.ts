@@ -4,7 +4,7 @@
 // written in Node costs (a bare `node` hook that answers allow without asking anything, spawned alternately
 // with it, so both see the same machine load). Printed too: the hook's absolute wall time, the bare floor, and
 // the kernel's own share (the externalToolUse call in process).
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,6 +14,7 @@ import { saveAgent } from '../electron/agents/profiles.js';
 import { apply } from '../electron/external/connect/plan.js';
 import { dispatch } from '../electron/api/dispatch.js';
 import { line, now, pct, timeSpawn } from './report.js';
+import { removeDir } from '../test/support/world.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const HOOK = join(ROOT, 'dist', 'hook', 'nexus-hook.mjs');
@@ -75,7 +76,7 @@ export async function run(): Promise<void> {
   } finally {
     await door.close();
     await nexus.close();
-    rmSync(dir, { recursive: true, force: true });
+    removeDir(dir); // and the workspaces the kernel made beside it
   }
 }
 

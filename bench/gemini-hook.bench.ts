@@ -2,7 +2,7 @@
 // --client gemini spawned with Gemini's BeforeTool JSON on stdin, asking a live kernel, answering the top-level
 // `{"decision":"allow"}`. Budget as for Claude Code (external.bench.ts): p50 ≤ 50 ms beyond a bare Node hook
 // that answers allow without asking anything, spawned alternately with it so both see the same machine load.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,6 +10,7 @@ import { createNexus } from '../electron/app.js';
 import { startSocketDoor } from '../electron/doors/socket.js';
 import { saveAgent } from '../electron/agents/profiles.js';
 import { line, pct, timeSpawn } from './report.js';
+import { removeDir } from '../test/support/world.js';
 
 const HOOK = join(import.meta.dirname, '..', 'dist', 'hook', 'nexus-hook.mjs');
 const N = 40;
@@ -58,7 +59,7 @@ export async function run(): Promise<void> {
   } finally {
     await door.close();
     await nexus.close();
-    rmSync(dir, { recursive: true, force: true });
+    removeDir(dir); // and the workspaces the kernel made beside it
   }
 }
 

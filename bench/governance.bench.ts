@@ -2,7 +2,7 @@
 // p99; and the per-hop overhead of a chain against the same actions taken by a lone agent (ratio).
 // Run with `npm run bench` (bench/index.ts calls run()) or alone: `npx tsx bench/governance.bench.ts`.
 // Real on-disk store (WAL, synchronous=NORMAL) in a fresh temp data dir; the real kernel and gate.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,6 +18,7 @@ import { gateEntitlement, PUBLIC_KEY_ENV } from '../electron/governance/entitlem
 import { decideHop } from '../shared/orchestration/gate.js';
 import { hopFacts, recipientPosition, starterPosition } from '../shared/orchestration/chain.js';
 import { jitter, line, now, pct } from './report.js';
+import { removeDir } from '../test/support/world.js';
 import { tx } from '../electron/store/db.js';
 
 const noop: ExecutorTool = {
@@ -48,7 +49,7 @@ async function withNexus<T>(fn: (n: Nexus, gov: Governance) => Promise<T>): Prom
     return await fn(nexus, gov);
   } finally {
     await nexus.close();
-    rmSync(dir, { recursive: true, force: true });
+    removeDir(dir); // and the workspaces the kernel made beside it
   }
 }
 

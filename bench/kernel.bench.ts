@@ -3,7 +3,7 @@
 // Run with `npm run bench` (bench/index.ts calls run()) or alone: `npx tsx bench/kernel.bench.ts`.
 // Everything runs on a real on-disk store (WAL, synchronous=NORMAL) in a fresh temp data dir. Figures are the
 // best of 3 repeats (the machine is shared; the best repeat is the least disturbed).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,6 +12,7 @@ import type { ExecutorTool, ToolContext } from '../electron/kernel/types.js';
 import { readTool } from '../electron/kernel/tools/files.js';
 import { bashTool } from '../electron/kernel/tools/bash.js';
 import { line, now, pct } from './report.js';
+import { removeDir } from '../test/support/world.js';
 
 async function withNexus<T>(fn: (n: Nexus) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'nexus-bench-'));
@@ -21,7 +22,7 @@ async function withNexus<T>(fn: (n: Nexus) => Promise<T>): Promise<T> {
     return await fn(nexus);
   } finally {
     await nexus.close();
-    rmSync(dir, { recursive: true, force: true });
+    removeDir(dir); // and the workspaces the kernel made beside it
   }
 }
 

@@ -4,13 +4,14 @@
 // (4) the kernel's hot path (rows through the stage on a real SQLite). It prints how each child ended: a V8
 // abort ("unreachable code", SIGTRAP, exit 133) shows which mix triggers it.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compileRules, evaluateCall, type Call } from '../shared/rules/index.js';
 import { mixedRules, picomatchRules } from './rules.bench.js';
 import { cedarAuthorizer } from './cedar.js';
+import { removeDir } from '../test/support/world.js';
 
 const MIXES = ['ours', 'ours+picomatch', 'ours+picomatch+cedar', 'kernel'] as const;
 type Mix = (typeof MIXES)[number];
@@ -49,7 +50,7 @@ async function soak(mix: Mix, seconds: number): Promise<number> {
       }
     } finally {
       await nexus.close();
-      rmSync(dir, { recursive: true, force: true });
+      removeDir(dir); // and the workspaces the kernel made beside it
     }
     return n;
   }

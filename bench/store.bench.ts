@@ -7,7 +7,7 @@
 // The two stores are measured in turns, so other work on the machine slows both alike.
 // Run with `npm run bench` (it builds first) or alone: `npx tsx bench/store.bench.ts` after `node scripts/build.mjs`.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,6 +15,7 @@ import { createNexus, type Nexus } from '../electron/app.js';
 import { dispatch } from '../electron/api/dispatch.js';
 import { openDatabase } from '../electron/store/db.js';
 import { line, now, pct } from './report.js';
+import { removeDir } from '../test/support/world.js';
 
 export interface Shape {
   rows: number;
@@ -195,7 +196,7 @@ export async function run() {
       for (const n of nexus) await n.close();
     }
   } finally {
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    for (const d of dirs) removeDir(d); // and the workspaces the kernel made beside each
   }
 }
 

@@ -8,7 +8,7 @@
 // Plus, for reference: the first list's transfer size, and event → pending count on screen.
 // Run with `npm run bench` (after `npm run build`: it serves dist/renderer) or alone: `npx tsx bench/window.bench.ts`.
 // BENCH_FRAMES=1 prints every WebSocket frame and each approval's bytes (what an approval costs, frame by frame).
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,6 +16,7 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { createNexus } from '../electron/app.js';
 import { startWebDoor } from '../electron/doors/web.js';
 import { line, pct } from './report.js';
+import { removeDir } from '../test/support/world.js';
 
 const SIZES = process.env.BENCH_CARDS ? [Number(process.env.BENCH_CARDS)] : [1000, 10_000];
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -204,7 +205,7 @@ export async function run(): Promise<void> {
       } finally {
         await door.close();
         await nexus.close();
-        rmSync(dataDir, { recursive: true, force: true });
+        removeDir(dataDir); // and the workspaces the kernel made beside it
       }
     }
   } finally {

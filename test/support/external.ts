@@ -7,7 +7,7 @@ import { createNexus, type Nexus } from '../../electron/app.js';
 import { startSocketDoor, type SocketDoor } from '../../electron/doors/socket.js';
 import { dispatch } from '../../electron/api/dispatch.js';
 import type { ApprovalRule } from '../../shared/types.js';
-import { tempDir } from './world.js';
+import { removeDir, tempDir } from './world.js';
 
 export { removeDir } from './world.js';
 
@@ -42,8 +42,9 @@ export interface Kernel {
   stop(): Promise<void>;
 }
 
-/** A fresh temp data dir unless `dataDir`; the test removes it with `removeDir(k.dataDir)` after `stop()`. */
-export async function startKernel(dataDir = tempDir('ext')): Promise<Kernel> {
+/** A fresh temp data dir unless `dataDir`; `stop()` removes the dir it made (a dir handed in stays the caller's). */
+export async function startKernel(given?: string): Promise<Kernel> {
+  const dataDir = given ?? tempDir('ext');
   const nexus = await createNexus({ dataDir });
   const door = await startSocketDoor(nexus);
   let stopped = false;
@@ -83,6 +84,7 @@ export async function startKernel(dataDir = tempDir('ext')): Promise<Kernel> {
       stopped = true;
       await door.close();
       await nexus.close();
+      if (given === undefined) removeDir(dataDir);
     },
   };
   return k;

@@ -10,8 +10,13 @@ export function removeOrphanWorkspaces(dir = tmpdir()): number {
   for (const name of readdirSync(dir)) {
     if (!name.startsWith('nexus-') || !name.endsWith('-workspaces')) continue;
     if (existsSync(join(dir, name.slice(0, -'-workspaces'.length)))) continue;
-    rmSync(join(dir, name), { recursive: true, force: true });
-    removed++;
+    try {
+      rmSync(join(dir, name), { recursive: true, force: true });
+      removed++;
+    } catch (e) {
+      // Another user's leftovers (a run as root beside one as an unprivileged user) are not this run's to remove.
+      if ((e as NodeJS.ErrnoException).code !== 'EACCES' && (e as NodeJS.ErrnoException).code !== 'EPERM') throw e;
+    }
   }
   return removed;
 }
