@@ -1,4 +1,4 @@
-// Chain state in the store (migration 003): chains, the runs each started, and the hop counter. Limits are
+// Chain state in the store (migration 003): chains and the runs each started (hop numbers: hops.ts). Limits are
 // computed from these rows, so a restart cannot reset a limit mid-chain.
 import { randomBytes } from 'node:crypto';
 import { stmt, tx, type Db } from '../db.js';
