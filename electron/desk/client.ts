@@ -1,6 +1,6 @@
 // One kernel's seat at a team desk (DESIGN §8): the Postgres connection, the heartbeat, the outbox drain, the
 // NOTIFY wake-ups and the catch-up by sequence. Losing the desk is a stop, not a licence: silent for longer than
-// silenceStopS, this machine treats Stop all as engaged for governed hops until it hears the desk again.
+// silenceStopS (liveness.ts), this machine treats Stop all as engaged for governed hops until it hears it again.
 import { z } from 'zod';
 import type { Db } from '../store/db.js';
 import { outboxPending, setDeskJoined } from '../store/queries/desk-outbox.js';
@@ -13,11 +13,11 @@ import { answersSeen, applyAnswer, type AnswerOutcome } from './answers.js';
 import * as q from './pg/queries.js';
 import { deskVersion, PG_MIGRATIONS } from './pg/migrate.js';
 import { openDeskSql, type DeskSql } from './pg/conn.js';
-import { errorMessage } from '../../shared/errors.js';
 import { PolicySync } from './policy-sync.js';
 import type { SaveProfile } from './policy.js';
 import { SingleFlight } from './single-flight.js';
 import { DeskStopAll } from './desk-stop-all.js';
+import { DeskLiveness } from './liveness.js';
 
 export { DeskOptionsSchema, redactUrl, type DeskOptions, type DeskStatus } from './options.js';
 
@@ -36,10 +36,8 @@ export class DeskClient {
   readonly opts: z.output<typeof DeskOptionsSchema>;
   private sql: DeskSql;
   private failedBeats = 0;
-  private lastHeard: number | null = null;
-  private readonly startedAt = Date.now();
-  private connected = false;
-  private lastError: string | null = null;
+  /** Whether the desk is heard, and since when it is silent (liveness.ts). */
+  private readonly link: DeskLiveness;
   /** The desk's Stop all, as this machine holds it. */
   private readonly stop: DeskStopAll;
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -70,6 +68,7 @@ export class DeskClient {
     opts: DeskOptions,
   ) {
     this.opts = DeskOptionsSchema.parse(opts);
+    this.link = new DeskLiveness(this.opts.silenceStopS);
     this.sql = openDeskSql(this.opts.url, this.opts.machine, this.opts.password);
     this.policy = new PolicySync(ports.kernel, ports.governance, ports.saveProfile ?? null, (e) => this.lost(e));
     // Joined from the first instant: what happens before the desk answers is kept in the outbox.
@@ -89,19 +88,12 @@ export class DeskClient {
 
   /** Governed hops stop while the desk has been silent longer than silenceStopS. */
   silent(): boolean {
-    const since = this.lastHeard ?? this.startedAt;
-    return Date.now() - since > this.opts.silenceStopS * 1000;
+    return this.link.silent();
   }
 
   status(): DeskStatus {
-    return {
-      url: redactUrl(this.opts.url),
-      machine: this.opts.machine,
-      connected: this.connected,
-      last_heard_at: this.lastHeard === null ? null : new Date(this.lastHeard).toISOString(),
-      outbox_pending: outboxPending(this.ports.db),
-      last_error: this.lastError,
-    };
+    const { connected, last_heard_at, last_error } = this.link.view();
+    return { url: redactUrl(this.opts.url), machine: this.opts.machine, connected, last_heard_at, outbox_pending: outboxPending(this.ports.db), last_error };
   }
 
   private async beat(): Promise<void> {
@@ -109,7 +101,7 @@ export class DeskClient {
     try {
       if (!this.unlisten) await this.join();
       const { stopAll } = await q.heartbeat(this.sql, { machine: this.opts.machine });
-      this.heard();
+      this.link.heard();
       this.stop.apply(stopAll);
       this.failedBeats = 0;
       this.drainSoon();
@@ -133,14 +125,7 @@ export class DeskClient {
   }
 
   private lost(e: unknown): void {
-    this.connected = false;
-    this.lastError = errorMessage(e);
-  }
-
-  private heard(): void {
-    this.lastHeard = Date.now();
-    this.connected = true;
-    this.lastError = null;
+    this.link.lost(e);
   }
 
   private async join(): Promise<void> {
@@ -155,7 +140,7 @@ export class DeskClient {
       'nexus_desk',
       (payload) => this.onNotify(payload),
       () => {
-        this.heard();
+        this.link.heard();
         this.catchUp.kick();
         this.policySoon();
       },
@@ -165,7 +150,7 @@ export class DeskClient {
   }
 
   private onNotify(payload: string): void {
-    this.heard();
+    this.link.heard();
     if (payload.startsWith('answer:')) this.catchUp.kick();
     else if (payload === 'policy:stop_all') void this.beat();
     else if (payload.startsWith('policy:')) this.policySoon();
