@@ -186,11 +186,7 @@ export class Kernel {
     return this.submitRows(run_id, [opts])[0];
   }
 
-  /**
-   * A round's fan: every call recorded and decided in ONE transaction (one commit for the fan), then the granted
-   * ones start. Each row still crosses the gate and the stage on its own, and an exception deciding one row
-   * refuses that row only (approval_error), never the others and never by running it.
-   */
+  /** A round's fan, recorded and decided in one transaction, then the granted rows start (stage.ts says how). */
   submitRows(run_id: string, calls: readonly SubmitRowOptions[]): Row[] {
     return submitRows(this.k, run_id, calls);
   }
