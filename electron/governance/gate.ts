@@ -1,11 +1,13 @@
 // The orchestration gate's store-reading half (DESIGN §3). For every model row the kernel asks, before the
 // approval stage: is this a governed hop, and may it proceed? Settings and the entitlement are read as the
-// store holds them at this moment (watched reads: never a remembered answer to a store that changed). Then per-hop approval: a hop that passed is held, not
-// performed, until a person answers; its identical retry finds the answer.
-// Synchronous (better-sqlite3) so the kernel can call it inline, inside its transaction: every write here
-// (hop number, hold, approval used, recipient touched) commits or rolls back with the row's decision. It
-// returns what it decided and does nothing anyone can see: no card, no event, no Recent chains entry, no
-// timer. Those are the caller's, once the decision is durable (hop-gate.ts). Any error it throws refuses the call.
+// store holds them at this moment (watched reads: never a remembered answer to a store that changed). Then
+// per-hop approval: a hop that passed is held, not performed, until a person answers; its identical retry finds
+// the answer.
+// Synchronous (better-sqlite3) so the kernel can call it inline, inside its transaction: every write here (hold,
+// approval used, recipient touched) commits or rolls back with the row's decision, and so does the hop number it
+// takes (hop-numbers.ts; the kernel keeps it on the row). It returns what it decided and does nothing anyone can
+// see: no card, no event, no Recent chains entry, no timer. Those are the caller's, once the decision is durable
+// (hop-gate.ts). Any error it throws refuses the call.
 import type { Db } from '../store/db.js';
 import type { HopGateCall, HopGateDecision } from '../kernel/types.js';
 import type { ChainHopView, HopCode } from '../../shared/types.js';

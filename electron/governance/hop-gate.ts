@@ -1,5 +1,5 @@
 // The orchestration gate as the kernel calls it (kernel.setHopGate), inside the kernel's transaction:
-//   1. decide (gate.ts): hop number, hold, approval used, recipient touched — written, nothing shown;
+//   1. decide (gate.ts): hop number taken; hold, approval used, recipient touched written; nothing shown;
 //   2. write what must be durable with that decision: a new hold's card, a canceled hold's card closed;
 //   3. hand back everything anyone can see — the card announced, its 24 h clock, the hop in Recent chains, a
 //      closed card's removal — as the decision's `after`, which the kernel runs once the transaction has
