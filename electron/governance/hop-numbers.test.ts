@@ -3,19 +3,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, tx, type Db } from '../store/db.js';
 import { HopNumbers } from './hop-numbers.js';
+import { insertChain, insertHopRow, insertMemberRun } from '../../test/support/governance-db.js';
 
 let db: Db;
 beforeEach(() => {
   db = openDatabase(':memory:');
-  db.prepare(
-    "INSERT INTO chains (id, starter, starter_run_id, touched_json, hop_count, created_at, updated_at) VALUES ('c1', 'lead', 'r0', '[]', 1, 0, 0)",
-  ).run();
-  db.prepare(
-    "INSERT INTO runs (id, agent, status, mode, rules_json, hooks_json, workspace, created_at, updated_at) VALUES ('r1', 'mid', 'running', 'bypass', '[]', '{}', '/w', 0, 0)",
-  ).run();
-  db.prepare(
-    "INSERT INTO chain_runs (handoff_row_id, run_id, chain_id, agent, depth, path_json, created_at) VALUES ('h1', 'r1', 'c1', 'mid', 2, '[]', 0)",
-  ).run();
+  insertChain(db, 'c1');
+  insertMemberRun(db, { run_id: 'r1', chain_id: 'c1', handoff: 'h1' });
 });
 afterEach(() => db.close());
 
@@ -23,12 +17,7 @@ const fail = () => {
   throw new Error('rolled back');
 };
 /** The kernel keeps the number on the hop's row, in the same transaction. */
-const keep = (id: string, seq: number, hop: number) =>
-  db
-    .prepare(
-      "INSERT INTO rows (id, run_id, seq, origin, wire_tool, tool, input_json, state, on_failure, created_at, updated_at, hop) VALUES (?, 'r1', ?, 'model', 'bash', 'bash', '{}', 'running', 'continue', 0, 0, ?)",
-    )
-    .run(id, seq, hop);
+const keep = (id: string, seq: number, hop: number) => insertHopRow(db, { id, run_id: 'r1', seq, hop });
 
 describe('HopNumbers', () => {
   it('goes on from the hand-off (hop 1), one number a hop', () => {

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { harness, probe, type Harness } from '../../test/support/kernel.js';
 import type { ApprovalRule, Mode, Origin } from '../../shared/types.js';
 import { listRowsOfRun } from '../store/queries/rows.js';
+import type { ExecutorTool } from './types.js';
 
 let h: Harness;
 let p: ReturnType<typeof probe>;
@@ -48,6 +49,17 @@ async function expectOutcome(mode: Mode, rules: ApprovalRule[], origin: Origin, 
     expect(p.calls).toHaveLength(0);
   }
 }
+
+/** A tool whose effect preview throws: parking it fails while the row is being decided. */
+const fragile: ExecutorTool = {
+  name: 'fragile',
+  description: 'its preview throws',
+  inputSchema: {},
+  preview: () => {
+    throw new Error('preview exploded');
+  },
+  run: async () => ({ content: [{ type: 'text', text: 'must not run' }] }),
+};
 
 describe('The modes — for a model-composed tool call', () => {
   const table: Array<[Mode, 'deny' | 'allow' | 'ask' | null, Expect]> = [
@@ -274,15 +286,7 @@ describe('The hop gate — called for model rows before the stage', () => {
     const parked = h.nexus.kernel.submitRow(h.nexus.kernel.createRun({ agent: null, mode: 'ask' }).id, { tool: 'probe', input: {}, origin: 'model' });
     const denyAll = h.nexus.kernel.createRun({ agent: null, mode: 'rules', rules: [{ tool: '*', verdict: 'deny' }] });
     const refused = h.nexus.kernel.submitRow(denyAll.id, { tool: 'probe', input: {}, origin: 'model' });
-    h.nexus.kernel.registerTool({
-      name: 'fragile',
-      description: 'its preview throws',
-      inputSchema: {},
-      preview: () => {
-        throw new Error('preview exploded');
-      },
-      run: async () => ({ content: [{ type: 'text', text: 'must not run' }] }),
-    });
+    h.nexus.kernel.registerTool(fragile);
     const broken = h.nexus.kernel.submitRow(h.nexus.kernel.createRun({ agent: null, mode: 'ask' }).id, { tool: 'fragile', input: {}, origin: 'model' });
     expect([granted.state, heldRow.state, parked.state, refused.state, broken.error?.code]).toEqual([
       'running',
@@ -298,15 +302,7 @@ describe('The hop gate — called for model rows before the stage', () => {
 
 describe('Fail closed in the stage itself', () => {
   it('an exception while parking (the effect preview) refuses the call with approval_error', async () => {
-    h.nexus.kernel.registerTool({
-      name: 'fragile',
-      description: 'preview throws',
-      inputSchema: {},
-      preview: () => {
-        throw new Error('preview exploded');
-      },
-      run: async () => ({ content: [{ type: 'text', text: 'must not run' }] }),
-    });
+    h.nexus.kernel.registerTool(fragile);
     const run = h.nexus.kernel.createRun({ agent: null, mode: 'ask' });
     const row = h.nexus.kernel.submitRow(run.id, { tool: 'fragile', input: {}, origin: 'model' });
     expect(row.state).toBe('failed');

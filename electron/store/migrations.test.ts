@@ -159,6 +159,7 @@ describe('upgrading a database that holds data', () => {
     const { world } = await import('../../test/support/world.js');
     const { chainHopFloor } = await import('./queries/hops.js');
     const { HopNumbers } = await import('../governance/hop-numbers.js');
+    const { insertChain, insertMemberRun } = await import('../../test/support/governance-db.js');
     const { tx } = await import('./db.js');
     const w = world();
     const file = join(w.dir('migrate'), 'nexus.db');
@@ -167,12 +168,13 @@ describe('upgrading a database that holds data', () => {
         file,
         MIGRATIONS.filter((m) => m.version <= 9),
       );
-      old.exec(`
-        INSERT INTO runs (id, agent, status, mode, rules_json, hooks_json, workspace, created_at, updated_at) VALUES ('r1', 'mid', 'running', 'bypass', '[]', '{}', '/w', 0, 0);
-        INSERT INTO rows (id, run_id, seq, origin, wire_tool, tool, input_json, state, on_failure, created_at, updated_at) VALUES ('a', 'r1', 1, 'model', 'bash', 'bash', '{}', 'succeeded', 'continue', 0, 0);
-        INSERT INTO chains (id, starter, starter_run_id, touched_json, hop_count, created_at, updated_at) VALUES ('c1', 'lead', 'r0', '[]', 5, 0, 0);
-        INSERT INTO chain_runs (handoff_row_id, run_id, chain_id, agent, depth, path_json, created_at) VALUES ('h1', 'r1', 'c1', 'mid', 2, '[]', 0);
-      `);
+      insertChain(old, 'c1', 5); // five hops counted by the old per-chain counter
+      insertMemberRun(old, { run_id: 'r1', chain_id: 'c1', handoff: 'h1' });
+      old
+        .prepare(
+          "INSERT INTO rows (id, run_id, seq, origin, wire_tool, tool, input_json, state, on_failure, created_at, updated_at) VALUES ('a', 'r1', 1, 'model', 'bash', 'bash', '{}', 'succeeded', 'continue', 0, 0)",
+        )
+        .run();
       old.close();
 
       const db = openDatabase(file);

@@ -4,13 +4,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, wroteWatched, type Db } from '../db.js';
 import { chainHasLiveHolds, chainHopFloor, gatePlace } from './hops.js';
 import { cancelHold, insertHold } from './holds.js';
+import { insertChain, insertHopRow, insertMemberRun } from '../../../test/support/governance-db.js';
 
 let db: Db;
 beforeEach(() => {
   db = openDatabase(':memory:');
-  db.prepare(
-    "INSERT INTO chains (id, starter, starter_run_id, touched_json, hop_count, created_at, updated_at) VALUES ('c1', 'lead', 'r0', '[]', 1, 0, 0)",
-  ).run();
+  insertChain(db, 'c1');
 });
 afterEach(() => db.close());
 
@@ -23,23 +22,6 @@ const hold = (request_id: string, fingerprint: string, status: string, chain_id 
     .run(request_id, fingerprint, chain_id, status);
 
 describe('chainHopFloor', () => {
-  const run = (id: string) =>
-    db
-      .prepare(
-        "INSERT INTO runs (id, agent, status, mode, rules_json, hooks_json, workspace, created_at, updated_at) VALUES (?, 'mid', 'running', 'bypass', '[]', '{}', '/w', 0, 0)",
-      )
-      .run(id);
-  const row = (id: string, run_id: string, seq: number, hop: number | null) =>
-    db
-      .prepare(
-        "INSERT INTO rows (id, run_id, seq, origin, wire_tool, tool, input_json, state, on_failure, created_at, updated_at, hop) VALUES (?, ?, ?, 'model', 'bash', 'bash', '{}', 'running', 'continue', 0, 0, ?)",
-      )
-      .run(id, run_id, seq, hop);
-  const member = (handoff: string, run_id: string, chain_id = 'c1') =>
-    db
-      .prepare("INSERT INTO chain_runs (handoff_row_id, run_id, chain_id, agent, depth, path_json, created_at) VALUES (?, ?, ?, 'mid', 2, '[]', 0)")
-      .run(handoff, run_id, chain_id);
-
   it("is the chain's counter while no member row holds a higher hop (a new chain: its hand-off, hop 1)", () => {
     expect(chainHopFloor(db, 'c1')).toBe(1);
     db.prepare("UPDATE chains SET hop_count = 4 WHERE id = 'c1'").run(); // counted before migration 010
@@ -47,19 +29,14 @@ describe('chainHopFloor', () => {
   });
 
   it("is the highest hop on any member run's row, and counts no other chain's rows", () => {
-    run('r1');
-    run('r2');
-    run('r3');
-    member('h1', 'r1');
-    member('h2', 'r2');
-    row('a', 'r1', 1, 2);
-    row('b', 'r2', 1, 7);
-    row('c', 'r2', 2, null); // a call that was not a governed hop
-    db.prepare(
-      "INSERT INTO chains (id, starter, starter_run_id, touched_json, hop_count, created_at, updated_at) VALUES ('c2', 'lead', 'r0', '[]', 1, 0, 0)",
-    ).run();
-    member('h3', 'r3', 'c2');
-    row('d', 'r3', 1, 40);
+    insertMemberRun(db, { run_id: 'r1', chain_id: 'c1', handoff: 'h1' });
+    insertMemberRun(db, { run_id: 'r2', chain_id: 'c1', handoff: 'h2' });
+    insertHopRow(db, { id: 'a', run_id: 'r1', seq: 1, hop: 2 });
+    insertHopRow(db, { id: 'b', run_id: 'r2', seq: 1, hop: 7 });
+    insertHopRow(db, { id: 'c', run_id: 'r2', seq: 2, hop: null }); // a call that was not a governed hop
+    insertChain(db, 'c2');
+    insertMemberRun(db, { run_id: 'r3', chain_id: 'c2', handoff: 'h3' });
+    insertHopRow(db, { id: 'd', run_id: 'r3', seq: 1, hop: 40 });
     expect(chainHopFloor(db, 'c1')).toBe(7);
     expect(chainHopFloor(db, 'c2')).toBe(40);
   });
