@@ -5,6 +5,8 @@ import { defineConfig } from '@playwright/test';
 
 export default defineConfig({
   testDir: 'e2e',
+  // Sweeps the `<dataDir>-workspaces` folders a test's kernel left once its data dir is gone (as vitest's does).
+  globalSetup: './test/support/orphan-workspaces.ts',
   workers: 2,
   fullyParallel: true,
   timeout: 60_000,

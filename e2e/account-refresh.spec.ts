@@ -3,10 +3,9 @@
 // serve` started with NEXUS_ACCOUNT_URL / NEXUS_ACCOUNT_TOKEN pointing at a small account service on 127.0.0.1.
 import { test, expect } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fakeAccountService, tokenAnswer, type FakeAccountService } from '../test/support/account-service.js';
+import { removeDir, tempDir } from '../test/support/world.js';
 
 const ROOT = join(import.meta.dirname, '..');
 let svc: FakeAccountService;
@@ -17,7 +16,7 @@ let url: string;
 test.beforeEach(async () => {
   svc = await fakeAccountService();
   svc.answer = (_q, res) => res.writeHead(401).end();
-  dataDir = mkdtempSync(join(tmpdir(), 'nexus-e2e-acct-'));
+  dataDir = tempDir('e2e-acct');
   child = spawn(process.execPath, [join(ROOT, 'bin', 'nexus.cjs'), 'serve', '--data-dir', dataDir, '--port', '0'], {
     cwd: ROOT,
     env: { ...process.env, NEXUS_ENTITLEMENT_PUBLIC_KEY: svc.publicPem, NEXUS_ACCOUNT_URL: svc.url, NEXUS_ACCOUNT_TOKEN: 'e2e-account-credential' },
@@ -44,7 +43,7 @@ test.afterEach(async () => {
     await exited;
   }
   await svc.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDir(dataDir);
 });
 
 test('the entitlement is read-only, says where to get it, and Refresh from account shows the answer', async ({ page }) => {

@@ -2,10 +2,10 @@
 // says so; the same renderer is covered through the browser host by the other specs.
 import { test, expect, _electron as electron } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { removeDir, tempDir } from '../test/support/world.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -41,7 +41,7 @@ test('the Electron window: one sandboxed, isolated window exposing only window.n
   test.skip(!existsSync(join(ROOT, 'dist', 'electron', 'main.cjs')), 'Run `npm run build` first: dist/electron/main.cjs is missing.');
   const sqliteProblem = electronSqlite();
   test.skip(sqliteProblem !== null, sqliteProblem ?? '');
-  const dataDir = mkdtempSync(join(tmpdir(), 'nexus-electron-'));
+  const dataDir = tempDir('electron');
   const app = await electron.launch({ executablePath: binary!, args: [ROOT], env: { ...process.env, NEXUS_DATA_DIR: dataDir } });
   try {
     const win = await app.firstWindow();
@@ -74,6 +74,6 @@ test('the Electron window: one sandboxed, isolated window exposing only window.n
     expect(cli.status, cli.stderr).toBe(0);
   } finally {
     await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDir(dataDir);
   }
 });

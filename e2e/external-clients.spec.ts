@@ -4,11 +4,11 @@
 // throwaway HOME, so nothing touches the real person's settings.
 import { test, expect } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { clientWorld, type ClientWorld } from '../test/support/clients.js';
 import { oneCall, startAnthropicModel, type ClientModel } from '../test/support/client-models.js';
+import { removeDir, tempDir } from '../test/support/world.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -43,7 +43,7 @@ let model: ClientModel | null = null;
 let dataDir: string;
 
 test.beforeEach(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'nexus-e2e-ext-'));
+  dataDir = tempDir('e2e-ext');
   world = clientWorld(dataDir);
   served = await serve(dataDir, world.home);
 });
@@ -54,7 +54,7 @@ test.afterEach(async () => {
   served.child.kill('SIGTERM');
   await exited;
   world.cleanup();
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDir(dataDir);
 });
 
 test('a Claude Code call waits as a card; Approve in the window lets it run', async ({ page }, testInfo) => {

@@ -2,13 +2,13 @@
 // client, the folder), and Approve in the window lets the client run it. `nexus serve` runs with a throwaway HOME.
 import { test, expect } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { clientWorld, type ClientWorld, type Run } from '../test/support/clients.js';
 import { oneCall, startAnthropicModel, type ClientCall, type ClientModel } from '../test/support/client-models.js';
 import { startGeminiModel } from '../test/support/gemini-model.js';
 import { gemini, geminiCommand, opencode, opencodeCommand } from '../test/support/more-clients.js';
+import { removeDir, tempDir } from '../test/support/world.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -64,7 +64,7 @@ for (const c of CLIENTS) {
   test(`a ${c.client} call waits as a card; Approve in the window lets it run`, async ({ page }) => {
     test.skip(!c.installed, `${c.client} is not installed in node_modules`);
     test.setTimeout(120_000);
-    const dataDir = mkdtempSync(join(tmpdir(), 'nexus-e2e-ext-'));
+    const dataDir = tempDir('e2e-ext');
     const world = clientWorld(dataDir);
     const served = await serve(dataDir, world.home);
     const model = await c.start(c.call);
@@ -87,7 +87,7 @@ for (const c of CLIENTS) {
       served.child.kill('SIGTERM');
       await exited;
       world.cleanup();
-      rmSync(dataDir, { recursive: true, force: true });
+      removeDir(dataDir);
     }
   });
 }

@@ -1,14 +1,12 @@
 // Window tests at a team desk: `nexus serve` processes (one data dir each) joined to one real Postgres cluster
 // (pg-cluster.ts), each with an API client on its own WebSocket, as a second window or the CLI would be.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { ChildProcess } from 'node:child_process';
 import { connectKernel } from '../../electron/cli/client.js';
 import { createWebBridge, type SocketLike, type WebBridge } from '../../renderer/src/api/web-bridge.js';
 import type { InputOf, Methods, MethodName, OutputOf } from '../../shared/api/index.js';
 import { serve, stop } from './e2e-fixtures.js';
+import { removeDir, tempDir } from './world.js';
 
 export interface DeskServer {
   dataDir: string;
@@ -23,7 +21,7 @@ export interface DeskServer {
 
 /** `nexus serve` on a fresh data dir; with `desk`, joined to it as that machine and person. */
 export async function serveAtDesk(desk?: { url: string; machine: string; person: string }): Promise<DeskServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), `nexus-e2e-desk-${desk?.machine ?? 'none'}-`));
+  const dataDir = tempDir(`e2e-desk-${desk?.machine ?? 'none'}`);
   const args = desk ? ['--desk', desk.url, '--machine', desk.machine, '--desk-person', desk.person] : [];
   const { child, url, log } = await serve(dataDir, {}, args);
   const u = new URL(url);
@@ -56,8 +54,7 @@ export async function serveAtDesk(desk?: { url: string; machine: string; person:
     async close() {
       api.close();
       await stop(child);
-      rmSync(dataDir, { recursive: true, force: true });
-      rmSync(`${dataDir}-workspaces`, { recursive: true, force: true });
+      removeDir(dataDir);
     },
   };
 }

@@ -5,8 +5,7 @@
 // `nexus open` does, and the page spends the printed one.
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { connectKernel } from '../../electron/cli/client.js';
@@ -16,6 +15,7 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { startScriptedModel, type Script, type ScriptedModel, type ScriptedRequest } from './scripted-model.js';
 import type { Mode } from '../../shared/types.js';
+import { removeDir, tempDir } from './world.js';
 
 /** A stand-in for the account service: its own Ed25519 key, given to `nexus serve` as
  *  NEXUS_ENTITLEMENT_PUBLIC_KEY (the documented override for tests and self-hosting). */
@@ -100,7 +100,7 @@ export async function stop(child: ChildProcess) {
 
 export const test = base.extend<{ served: Served; app: Page }>({
   served: async ({}, use, testInfo) => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'nexus-e2e-'));
+    const dataDir = tempDir('e2e');
     const account = testAccount();
     const models: ScriptedModel[] = [];
     const { child, url, log } = await serve(dataDir, { NEXUS_ENTITLEMENT_PUBLIC_KEY: account.publicPem });
@@ -148,7 +148,7 @@ export const test = base.extend<{ served: Served; app: Page }>({
     api.close();
     for (const m of models) await m.close();
     await stop(child);
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDir(dataDir); // and the workspaces the kernel made beside it
   },
   app: async ({ page, served }, use) => {
     await page.goto(served.url);

@@ -1,6 +1,6 @@
-// Vitest global teardown: tests make their data dirs in the OS temp folder and remove them; the kernel makes
-// default workspaces beside each data dir (`<dataDir>-workspaces`). Once a test's data dir is gone, its
-// sibling workspaces folder is an orphan: removed here so test runs leave nothing behind.
+// The global teardown of vitest and Playwright: tests make their data dirs in the OS temp folder and remove
+// them; the kernel makes default workspaces beside each data dir (`<dataDir>-workspaces`). Once a test's data
+// dir is gone, its sibling workspaces folder is an orphan: removed here so test runs leave nothing behind.
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
