@@ -4,7 +4,7 @@
 import { createConnection, type Socket } from 'node:net';
 import type { NexusApi, NexusEvent, Result } from '../../shared/api/index.js';
 import { createClient } from '../../shared/api/client.js';
-import { socketPath } from '../doors/socket-path.js';
+import { noKernelThere, socketPath } from '../doors/socket-path.js';
 import { credentialPath, readCredential } from '../doors/credential.js';
 import { canonicalDataDir } from '../store/data-dir.js';
 import { NexusError } from '../../shared/errors.js';
@@ -75,7 +75,7 @@ export function connectKernel(dataDir: string): Promise<KernelConnection> {
       });
     });
     sock.once('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT' || e.code === 'ECONNREFUSED' || e.code === 'ENOTSOCK') reject(new NoKernelError(dataDir));
+      if (noKernelThere(e)) reject(new NoKernelError(dataDir));
       else reject(e);
     });
     sock.on('data', (chunk: string) => {

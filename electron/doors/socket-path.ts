@@ -1,5 +1,6 @@
-// Where a data dir's control socket lives. Its own module because the CLI needs the path and nothing else of
-// the door (the door's module brings the API's schemas, which a client command has no use for).
+// Where a data dir's control socket lives, and what connecting to it says when no kernel is there. Its own
+// module because the CLI and the clients' hook need that and nothing else of the door (the door's module brings
+// the API's schemas, which a client command has no use for; the hook's bundle stays Node built-ins only).
 import { join } from 'node:path';
 
 export const SOCKET_FILE = 'nexus.sock';
@@ -12,3 +13,11 @@ export const socketPath = (dataDir: string, platform: NodeJS.Platform = process.
   platform === 'win32'
     ? `\\\\.\\pipe\\nexus-${process.getBuiltinModule('node:crypto').createHash('sha256').update(dataDir.toLowerCase()).digest('hex').slice(0, 24)}`
     : join(dataDir, SOCKET_FILE);
+
+/**
+ * Connecting failed because no kernel listens there: nothing at the path, a socket nobody serves, something that
+ * is not a socket, or a data dir that is gone with a file left in its place (a client's sandbox masks a hidden
+ * path that way). Any other error is a real failure of the socket and is reported as such.
+ */
+export const noKernelThere = (e: NodeJS.ErrnoException): boolean =>
+  e.code === 'ENOENT' || e.code === 'ECONNREFUSED' || e.code === 'ENOTSOCK' || e.code === 'ENOTDIR';

@@ -76,7 +76,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   for (const m of models) await m.close();
-  await k?.stop();
+  await k?.close();
   w?.cleanup();
   logged?.restore();
 });

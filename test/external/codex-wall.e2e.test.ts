@@ -57,7 +57,7 @@ describe('the real Codex inside the wall `nexus connect codex` writes', () => {
   }, 120_000);
   afterAll(async () => {
     for (const m of models) await m.close();
-    await k?.stop();
+    await k?.close();
     w?.cleanup();
   });
 

@@ -75,7 +75,7 @@ for (const s of SETUPS) {
     }, 120_000);
     afterAll(async () => {
       for (const m of models) await m.close();
-      await k?.stop();
+      await k?.close();
       w?.cleanup();
     });
 

@@ -39,10 +39,13 @@ export interface Kernel {
   agent(client: 'claude-code' | 'codex' | 'gemini' | 'opencode', project: string, rules: ApprovalRule[], mode?: 'ask' | 'rules' | 'bypass'): Promise<string>;
   /** Resolves with the first pending card (polls the inbox). */
   card(timeoutMs?: number): Promise<{ id: string; effect: Record<string, unknown>; tool: string; target: string; agent: string | null }>;
+  /** Stop the kernel; its data dir stays (a test of a client whose NEXUS is down goes on against it). */
   stop(): Promise<void>;
+  /** Stop it, and remove the data dir startKernel made (a dir handed in stays the caller's). */
+  close(): Promise<void>;
 }
 
-/** A fresh temp data dir unless `dataDir`; `stop()` removes the dir it made (a dir handed in stays the caller's). */
+/** A fresh temp data dir unless `given`; `close()` stops the kernel and removes the dir it made. */
 export async function startKernel(given?: string): Promise<Kernel> {
   const dataDir = given ?? tempDir('ext');
   const nexus = await createNexus({ dataDir });
@@ -84,6 +87,9 @@ export async function startKernel(given?: string): Promise<Kernel> {
       stopped = true;
       await door.close();
       await nexus.close();
+    },
+    async close() {
+      await k.stop();
       if (given === undefined) removeDir(dataDir);
     },
   };

@@ -11,8 +11,8 @@ import { planClaudeSettings } from './claude-settings.js';
 import { BLOCK_BEGIN, planCodexConfig } from './codex-config.js';
 import { TOP_END } from './codex-wall.js';
 import { dataDirOf, hookCommand, type HookSpec } from './hook-command.js';
-import { hookSocketPath } from '../hook/ask-kernel.js';
-import { socketPath } from '../../doors/socket.js';
+import { hookNoKernelThere, hookSocketPath } from '../hook/ask-kernel.js';
+import { noKernelThere, socketPath } from '../../doors/socket-path.js';
 import { mapToolCall } from '../tool-map.js';
 import { world, type World } from '../../../test/support/world.js';
 
@@ -98,8 +98,23 @@ describe('the hook process', () => {
   const ev = JSON.stringify({ session_id: 's', cwd: '/tmp', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
   const nowhere = join(tmpdir(), 'nexus-no-kernel-here');
 
-  it('finds the same socket as the kernel', () => {
+  it('finds the same socket as the kernel, and reads the same errors as "no kernel there" as the CLI does', () => {
     for (const p of ['linux', 'win32'] as const) expect(hookSocketPath('/d/NEXUS', p)).toBe(socketPath('/d/NEXUS', p));
+    for (const code of ['ENOENT', 'ECONNREFUSED', 'ENOTSOCK', 'ENOTDIR', 'EACCES', 'EPERM', 'ETIMEDOUT', 'EPIPE', undefined]) {
+      const e = Object.assign(new Error('x'), { code });
+      expect([code, hookNoKernelThere(e)]).toEqual([code, noKernelThere(e)]);
+    }
+  });
+  it('a data dir gone with a file left in its place (a client sandbox masks a hidden path so) is "not running" too', () => {
+    const gone = world();
+    try {
+      const file = join(gone.dir('gone'), 'data');
+      writeFileSync(file, '', { mode: 0o444 });
+      const deny = hook(['--client', 'codex', '--data-dir', file], ev);
+      expect(JSON.parse(deny.stdout).hookSpecificOutput.permissionDecisionReason).toContain('NEXUS is not running');
+    } finally {
+      void gone.cleanup();
+    }
   });
   it('no kernel: deny with the sentence (default), or hand back to the client (--when-down ask)', () => {
     const deny = hook(['--client', 'codex', '--data-dir', nowhere], ev);

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 export type KernelReply = { kind: 'down' } | { kind: 'error'; message: string } | { kind: 'ok'; value: unknown };
 
 /**
- * The same path as doors/socket.ts socketPath (a test holds them equal); copied so this file stays small.
+ * The same path as doors/socket-path.ts socketPath (a test holds them equal); copied: the hook's layer (external)
+ * sits below the doors, and this file stays Node built-ins only.
  * node:crypto is loaded only on Windows: it is the costliest module to start, and only the pipe name needs it.
  */
 export const hookSocketPath = (dataDir: string, platform: NodeJS.Platform = process.platform): string => {
@@ -18,6 +19,10 @@ export const hookSocketPath = (dataDir: string, platform: NodeJS.Platform = proc
   const { createHash } = process.getBuiltinModule('node:crypto') as typeof import('node:crypto');
   return `\\\\.\\pipe\\nexus-${createHash('sha256').update(dataDir.toLowerCase()).digest('hex').slice(0, 24)}`;
 };
+
+/** No kernel listens there: the same codes as doors/socket-path.ts noKernelThere (a test holds them equal). */
+export const hookNoKernelThere = (e: NodeJS.ErrnoException): boolean =>
+  e.code === 'ENOENT' || e.code === 'ECONNREFUSED' || e.code === 'ENOTSOCK' || e.code === 'ENOTDIR';
 
 const CREDENTIAL_FILE = 'nexus.hook.token';
 
@@ -63,7 +68,7 @@ export function askKernel(dataDir: string, method: string, input: unknown): Prom
       }
     });
     sock.once('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT' || e.code === 'ECONNREFUSED' || e.code === 'ENOTSOCK') done({ kind: 'down' });
+      if (hookNoKernelThere(e)) done({ kind: 'down' });
       else done({ kind: 'error', message: `the control socket failed: ${e.message}` });
     });
     sock.once('close', () => done({ kind: 'error', message: 'NEXUS closed the connection before it answered (it may have stopped)' }));
