@@ -38,8 +38,8 @@ describe.skipIf(!pgAvailable)('nexus desk init, nexus serve --desk', () => {
   it('creates the schema, says the version, and a second run changes nothing', () => {
     const first = nexus(['desk', 'init', pg.adminUrl, '--json']);
     expect(first.code).toBe(0);
-    expect(JSON.parse(first.out)).toEqual({ url: pg.adminUrl, version: 3, newest: 3 });
-    expect(nexus(['desk', 'init', pg.adminUrl]).out).toMatch(/is at schema version 3/);
+    expect(JSON.parse(first.out)).toEqual({ url: pg.adminUrl, version: 4, newest: 4 });
+    expect(nexus(['desk', 'init', pg.adminUrl]).out).toMatch(/is at schema version 4/);
   });
 
   it('refuses a URL that is not postgres:// as a usage error, and never prints a password', () => {

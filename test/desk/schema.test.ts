@@ -33,12 +33,15 @@ describe.skipIf(!pgAvailable)('desk schema', () => {
     expect(await migrateDesk(admin, PG_MIGRATIONS.slice(0, 2))).toBe(2);
     const [r] = await admin`SELECT count(*)::int AS n FROM pg_roles WHERE rolname IN ('nexus_machine','nexus_person','nexus_policy')`;
     expect(r.n).toBe(3);
-    expect(await migrateDesk(admin)).toBe(3);
+    expect(await migrateDesk(admin, PG_MIGRATIONS.slice(0, 3))).toBe(3);
     const [ix] = await admin`SELECT to_regclass('desk.record_by_kind') AS i`;
     expect(ix.i).toBe('desk.record_by_kind');
-    expect(await migrateDesk(admin)).toBe(3);
+    expect(await migrateDesk(admin)).toBe(4);
+    const [tg] = await admin`SELECT count(*)::int AS n FROM pg_trigger WHERE tgname = 'answers_in_order'`;
+    expect(tg.n).toBe(1);
+    expect(await migrateDesk(admin)).toBe(4);
     const rows = await admin`SELECT version, name FROM desk_migrations ORDER BY version`;
-    expect(rows.map((x) => x.version)).toEqual([1, 2, 3]);
+    expect(rows.map((x) => x.version)).toEqual([1, 2, 3, 4]);
     await createDeskRoles(pg.adminUrl);
   });
 
@@ -59,6 +62,25 @@ describe.skipIf(!pgAvailable)('desk schema', () => {
     await expect(bob`INSERT INTO desk.answers (machine, card_id, verdict, at_machine, by_role) VALUES ('a', 'row1', 'deny', 'b', 'alice')`).rejects.toThrow(
       /permission denied/,
     );
+  });
+
+  it("numbers one machine's answers in the order they commit: one begun first and committed last never hides under a later id", async () => {
+    // Card row1 of machine a exists (the test above); bob answers it, twice at once.
+    const first = as('bob');
+    const second = as('bob');
+    let secondId: number | null = null;
+    const firstId = await first.begin(async (t) => {
+      const [r] = await t`INSERT INTO desk.answers (machine, card_id, verdict, at_machine) VALUES ('a', 'row1', 'approve', 'b') RETURNING id`;
+      // The second answer to the same machine waits for this one to commit before it takes its id.
+      void second`INSERT INTO desk.answers (machine, card_id, verdict, at_machine) VALUES ('a', 'row1', 'deny', 'b') RETURNING id`.then(
+        ([x]) => (secondId = Number(x.id)),
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      expect(secondId).toBeNull();
+      return Number(r.id);
+    });
+    for (let i = 0; i < 100 && secondId === null; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(secondId).toBeGreaterThan(firstId);
   });
 
   it('lets a machine write only its own cards and the record, and nobody alter the record', async () => {

@@ -5,10 +5,11 @@ import type postgres from 'postgres';
 import m001 from './001_desk.js';
 import m002 from './002_roles.js';
 import m003 from './003_record_views.js';
+import m004 from './004_answers_in_order.js';
 import type { PgMigration } from './types.js';
 import type { DeskSql } from './conn.js';
 
-export const PG_MIGRATIONS: readonly PgMigration[] = [m001, m002, m003];
+export const PG_MIGRATIONS: readonly PgMigration[] = [m001, m002, m003, m004];
 const LOCK = 0x6e657875; // "nexu"
 
 export async function deskVersion(sql: DeskSql): Promise<number> {
