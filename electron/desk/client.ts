@@ -45,14 +45,14 @@ export class DeskClient {
   private readonly drain = new SingleFlight(
     async () => void (await drainOutbox(this.sql, this.ports.db, this.opts.machine)),
     () => this.closed,
-    (e) => this.lost(e),
+    (e) => this.link.lost(e),
   );
   private drainScheduled = false;
   /** The desk's answers to this machine's cards, by sequence, one pass at a time. */
   private readonly catchUp = new SingleFlight(
     () => this.catchUpPass(),
     () => this.closed,
-    (e) => this.lost(e),
+    (e) => this.link.lost(e),
     () => this.drainSoon(),
   );
   private unlisten: (() => Promise<void>) | null = null;
@@ -70,7 +70,7 @@ export class DeskClient {
     this.opts = DeskOptionsSchema.parse(opts);
     this.link = new DeskLiveness(this.opts.silenceStopS);
     this.sql = openDeskSql(this.opts.url, this.opts.machine, this.opts.password);
-    this.policy = new PolicySync(ports.kernel, ports.governance, ports.saveProfile ?? null, (e) => this.lost(e));
+    this.policy = new PolicySync(ports.kernel, ports.governance, ports.saveProfile ?? null, (e) => this.link.lost(e));
     // Joined from the first instant: what happens before the desk answers is kept in the outbox.
     ports.kernel.setDeskOutbox(true);
     setDeskJoined(ports.db, true); // and the store's triggers (chains, holds, tasks, run starts: migration 009)
@@ -107,7 +107,7 @@ export class DeskClient {
       this.drainSoon();
       this.catchUp.kick();
     } catch (e) {
-      this.lost(e); // the next beat retries; the outbox keeps everything meanwhile
+      this.link.lost(e); // the next beat retries; the outbox keeps everything meanwhile
       if (++this.failedBeats % RENEW_AFTER === 0) this.renew();
     }
   }
@@ -122,10 +122,6 @@ export class DeskClient {
     this.sql = openDeskSql(this.opts.url, this.opts.machine, this.opts.password);
     this.unlisten = null; // join() listens again on the new pool
     void old.end({ timeout: 0 }).catch(() => {});
-  }
-
-  private lost(e: unknown): void {
-    this.link.lost(e);
   }
 
   private async join(): Promise<void> {

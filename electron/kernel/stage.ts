@@ -222,14 +222,14 @@ function grant(
   tool: string,
   matched: number[],
   after: After,
-  hopApprovedBy?: string,
-  hop?: HopNumber,
+  hopApprovedBy: string | undefined,
+  hop: HopNumber,
 ): Row {
   const now = k.clock.now();
   const patch: RowPatch = { granted_by: by, tool, matched, started_at: now, ...(hopApprovedBy ? { approved_by: hopApprovedBy } : {}) };
-  if (hop?.n !== undefined) patch.hop = hop.n;
+  if (hop.n !== undefined) patch.hop = hop.n;
   if (!transitionRow(k.db, row.id, ['ready'], 'running', patch, now)) return getRow(k.db, row.id)!;
-  if (hop) hop.kept = true;
+  hop.kept = true;
   const running = patchedRow(row, 'running', patch, now);
   after.push(() => {
     emitRow(k, running);
